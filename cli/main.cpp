@@ -1,0 +1,189 @@
+// main.cpp — the encoder-walkthrough command: runs a model file (or a built-in preset)
+// and prints the walkthrough the way the seed notebooks do (each step's title, formula,
+// shape and values with "..." elision), or the whole trace as JSON with --json.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "error.h"
+#include "kernels.h"
+#include "model.h"
+#include "model_file.h"
+#include "presets.h"
+#include "trace_json.h"
+
+namespace {
+
+const char* kUsage =
+    "usage: encoder-walkthrough [--model FILE.json | --preset NAME] [--json] [--edge N]\n"
+    "       encoder-walkthrough --list-presets\n"
+    "\n"
+    "Runs a Transformer encoder(-decoder) forward pass and prints every step.\n"
+    "  --model FILE   a model file (docs/model-file.md); default: the 'default' preset\n"
+    "  --preset NAME  a built-in preset (see --list-presets)\n"
+    "  --json         print the whole trace as JSON (docs/trace.md)\n"
+    "  --edge N       values shown at each edge of a row/column before '...' (default 3)\n";
+
+// Numpy-style number: 8 significant digits.
+std::string num(float v) {
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.8g", static_cast<double>(v));
+  return buf;
+}
+
+void print_row(const float* row, int n, int edge) {
+  std::cout << "[";
+  for (int j = 0; j < n; ++j) {
+    if (n > 2 * edge && j == edge) {
+      std::cout << " ...";
+      j = n - edge - 1;
+      continue;
+    }
+    std::cout << (j ? " " : "") << num(row[j]);
+  }
+  std::cout << "]";
+}
+
+void print_matrix(const float* data, int rows, int cols, int edge, const std::string& indent) {
+  std::cout << indent << "[";
+  for (int i = 0; i < rows; ++i) {
+    if (rows > 2 * edge && i == edge) {
+      std::cout << "\n" << indent << " ...";
+      i = rows - edge - 1;
+      continue;
+    }
+    if (i) std::cout << "\n" << indent << " ";
+    print_row(data + static_cast<std::size_t>(i) * cols, cols, edge);
+  }
+  std::cout << "]\n";
+}
+
+void print_step(const ew::Step& s, int edge) {
+  std::string shape = "(";
+  for (std::size_t i = 0; i < s.shape.size(); ++i) shape += (i ? ", " : "") + std::to_string(s.shape[i]);
+  shape += s.shape.size() == 1 ? ",)" : ")";
+  std::cout << "\n== " << s.title << "  [" << s.id << "]\n";
+  std::cout << "   " << s.formula << "\n";
+  if (!s.note.empty()) std::cout << "   " << s.note << "\n";
+  std::cout << "   shape: " << shape;
+  if (!s.inputs.empty()) {
+    std::cout << "   from:";
+    for (const auto& in : s.inputs) std::cout << " " << in;
+  }
+  std::cout << "\n";
+  if (s.shape.size() == 1) {
+    std::cout << "   ";
+    print_row(s.data.data(), s.shape[0], edge);
+    std::cout << "\n";
+  } else if (s.shape.size() == 2) {
+    print_matrix(s.data.data(), s.shape[0], s.shape[1], edge, "   ");
+  } else {
+    const int rows = s.shape[1], cols = s.shape[2];
+    for (int b = 0; b < s.shape[0]; ++b) {
+      std::cout << "   batch item " << b << ":\n";
+      print_matrix(s.data.data() + static_cast<std::size_t>(b) * rows * cols, rows, cols, edge, "   ");
+    }
+  }
+}
+
+void print_walkthrough(const ew::Trace& trace, const ew::Model& model, int edge) {
+  const ew::TextInfo& t = trace.text;
+  const ew::Config& c = model.config;
+  std::cout << "Encoder walkthrough: d_model=" << c.d_model << ", heads=" << c.num_heads << ", d_ff=" << c.d_ff
+            << ", layers=" << c.num_layers << (c.decoder_layers ? ", decoder layers=" + std::to_string(c.decoder_layers) : "")
+            << " (kernels: " << ew::kernel_isa() << ")\n";
+  if (t.tokenizer == "bpe") {
+    for (const ew::BpeMerge& m : t.bpe.merges) {
+      std::cout << "-----\nmost frequent pair: ('" << m.pair.first << "', '" << m.pair.second << "') x" << m.count << "\n";
+      std::cout << "vocab before merge:";
+      for (const auto& [w, f] : m.vocab_before) std::cout << " ('" << w << "', " << f << ")";
+      std::cout << "\nvocab after merge:";
+      for (const auto& [w, f] : m.vocab_after) std::cout << " ('" << w << "', " << f << ")";
+      std::cout << "\n";
+    }
+  }
+  for (std::size_t b = 0; b < t.source_tokens.size(); ++b) {
+    std::cout << (b ? "Second sentence tokens: [" : "Our input tokens are: [");
+    for (std::size_t i = 0; i < t.source_tokens[b].size(); ++i)
+      std::cout << (i ? ", " : "") << "'" << t.source_tokens[b][i] << "'";
+    std::cout << "] with length: " << t.source_tokens[b].size() << "\n";
+  }
+  if (!t.target_tokens.empty()) {
+    std::cout << "Decoder input tokens: [";
+    for (std::size_t i = 0; i < t.target_tokens.size(); ++i) std::cout << (i ? ", " : "") << "'" << t.target_tokens[i] << "'";
+    std::cout << "]\n";
+  }
+  for (std::size_t i = 0; i < trace.size(); ++i) print_step(trace[i], edge);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string model_path, preset_name;
+  bool json = false;
+  int edge = 3;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](const char* flag) -> std::string {
+      if (i + 1 >= argc) {
+        std::cerr << "encoder-walkthrough: " << flag << " needs a value\n" << kUsage;
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--model") {
+      model_path = value("--model");
+    } else if (a == "--preset") {
+      preset_name = value("--preset");
+    } else if (a == "--json") {
+      json = true;
+    } else if (a == "--edge") {
+      const std::string v = value("--edge");
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      if (!end || *end || n < 1 || n > 1000) {
+        std::cerr << "encoder-walkthrough: --edge must be a whole number from 1 to 1000, got \"" << v << "\"\n";
+        return 2;
+      }
+      edge = static_cast<int>(n);
+    } else if (a == "--list-presets") {
+      for (const ew::Preset& p : ew::presets()) std::cout << p.name << "\t" << p.title << "\n";
+      return 0;
+    } else if (a == "--help" || a == "-h") {
+      std::cout << kUsage;
+      return 0;
+    } else {
+      std::cerr << "encoder-walkthrough: unknown argument \"" << a << "\"\n" << kUsage;
+      return 2;
+    }
+  }
+  if (!model_path.empty() && !preset_name.empty()) {
+    std::cerr << "encoder-walkthrough: give --model or --preset, not both\n";
+    return 2;
+  }
+  try {
+    ew::Model model;
+    if (!model_path.empty()) {
+      model = ew::model_from_file(model_path);
+    } else {
+      const ew::Preset* p = ew::find_preset(preset_name.empty() ? "default" : preset_name);
+      if (!p) throw ew::Error("unknown preset \"" + preset_name + "\" (see --list-presets)");
+      model = ew::model_from_string(p->model_json);
+    }
+    ew::Trace trace;
+    ew::run(model, trace);
+    if (json) {
+      ew::write_trace_json(std::cout, trace, model);
+      std::cout << "\n";
+    } else {
+      print_walkthrough(trace, model, edge);
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "encoder-walkthrough: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,82 @@
+// kernels.h — the numeric kernels of the forward pass: matmul, attention scores,
+// the softmax pieces and LayerNorm, each as a scalar reference and a SIMD version.
+//
+// Naming follows XNNPACK: ew_<type>_<op>__<isa>. The un-suffixed names dispatch at
+// compile time to the best ISA this build has (EW_KERNEL_ISA below): WebAssembly
+// SIMD128 under Emscripten with -msimd128, AVX2+FMA or SSE2 natively, scalar when
+// built with EW_SCALAR=ON or on anything else. The __scalar versions are always
+// compiled: they are the algorithmic reference the tests compare against.
+//
+// Conventions: row-major, float32, output first, shapes in comments. Leading
+// dimensions (ld*) are in elements. No kernel allocates; none keeps state.
+#pragma once
+#include <cstddef>
+#include <vector>
+
+namespace ew {
+
+// The instruction set the dispatching kernels use in this build: "wasmsimd",
+// "avx2", "sse2" or "scalar".
+const char* kernel_isa();
+
+enum class Activation { None, ReLU, GELU };  // GELU is the exact erf form
+
+// ---- matmul --------------------------------------------------------------------
+// B (K×N) repacked once for the SIMD matmul (panels of the register tile's
+// width, zero-padded). Weights are packed when a model is built, never per call.
+struct PackedB {
+  int K = 0, N = 0;
+  std::vector<float> data;  // layout private to the kernel of this build
+};
+void ew_f32_pack_b(PackedB* out, const float* B /*K×N*/, int K, int N);
+
+// C (M×N, row stride ldc) = act(A (M×K, row stride lda) · B (K×N) + bias (N, may be null))
+void ew_f32_matmul__scalar(float* C, int ldc, const float* A, int lda, const float* B, int ldb,
+                           const float* bias, int M, int K, int N, Activation act);
+// The activations, elementwise (scalar; GELU uses std::erf).
+float ew_activation(float x, Activation act);
+// With C_act non-null the activation is fused the other way round: C receives the
+// pre-activation A·B + bias and C_act (same ldc) act(C), both from one pass (the trace
+// records both; the FFN's first linear layer uses this).
+void ew_f32_matmul_packed(float* C, int ldc, const float* A, int lda, const PackedB& B,
+                          const float* bias, int M, Activation act, float* C_act = nullptr);
+// Unpacked operands (e.g. attention weights · V_h, where B changes every call).
+void ew_f32_matmul(float* C, int ldc, const float* A, int lda, const float* B, int ldb,
+                   const float* bias, int M, int K, int N, Activation act);
+
+// ---- attention scores ------------------------------------------------------------
+// S (Tq×Tk, row stride lds) = Q (Tq×dk, row stride ldq) · K (Tk×dk, row stride ldk)ᵀ,
+// without forming Kᵀ.
+void ew_f32_scores__scalar(float* S, int lds, const float* Q, int ldq, const float* K, int ldk,
+                           int Tq, int Tk, int dk);
+void ew_f32_scores(float* S, int lds, const float* Q, int ldq, const float* K, int ldk, int Tq,
+                   int Tk, int dk);
+
+// ---- softmax, as its pieces (XNNPACK: rmax → raddexpminusmax → vscale) ---------
+float ew_f32_rmax__scalar(const float* x, int n);
+float ew_f32_rmax(const float* x, int n);
+// y[i] = exp(x[i] - max); returns Σ y[i]. -inf inputs give 0.
+float ew_f32_raddexpminusmax__scalar(float* y, const float* x, int n, float max);
+float ew_f32_raddexpminusmax(float* y, const float* x, int n, float max);
+// y[i] = x[i] * s
+void ew_f32_vscale__scalar(float* y, const float* x, int n, float s);
+void ew_f32_vscale(float* y, const float* x, int n, float s);
+
+// One attention row, fused: scaled[j] = s[j]*scale + mask[j] (mask may be null: 0),
+// weights = softmax(scaled). Writes both (the trace records both) and the row's max
+// and Σexp. A row whose every entry is -inf gives weights of 0 and *row_sum = 0
+// (defined, never NaN).
+void ew_f32_softmax_row__scalar(float* scaled, float* weights, float* row_max, float* row_sum,
+                                const float* s, const float* mask, int n, float scale);
+void ew_f32_softmax_row(float* scaled, float* weights, float* row_max, float* row_sum,
+                        const float* s, const float* mask, int n, float scale);
+
+// ---- LayerNorm -----------------------------------------------------------------
+// For each of T rows of x (T×C): mean[t], var[t] (biased), and
+// y = (x - mean)/sqrt(var + eps) * gamma + beta.
+void ew_f32_layernorm__scalar(float* y, float* mean, float* var, const float* x,
+                              const float* gamma, const float* beta, int T, int C, float eps);
+void ew_f32_layernorm(float* y, float* mean, float* var, const float* x, const float* gamma,
+                      const float* beta, int T, int C, float eps);
+
+}  // namespace ew

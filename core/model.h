@@ -1,0 +1,92 @@
+// model.h — the configuration and the parameters of an encoder(-decoder) model, and the
+// entry point that runs it into a Trace.
+//
+// Row-vector convention throughout (seed 000): Y = X·W + b with W of shape in×out.
+// Every parameter has a stable id ("layer0.W_q", "decoder0.cross.W_k", "embedding_table")
+// so that trace steps can name the parameters they were computed from.
+// Parameters a model file leaves out are seeded-random (random.h: the same numbers on
+// every platform), biases 0, LayerNorm γ 1 and β 0.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <xtensor/xarray.hpp>
+
+#include "kernels.h"
+#include "trace.h"
+
+namespace ew {
+
+enum class NormOrder { Post, Pre };
+enum class Positional { None, Sinusoidal, Learned };
+enum class TokenizerKind { Whitespace, Regex, Bpe };
+
+struct Config {
+  int d_model = 8;
+  int num_heads = 2;
+  int d_ff = 32;
+  int num_layers = 1;
+  NormOrder norm = NormOrder::Post;
+  Activation activation = Activation::ReLU;
+  float layer_norm_eps = 1e-5f;
+  bool causal = false;  // causal mask in the encoder's self-attention
+  Positional positional = Positional::Sinusoidal;
+  bool scale = true;  // divide scores by sqrt(d_k)
+  std::uint64_t seed = 66;
+  TokenizerKind tokenizer = TokenizerKind::Regex;
+  int bpe_merges = 10;      // merges learned on the text itself when tokenizer == bpe
+  int max_tokens = 512;     // longer text is an error, not a silent truncation
+  int decoder_layers = 0;   // 0: encoder only
+  int num_labels = 0;       // > 0: a sequence-classification head on the first token
+
+  int d_k() const { return d_model / num_heads; }
+};
+
+// Limits that keep a request from exhausting memory (the page runs in a browser tab).
+inline constexpr int kMaxDModel = 4096;
+inline constexpr int kMaxDff = 16384;
+inline constexpr int kMaxLayers = 48;
+inline constexpr int kMaxHeads = 64;
+inline constexpr int kMaxTokens = 2048;
+inline constexpr int kMaxBpeMerges = 10000;
+inline constexpr int kMaxLabels = 1000;
+
+// A named parameter tensor. Matrices are in×out; vectors have one dimension.
+struct Param {
+  std::string id;
+  xt::xarray<float> value;
+  PackedB packed;  // value repacked for ew_f32_matmul_packed (weights of matmuls only)
+};
+
+struct Model {
+  Config config;
+  std::string text;   // the source sentence
+  std::string text2;  // optional second sentence: a padded batch of two
+  std::string target; // decoder input text; empty: "<s>" + source tokens shifted right
+  // Explicit layer-0 input rows (T×d_model): replaces tokenizer, embedding, positional.
+  std::optional<xt::xarray<float>> input;
+  // A user vocabulary with its embedding table (V×d_model); empty: the vocabulary is
+  // built from the text and each token's row is seeded-random, keyed by the token.
+  std::vector<std::string> vocab;
+  bool user_embedding = false;  // the model file supplied "embedding" (V×d_model)
+  // BPE training corpus (words); empty: the words of the text itself.
+  std::vector<std::string> bpe_corpus;
+
+  std::vector<Param> params;  // every parameter, in a stable order
+
+  const Param* find(const std::string& id) const;
+  const Param& at(const std::string& id) const;  // throws ew::Error
+  Param& at(const std::string& id);
+};
+
+// Validates the configuration (throws ew::Error naming the key and the bad value).
+void validate(const Config& config);
+
+// Runs the whole forward pass into `trace` (which is rewound first). Parameters that
+// depend on the text (embedding rows, the output vocabulary) are created on demand and
+// kept in `model`, so the same token always gets the same row.
+void run(Model& model, Trace& trace);
+
+}  // namespace ew

@@ -1,0 +1,326 @@
+// model_file.cpp — strict JSON → Model (see model_file.h).
+#include "model_file.h"
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include "error.h"
+
+namespace ew {
+
+using nlohmann::json;
+
+namespace {
+
+std::string type_name(const json& v) {
+  if (v.is_number()) {
+    std::ostringstream s;
+    s << v.dump();
+    return "the number " + s.str();
+  }
+  if (v.is_string()) {
+    std::string s = v.get<std::string>();
+    if (s.size() > 40) s = s.substr(0, 40) + "…";
+    return "the string \"" + s + "\"";
+  }
+  return std::string("a") + (v.is_array() ? "n array" : v.is_object() ? "n object" : v.is_null() ? " null" : " boolean");
+}
+
+void check_keys(const json& obj, const std::string& path, const std::set<std::string>& allowed) {
+  if (!obj.is_object()) throw Error(path + " must be an object, got " + type_name(obj));
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    if (!allowed.count(it.key())) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      throw Error("unknown key \"" + it.key() + "\" in " + path + " (allowed: " + list + ")");
+    }
+  }
+}
+
+long long get_int(const json& v, const std::string& path) {
+  if (v.is_number_integer() || v.is_number_unsigned()) return v.get<long long>();
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.0e15) return static_cast<long long>(d);
+  }
+  throw Error(path + " must be an integer, got " + type_name(v));
+}
+
+int get_int_in(const json& v, const std::string& path, long long lo, long long hi) {
+  const long long x = get_int(v, path);
+  if (x < lo || x > hi)
+    throw Error(path + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + std::to_string(x));
+  return static_cast<int>(x);
+}
+
+bool get_bool(const json& v, const std::string& path) {
+  if (!v.is_boolean()) throw Error(path + " must be true or false, got " + type_name(v));
+  return v.get<bool>();
+}
+
+std::string get_string(const json& v, const std::string& path) {
+  if (!v.is_string()) throw Error(path + " must be a string, got " + type_name(v));
+  std::string s = v.get<std::string>();
+  if (s.size() > 100000) throw Error(path + " is longer than 100000 bytes");
+  return s;
+}
+
+template <class E>
+E get_enum(const json& v, const std::string& path, std::initializer_list<std::pair<const char*, E>> options) {
+  const std::string s = v.is_string() ? v.get<std::string>() : std::string();
+  std::string list;
+  for (const auto& [name, value] : options) {
+    if (v.is_string() && s == name) return value;
+    list += (list.empty() ? "\"" : ", \"") + std::string(name) + "\"";
+  }
+  throw Error(path + " must be one of " + list + ", got " + type_name(v));
+}
+
+float get_float(const json& v, const std::string& path) {
+  if (!v.is_number()) throw Error(path + " must be a number, got " + type_name(v));
+  const double d = v.get<double>();
+  if (!std::isfinite(d) || std::fabs(d) > std::numeric_limits<float>::max())
+    throw Error(path + " must be a finite float32 number, got " + v.dump());
+  return static_cast<float>(d);
+}
+
+xt::xarray<float> get_vector(const json& v, const std::string& path) {
+  if (!v.is_array()) throw Error(path + " must be an array of numbers, got " + type_name(v));
+  if (v.empty()) throw Error(path + " is empty");
+  xt::xarray<float> out = xt::xarray<float>::from_shape({v.size()});
+  for (std::size_t i = 0; i < v.size(); ++i) out(i) = get_float(v[i], path + "[" + std::to_string(i) + "]");
+  return out;
+}
+
+xt::xarray<float> get_matrix(const json& v, const std::string& path) {
+  if (!v.is_array() || v.empty() || !v[0].is_array())
+    throw Error(path + " must be a matrix (an array of rows, each an array of numbers), got " + type_name(v));
+  const std::size_t rows = v.size(), cols = v[0].size();
+  if (cols == 0) throw Error(path + "[0] is an empty row");
+  if (rows * cols > (std::size_t{1} << 26)) throw Error(path + " is too large (" + std::to_string(rows) + "×" + std::to_string(cols) + ")");
+  xt::xarray<float> out = xt::xarray<float>::from_shape({rows, cols});
+  for (std::size_t r = 0; r < rows; ++r) {
+    const std::string rp = path + "[" + std::to_string(r) + "]";
+    if (!v[r].is_array()) throw Error(rp + " must be an array of numbers, got " + type_name(v[r]));
+    if (v[r].size() != cols)
+      throw Error(path + " is ragged: row " + std::to_string(r) + " has " + std::to_string(v[r].size()) +
+                  " numbers, row 0 has " + std::to_string(cols));
+    for (std::size_t c = 0; c < cols; ++c) out(r, c) = get_float(v[r][c], rp + "[" + std::to_string(c) + "]");
+  }
+  return out;
+}
+
+void add_param(Model& m, const std::string& id, xt::xarray<float> value) {
+  m.params.push_back(Param{id, std::move(value), {}});
+}
+
+void parse_norm(Model& m, const json& v, const std::string& path, const std::string& id) {
+  check_keys(v, path, {"gamma", "beta"});
+  if (v.contains("gamma")) add_param(m, id + ".gamma", get_vector(v["gamma"], path + ".gamma"));
+  if (v.contains("beta")) add_param(m, id + ".beta", get_vector(v["beta"], path + ".beta"));
+}
+
+const std::set<std::string> kAttnKeys = {"W_q", "b_q", "W_k", "b_k", "W_v", "b_v", "W_o", "b_o"};
+
+void parse_weights(Model& m, const json& v, const std::string& path, const std::string& id,
+                   const std::set<std::string>& keys) {
+  for (const auto& k : keys) {
+    if (!v.contains(k)) continue;
+    const std::string p = path + "." + k;
+    add_param(m, id + k, k[0] == 'W' ? get_matrix(v[k], p) : get_vector(v[k], p));
+  }
+}
+
+void parse_config(Config& c, const json& j) {
+  check_keys(j, "config",
+             {"d_model", "num_heads", "d_ff", "num_layers", "norm", "activation", "layer_norm_eps", "causal",
+              "positional", "scale", "seed", "tokenizer", "bpe_merges", "max_tokens", "decoder_layers", "num_labels"});
+  if (j.contains("d_model")) c.d_model = get_int_in(j["d_model"], "config.d_model", 1, kMaxDModel);
+  if (j.contains("num_heads")) c.num_heads = get_int_in(j["num_heads"], "config.num_heads", 1, kMaxHeads);
+  if (j.contains("d_ff")) c.d_ff = get_int_in(j["d_ff"], "config.d_ff", 1, kMaxDff);
+  if (j.contains("num_layers")) c.num_layers = get_int_in(j["num_layers"], "config.num_layers", 0, kMaxLayers);
+  if (j.contains("decoder_layers")) c.decoder_layers = get_int_in(j["decoder_layers"], "config.decoder_layers", 0, kMaxLayers);
+  if (j.contains("max_tokens")) c.max_tokens = get_int_in(j["max_tokens"], "config.max_tokens", 1, kMaxTokens);
+  if (j.contains("bpe_merges")) c.bpe_merges = get_int_in(j["bpe_merges"], "config.bpe_merges", 0, kMaxBpeMerges);
+  if (j.contains("num_labels")) c.num_labels = get_int_in(j["num_labels"], "config.num_labels", 0, kMaxLabels);
+  if (j.contains("norm"))
+    c.norm = get_enum<NormOrder>(j["norm"], "config.norm", {{"post", NormOrder::Post}, {"pre", NormOrder::Pre}});
+  if (j.contains("activation"))
+    c.activation = get_enum<Activation>(j["activation"], "config.activation",
+                                        {{"relu", Activation::ReLU}, {"gelu", Activation::GELU}});
+  if (j.contains("positional"))
+    c.positional = get_enum<Positional>(j["positional"], "config.positional",
+                                        {{"sinusoidal", Positional::Sinusoidal}, {"learned", Positional::Learned},
+                                         {"none", Positional::None}});
+  if (j.contains("tokenizer"))
+    c.tokenizer = get_enum<TokenizerKind>(j["tokenizer"], "config.tokenizer",
+                                          {{"regex", TokenizerKind::Regex}, {"whitespace", TokenizerKind::Whitespace},
+                                           {"bpe", TokenizerKind::Bpe}});
+  if (j.contains("layer_norm_eps")) c.layer_norm_eps = get_float(j["layer_norm_eps"], "config.layer_norm_eps");
+  if (j.contains("causal")) c.causal = get_bool(j["causal"], "config.causal");
+  if (j.contains("scale")) c.scale = get_bool(j["scale"], "config.scale");
+  if (j.contains("seed")) {
+    const json& s = j["seed"];
+    if (!s.is_number_unsigned() && !(s.is_number_integer() && s.get<long long>() >= 0))
+      throw Error("config.seed must be a non-negative integer, got " + type_name(s));
+    c.seed = s.get<std::uint64_t>();
+  }
+  validate(c);
+}
+
+}  // namespace
+
+Model model_from_json(const json& j) {
+  check_keys(j, "the model file",
+             {"config", "text", "text2", "target", "input", "vocab", "embedding", "position_table", "embedding_ln",
+              "layers", "decoder", "classifier", "bpe_corpus", "title", "description", "source"});
+  Model m;
+  if (j.contains("config")) parse_config(m.config, j["config"]);
+  const Config& c = m.config;
+  if (j.contains("text")) m.text = get_string(j["text"], "text");
+  if (j.contains("text2")) m.text2 = get_string(j["text2"], "text2");
+  if (j.contains("target")) m.target = get_string(j["target"], "target");
+  if (j.contains("input")) {
+    m.input = get_matrix(j["input"], "input");
+    const auto rows = m.input->shape()[0], cols = m.input->shape()[1];
+    if (static_cast<int>(cols) != c.d_model)
+      throw Error("input has " + std::to_string(cols) + " columns, expected config.d_model = " + std::to_string(c.d_model));
+    if (static_cast<int>(rows) > c.max_tokens)
+      throw Error("input has " + std::to_string(rows) + " rows; the limit (config.max_tokens) is " + std::to_string(c.max_tokens));
+    if (!m.text.empty()) throw Error("give either \"text\" or \"input\", not both");
+  } else if (!j.contains("text")) {
+    throw Error("the model file needs \"text\" (a sentence) or \"input\" (rows of d_model numbers)");
+  }
+  if (j.contains("vocab")) {
+    const json& v = j["vocab"];
+    if (!v.is_array() || v.empty()) throw Error("vocab must be a non-empty array of strings, got " + type_name(v));
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      std::string t = get_string(v[i], "vocab[" + std::to_string(i) + "]");
+      if (!seen.insert(t).second) throw Error("vocab[" + std::to_string(i) + "] repeats the token \"" + t + "\"");
+      m.vocab.push_back(std::move(t));
+    }
+  }
+  if (j.contains("embedding")) {
+    if (m.vocab.empty()) throw Error("\"embedding\" needs \"vocab\": the list of tokens its rows belong to");
+    xt::xarray<float> e = get_matrix(j["embedding"], "embedding");
+    if (e.shape()[0] != m.vocab.size() || static_cast<int>(e.shape()[1]) != c.d_model)
+      throw Error("embedding has shape [" + std::to_string(e.shape()[0]) + "," + std::to_string(e.shape()[1]) +
+                  "], expected [" + std::to_string(m.vocab.size()) + "," + std::to_string(c.d_model) +
+                  "] (one row per vocab token, d_model columns)");
+    add_param(m, "embedding_table", std::move(e));
+    m.user_embedding = true;
+  }
+  if (j.contains("position_table")) add_param(m, "position_table", get_matrix(j["position_table"], "position_table"));
+  if (j.contains("embedding_ln")) parse_norm(m, j["embedding_ln"], "embedding_ln", "embedding_ln");
+  if (j.contains("bpe_corpus")) {
+    const json& v = j["bpe_corpus"];
+    if (v.is_string()) {
+      std::string word;
+      for (char ch : v.get<std::string>() + ",") {
+        if (ch == ',' || ch == ' ' || ch == '\n' || ch == '\t') {
+          if (!word.empty()) m.bpe_corpus.push_back(word);
+          word.clear();
+        } else {
+          word += ch;
+        }
+      }
+    } else if (v.is_array()) {
+      for (std::size_t i = 0; i < v.size(); ++i) m.bpe_corpus.push_back(get_string(v[i], "bpe_corpus[" + std::to_string(i) + "]"));
+    } else {
+      throw Error("bpe_corpus must be a string (words separated by commas or spaces) or an array of words");
+    }
+  }
+  if (j.contains("layers")) {
+    const json& L = j["layers"];
+    if (!L.is_array()) throw Error("layers must be an array, got " + type_name(L));
+    if (static_cast<int>(L.size()) > c.num_layers)
+      throw Error("layers has " + std::to_string(L.size()) + " entries but config.num_layers is " + std::to_string(c.num_layers));
+    for (std::size_t i = 0; i < L.size(); ++i) {
+      const std::string path = "layers[" + std::to_string(i) + "]", id = "layer" + std::to_string(i) + ".";
+      std::set<std::string> keys = kAttnKeys;
+      for (const char* k : {"W_1", "b_1", "W_2", "b_2"}) keys.insert(k);
+      std::set<std::string> all = keys;
+      all.insert("ln1");
+      all.insert("ln2");
+      check_keys(L[i], path, all);
+      parse_weights(m, L[i], path, id, keys);
+      if (L[i].contains("ln1")) parse_norm(m, L[i]["ln1"], path + ".ln1", id + "ln1");
+      if (L[i].contains("ln2")) parse_norm(m, L[i]["ln2"], path + ".ln2", id + "ln2");
+    }
+  }
+  if (j.contains("decoder")) {
+    const json& D = j["decoder"];
+    if (!D.is_array()) throw Error("decoder must be an array, got " + type_name(D));
+    if (static_cast<int>(D.size()) > c.decoder_layers)
+      throw Error("decoder has " + std::to_string(D.size()) + " entries but config.decoder_layers is " +
+                  std::to_string(c.decoder_layers));
+    for (std::size_t i = 0; i < D.size(); ++i) {
+      const std::string path = "decoder[" + std::to_string(i) + "]", id = "decoder" + std::to_string(i) + ".";
+      check_keys(D[i], path, {"self", "cross", "W_1", "b_1", "W_2", "b_2", "ln1", "ln2", "ln3"});
+      for (const char* part : {"self", "cross"}) {
+        if (!D[i].contains(part)) continue;
+        check_keys(D[i][part], path + "." + part, kAttnKeys);
+        parse_weights(m, D[i][part], path + "." + part, id + part + ".", kAttnKeys);
+      }
+      parse_weights(m, D[i], path, id, {"W_1", "b_1", "W_2", "b_2"});
+      for (const char* ln : {"ln1", "ln2", "ln3"})
+        if (D[i].contains(ln)) parse_norm(m, D[i][ln], path + "." + ln, id + ln);
+    }
+  }
+  if (j.contains("classifier")) {
+    if (c.num_labels == 0) throw Error("\"classifier\" weights need config.num_labels > 0");
+    check_keys(j["classifier"], "classifier", {"W", "b"});
+    if (j["classifier"].contains("W")) add_param(m, "cls.W", get_matrix(j["classifier"]["W"], "classifier.W"));
+    if (j["classifier"].contains("b")) add_param(m, "cls.b", get_vector(j["classifier"]["b"], "classifier.b"));
+  }
+  return m;
+}
+
+Model model_from_string(const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw Error(std::string("the model file is not valid JSON: ") + e.what());
+  }
+  return model_from_json(j);
+}
+
+Model model_from_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot open the model file \"" + path + "\"");
+  std::ostringstream s;
+  s << in.rdbuf();
+  try {
+    return model_from_string(s.str());
+  } catch (const Error& e) {
+    throw Error(path + ": " + e.what());
+  }
+}
+
+json config_to_json(const Config& c) {
+  return json{{"d_model", c.d_model},
+              {"num_heads", c.num_heads},
+              {"d_ff", c.d_ff},
+              {"num_layers", c.num_layers},
+              {"norm", c.norm == NormOrder::Post ? "post" : "pre"},
+              {"activation", c.activation == Activation::GELU ? "gelu" : "relu"},
+              {"layer_norm_eps", c.layer_norm_eps},
+              {"causal", c.causal},
+              {"positional", c.positional == Positional::None ? "none"
+                             : c.positional == Positional::Learned ? "learned" : "sinusoidal"},
+              {"scale", c.scale},
+              {"seed", c.seed},
+              {"tokenizer", c.tokenizer == TokenizerKind::Whitespace ? "whitespace"
+                            : c.tokenizer == TokenizerKind::Bpe ? "bpe" : "regex"},
+              {"bpe_merges", c.bpe_merges},
+              {"max_tokens", c.max_tokens},
+              {"decoder_layers", c.decoder_layers},
+              {"num_labels", c.num_labels}};
+}
+
+}  // namespace ew

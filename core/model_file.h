@@ -1,0 +1,20 @@
+// model_file.h — the JSON model file (docs/model-file.md): configuration, text, optional
+// explicit input rows, vocabulary and any subset of the weights. Parsed with nlohmann-json
+// and checked strictly: unknown keys or enum values, wrong types, ragged or non-numeric
+// matrices and non-finite numbers are ew::Error with the JSON path in the message.
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "model.h"
+
+namespace ew {
+
+Model model_from_json(const nlohmann::json& j);
+Model model_from_string(const std::string& text);  // parse errors name line and column
+Model model_from_file(const std::string& path);    // a missing file is an ew::Error
+
+nlohmann::json config_to_json(const Config& c);
+
+}  // namespace ew

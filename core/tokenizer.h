@@ -1,0 +1,50 @@
+// tokenizer.h — text to tokens: whitespace split (seed 000), the regex word/punctuation
+// tokenizer (seed 001: \b\w+\b|[.,!?;]) and byte-pair encoding (seed 001's BPE, trained
+// on a corpus with every merge recorded, then applied to new text).
+//
+// All of it is UTF-8 aware: a multi-byte character is never split, and non-ASCII
+// letters and digits are word characters (\w), as in Python 3's re on str.
+// Invalid UTF-8 is rejected with ew::Error naming the byte offset.
+// Not here: vocabularies and ids (vocab.h), normalisation such as lower-casing.
+#pragma once
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ew {
+
+// Throws ew::Error("invalid UTF-8 at byte N") if `text` is not valid UTF-8.
+void validate_utf8(std::string_view text);
+
+// Splits on Unicode white space (Python's str.split() with no argument).
+std::vector<std::string> tokenize_whitespace(std::string_view text);
+
+// Seed 001's simple_tokenize: re.findall(r'(\b\w+\b|[.,!?;])', text).
+// Everything else (other punctuation, symbols) is dropped, exactly as the seed does.
+std::vector<std::string> tokenize_regex(std::string_view text);
+
+// One BPE merge as seed 001 prints it.
+struct BpeMerge {
+  std::pair<std::string, std::string> pair;  // the most frequent adjacent pair
+  long count = 0;                            // its frequency
+  // The vocabulary (space-separated symbols ending in "</w>", with frequency) in
+  // first-seen order, before and after the merge.
+  std::vector<std::pair<std::string, long>> vocab_before, vocab_after;
+};
+
+struct BpeModel {
+  std::vector<BpeMerge> merges;                             // in the order learned
+  std::vector<std::pair<std::string, long>> final_vocab;    // after the last merge
+};
+
+// Learns up to `num_merges` merges from `words` (seed 001's get_vocab / get_stats /
+// merge_vocab). Ties between equally frequent pairs go to the pair seen first, as
+// Python's max() over an insertion-ordered dict does. Stops early when no pair is left.
+BpeModel bpe_train(const std::vector<std::string>& words, int num_merges);
+
+// Splits each word into characters + "</w>" and applies the learned merges in order.
+// Returns the subword tokens of all words, concatenated ("low</w>", "low", "e", ...).
+std::vector<std::string> bpe_encode(const BpeModel& model, const std::vector<std::string>& words);
+
+}  // namespace ew

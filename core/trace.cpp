@@ -1,0 +1,47 @@
+// trace.cpp — the step list: appends steps into buffers kept from the previous run.
+#include "trace.h"
+
+#include "error.h"
+
+namespace ew {
+
+void Trace::begin() {
+  n_ = 0;
+  index_.clear();
+  text = TextInfo{};
+}
+
+Step& Trace::add(const std::string& id, std::vector<int> shape, const std::string& title,
+                 const std::string& formula, const std::string& kind,
+                 std::vector<std::string> inputs, const std::string& note) {
+  if (index_.count(id)) throw Error("internal: trace step '" + id + "' recorded twice");
+  std::size_t count = 1;
+  for (int s : shape) count *= static_cast<std::size_t>(s);
+  if (n_ == steps_.size()) steps_.emplace_back();
+  Step& step = steps_[n_];
+  step.id = id;
+  step.title = title;
+  step.formula = formula;
+  step.kind = kind;
+  step.note = note;
+  step.shape = std::move(shape);
+  step.inputs = std::move(inputs);
+  step.head = -1;
+  step.data.resize(count);  // keeps its capacity: no allocation when shapes repeat
+  index_.emplace(id, n_);
+  ++n_;
+  return step;
+}
+
+const Step* Trace::find(const std::string& id) const {
+  auto it = index_.find(id);
+  return it == index_.end() ? nullptr : &steps_[it->second];
+}
+
+const Step& Trace::at(const std::string& id) const {
+  const Step* s = find(id);
+  if (!s) throw Error("the trace has no step '" + id + "'");
+  return *s;
+}
+
+}  // namespace ew

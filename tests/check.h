@@ -1,0 +1,68 @@
+// check.h — test helpers: compare a trace step (or any float range) with expected values
+// under a stated tolerance and, on failure, print the first mismatching index with both
+// values and the largest error (llm.c's check_tensor).
+#pragma once
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "model.h"
+#include "model_file.h"
+#include "presets.h"
+#include "trace.h"
+
+namespace ewtest {
+
+// Passes when |got − want| ≤ rtol·|want| + atol for every element.
+inline bool close_all(const std::string& what, const float* got, const std::vector<double>& want, double rtol,
+                      double atol = 0.0) {
+  std::size_t bad = want.size();
+  double worst = 0.0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const double err = std::fabs(static_cast<double>(got[i]) - want[i]);
+    const bool same_inf = std::isinf(got[i]) && std::isinf(want[i]) && (got[i] < 0) == (want[i] < 0);
+    if (!same_inf && !(err <= rtol * std::fabs(want[i]) + atol)) {
+      if (bad == want.size()) bad = i;
+      worst = std::max(worst, err);
+    }
+  }
+  if (bad != want.size()) {
+    std::printf("MISMATCH %s: first at [%zu]: got %.9g, want %.9g (max error %.3g; rtol %.1g, atol %.1g)\n",
+                what.c_str(), bad, static_cast<double>(got[bad]), want[bad], worst, rtol, atol);
+    return false;
+  }
+  return true;
+}
+
+// Row `row` (of width `cols`) of a step, compared with `want`.
+inline bool close_row(const ew::Trace& t, const std::string& id, int row, const std::vector<double>& want,
+                      double rtol, double atol = 0.0) {
+  const ew::Step& s = t.at(id);
+  const int cols = s.shape.back();
+  REQUIRE(static_cast<int>(want.size()) <= cols);
+  return close_all(id + " row " + std::to_string(row), s.data.data() + static_cast<std::size_t>(row) * cols, want,
+                   rtol, atol);
+}
+
+inline ew::Trace run_preset(const std::string& name, ew::Model* out = nullptr) {
+  const ew::Preset* p = ew::find_preset(name);
+  REQUIRE_MESSAGE(p != nullptr, "no preset " << name);
+  ew::Model m = ew::model_from_string(p->model_json);
+  ew::Trace t;
+  ew::run(m, t);
+  if (out) *out = std::move(m);
+  return t;
+}
+
+inline ew::Trace run_json(const std::string& json, ew::Model* out = nullptr) {
+  ew::Model m = ew::model_from_string(json);
+  ew::Trace t;
+  ew::run(m, t);
+  if (out) *out = std::move(m);
+  return t;
+}
+
+}  // namespace ewtest
