@@ -1,0 +1,375 @@
+// kernels_simd.cpp — the fast kernels behind the un-suffixed names of kernels.h, written
+// once over simd.h's vector type (WebAssembly SIMD128, AVX2+FMA or SSE2 natively), and
+// the compile-time dispatch: without SIMD (EW_SCALAR=ON, or no known ISA) every
+// un-suffixed kernel forwards to its scalar reference in kernels_scalar.cpp.
+//
+// matmul: cache-blocked over K (KC rows of B stay in L1 while every row block of A passes),
+// register-tiled MR×NR = 4 rows × 2 vectors (8 accumulators: fits x64 V8's 16 xmm
+// registers), B packed once into NR-wide zero-padded panels; bias and activation fused
+// into the last K block's store. No allocation: the ragged last panel of an unpacked B is
+// staged in a stack buffer.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "kernels.h"
+#include "simd.h"
+
+namespace ew {
+
+#if EW_SIMD
+using namespace ew::simd;
+
+const char* kernel_isa() { return EW_ISA_NAME; }
+
+namespace {
+
+constexpr int MR = 4;             // rows of A per register tile
+constexpr int NR = 2 * EW_VW;     // columns of B per register tile (two vectors)
+constexpr int KC = 256;           // K block: KC×NR floats of B (8 or 16 KiB) stay in L1
+
+inline int panels(int N) { return (N + NR - 1) / NR; }
+
+// C tile (R×nv, nv ≤ NR) (+)= A (R×kc) · Bp (kc×NR, row stride bs). `first`: start from 0
+// instead of C; `last`: add bias, apply act and write C (and C2 = act(C) when C2).
+template <int R>
+inline void tile(int kc, const float* a, int lda, const float* bp, int bs, float* c, int ldc, int nv,
+                 bool first, bool last, const float* bias, Activation act, float* c2) {
+  vf acc0[R], acc1[R];
+  alignas(64) float tmp[NR];
+  for (int r = 0; r < R; ++r) {
+    if (first) {
+      acc0[r] = vzero();
+      acc1[r] = vzero();
+    } else if (nv == NR) {
+      acc0[r] = vload(c + r * ldc);
+      acc1[r] = vload(c + r * ldc + EW_VW);
+    } else {
+      std::memset(tmp, 0, sizeof tmp);
+      std::memcpy(tmp, c + r * ldc, sizeof(float) * nv);
+      acc0[r] = vload(tmp);
+      acc1[r] = vload(tmp + EW_VW);
+    }
+  }
+  for (int k = 0; k < kc; ++k) {
+    const vf b0 = vload(bp), b1 = vload(bp + EW_VW);
+    bp += bs;
+    for (int r = 0; r < R; ++r) {
+      const vf ar = vsplat(a[r * lda + k]);
+      acc0[r] = vfma(ar, b0, acc0[r]);
+      acc1[r] = vfma(ar, b1, acc1[r]);
+    }
+  }
+  vf bias0 = vzero(), bias1 = vzero();
+  if (last && bias) {
+    if (nv == NR) {
+      bias0 = vload(bias);
+      bias1 = vload(bias + EW_VW);
+    } else {
+      std::memset(tmp, 0, sizeof tmp);
+      std::memcpy(tmp, bias, sizeof(float) * nv);
+      bias0 = vload(tmp);
+      bias1 = vload(tmp + EW_VW);
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    vf v0 = acc0[r], v1 = acc1[r];
+    float* cr = c + r * ldc;
+    float* out = cr;  // where the activation lands
+    if (last) {
+      v0 = vadd(v0, bias0);
+      v1 = vadd(v1, bias1);
+      if (c2) {  // C keeps the pre-activation
+        if (nv == NR) {
+          vstore(cr, v0);
+          vstore(cr + EW_VW, v1);
+        } else {
+          vstore(tmp, v0);
+          vstore(tmp + EW_VW, v1);
+          std::memcpy(cr, tmp, sizeof(float) * nv);
+        }
+        out = c2 + r * ldc;
+      }
+      if (act == Activation::ReLU) {
+        v0 = vmax(v0, vzero());
+        v1 = vmax(v1, vzero());
+      }
+    }
+    if (nv == NR) {
+      vstore(out, v0);
+      vstore(out + EW_VW, v1);
+    } else {
+      vstore(tmp, v0);
+      vstore(tmp + EW_VW, v1);
+      std::memcpy(out, tmp, sizeof(float) * nv);
+    }
+    if (last && act == Activation::GELU)
+      for (int j = 0; j < nv; ++j) out[j] = ew_activation(out[j], act);
+  }
+}
+
+// One K block of one panel over all rows of A.
+inline void panel_rows(int M, int kc, const float* A, int lda, const float* bp, int bs, float* C,
+                       int ldc, int nv, bool first, bool last, const float* bias, Activation act,
+                       float* C2) {
+  int i = 0;
+  for (; i + MR <= M; i += MR)
+    tile<MR>(kc, A + static_cast<std::size_t>(i) * lda, lda, bp, bs, C + static_cast<std::size_t>(i) * ldc, ldc,
+             nv, first, last, bias, act, C2 ? C2 + static_cast<std::size_t>(i) * ldc : nullptr);
+  const int rest = M - i;
+  const float* a = A + static_cast<std::size_t>(i) * lda;
+  float* c = C + static_cast<std::size_t>(i) * ldc;
+  float* c2 = C2 ? C2 + static_cast<std::size_t>(i) * ldc : nullptr;
+  if (rest == 3) tile<3>(kc, a, lda, bp, bs, c, ldc, nv, first, last, bias, act, c2);
+  if (rest == 2) tile<2>(kc, a, lda, bp, bs, c, ldc, nv, first, last, bias, act, c2);
+  if (rest == 1) tile<1>(kc, a, lda, bp, bs, c, ldc, nv, first, last, bias, act, c2);
+}
+
+}  // namespace
+
+void ew_f32_pack_b(PackedB* out, const float* B, int K, int N) {
+  out->K = K;
+  out->N = N;
+  out->data.assign(static_cast<std::size_t>(panels(N)) * K * NR, 0.0f);
+  for (int p = 0; p < panels(N); ++p) {
+    const int j0 = p * NR, nv = std::min(NR, N - j0);
+    float* dst = out->data.data() + static_cast<std::size_t>(p) * K * NR;
+    for (int k = 0; k < K; ++k)
+      std::memcpy(dst + static_cast<std::size_t>(k) * NR, B + static_cast<std::size_t>(k) * N + j0, sizeof(float) * nv);
+  }
+}
+
+void ew_f32_matmul_packed(float* C, int ldc, const float* A, int lda, const PackedB& B, const float* bias,
+                          int M, Activation act, float* C_act) {
+  const int K = B.K, N = B.N;
+  const int nkb = std::max(1, (K + KC - 1) / KC);
+  for (int kb = 0; kb < nkb; ++kb) {
+    const int k0 = kb * KC, kc = std::min(KC, K - k0);
+    for (int p = 0; p < panels(N); ++p) {
+      const float* bp = B.data.data() + (static_cast<std::size_t>(p) * K + k0) * NR;
+      panel_rows(M, kc, A + k0, lda, bp, NR, C + p * NR, ldc, std::min(NR, N - p * NR), kb == 0,
+                 kb == nkb - 1, bias ? bias + p * NR : nullptr, act, C_act ? C_act + p * NR : nullptr);
+    }
+  }
+}
+
+void ew_f32_matmul(float* C, int ldc, const float* A, int lda, const float* B, int ldb, const float* bias,
+                   int M, int K, int N, Activation act) {
+  alignas(64) float stage[KC * NR];  // the ragged last panel, zero-padded to NR columns
+  const int nkb = std::max(1, (K + KC - 1) / KC);
+  for (int kb = 0; kb < nkb; ++kb) {
+    const int k0 = kb * KC, kc = std::min(KC, K - k0);
+    for (int p = 0; p < panels(N); ++p) {
+      const int j0 = p * NR, nv = std::min(NR, N - j0);
+      const float* bp = B + static_cast<std::size_t>(k0) * ldb + j0;
+      int bs = ldb;
+      if (nv < NR) {
+        std::memset(stage, 0, sizeof(float) * kc * NR);
+        for (int k = 0; k < kc; ++k)
+          std::memcpy(stage + k * NR, bp + static_cast<std::size_t>(k) * ldb, sizeof(float) * nv);
+        bp = stage;
+        bs = NR;
+      }
+      panel_rows(M, kc, A + k0, lda, bp, bs, C + j0, ldc, nv, kb == 0, kb == nkb - 1,
+                 bias ? bias + j0 : nullptr, act, nullptr);
+    }
+  }
+}
+
+void ew_f32_scores(float* S, int lds, const float* Q, int ldq, const float* K, int ldk, int Tq, int Tk,
+                   int dk) {
+  // Dot products of query rows with key rows, 2 queries × 4 keys at a time (8 vector
+  // accumulators), reduced horizontally at the end; the dk % EW_VW tail is scalar.
+  const int dv = dk - dk % EW_VW;
+  auto tail = [&](const float* q, const float* k) {
+    float s = 0.0f;
+    for (int c = dv; c < dk; ++c) s += q[c] * k[c];
+    return s;
+  };
+  int i = 0;
+  for (; i < Tq; i += 2) {
+    const int qi = std::min(2, Tq - i);
+    const float* q0 = Q + static_cast<std::size_t>(i) * ldq;
+    const float* q1 = qi == 2 ? q0 + ldq : q0;
+    float* s0 = S + static_cast<std::size_t>(i) * lds;
+    float* s1 = qi == 2 ? s0 + lds : nullptr;
+    int j = 0;
+    for (; j + 4 <= Tk; j += 4) {
+      const float* k0 = K + static_cast<std::size_t>(j) * ldk;
+      const float *k1 = k0 + ldk, *k2 = k1 + ldk, *k3 = k2 + ldk;
+      vf a00 = vzero(), a01 = vzero(), a02 = vzero(), a03 = vzero();
+      vf a10 = vzero(), a11 = vzero(), a12 = vzero(), a13 = vzero();
+      for (int c = 0; c < dv; c += EW_VW) {
+        const vf x0 = vload(q0 + c), x1 = vload(q1 + c);
+        const vf y0 = vload(k0 + c), y1 = vload(k1 + c), y2 = vload(k2 + c), y3 = vload(k3 + c);
+        a00 = vfma(x0, y0, a00); a01 = vfma(x0, y1, a01); a02 = vfma(x0, y2, a02); a03 = vfma(x0, y3, a03);
+        a10 = vfma(x1, y0, a10); a11 = vfma(x1, y1, a11); a12 = vfma(x1, y2, a12); a13 = vfma(x1, y3, a13);
+      }
+      s0[j] = vhsum(a00) + tail(q0, k0);
+      s0[j + 1] = vhsum(a01) + tail(q0, k1);
+      s0[j + 2] = vhsum(a02) + tail(q0, k2);
+      s0[j + 3] = vhsum(a03) + tail(q0, k3);
+      if (s1) {
+        s1[j] = vhsum(a10) + tail(q1, k0);
+        s1[j + 1] = vhsum(a11) + tail(q1, k1);
+        s1[j + 2] = vhsum(a12) + tail(q1, k2);
+        s1[j + 3] = vhsum(a13) + tail(q1, k3);
+      }
+    }
+    for (; j < Tk; ++j) {
+      const float* k0 = K + static_cast<std::size_t>(j) * ldk;
+      vf a0 = vzero(), a1 = vzero();
+      for (int c = 0; c < dv; c += EW_VW) {
+        const vf y = vload(k0 + c);
+        a0 = vfma(vload(q0 + c), y, a0);
+        a1 = vfma(vload(q1 + c), y, a1);
+      }
+      s0[j] = vhsum(a0) + tail(q0, k0);
+      if (s1) s1[j] = vhsum(a1) + tail(q1, k0);
+    }
+  }
+}
+
+float ew_f32_rmax(const float* x, int n) {
+  float m = -std::numeric_limits<float>::infinity();
+  int i = 0;
+  if (n >= EW_VW) {
+    vf vm = vload(x);
+    for (i = EW_VW; i + EW_VW <= n; i += EW_VW) vm = vmax(vm, vload(x + i));
+    m = vhmax(vm);
+  }
+  for (; i < n; ++i) m = x[i] > m ? x[i] : m;
+  return m;
+}
+
+float ew_f32_raddexpminusmax(float* y, const float* x, int n, float max) {
+  if (std::isinf(max) && max < 0) {  // every entry is -inf
+    for (int i = 0; i < n; ++i) y[i] = 0.0f;
+    return 0.0f;
+  }
+  const vf vmx = vsplat(max);
+  vf vs = vzero();
+  int i = 0;
+  for (; i + EW_VW <= n; i += EW_VW) {
+    const vf e = vexp(vsub(vload(x + i), vmx));
+    vstore(y + i, e);
+    vs = vadd(vs, e);
+  }
+  float sum = vhsum(vs);
+  if (i < n) {  // tail through a padded vector: the same exp as the body
+    alignas(64) float t[EW_VW];
+    for (int l = 0; l < EW_VW; ++l) t[l] = i + l < n ? x[i + l] - max : -std::numeric_limits<float>::infinity();
+    vstore(t, vexp(vload(t)));
+    for (int l = 0; i + l < n; ++l) {
+      y[i + l] = t[l];
+      sum += t[l];
+    }
+  }
+  return sum;
+}
+
+void ew_f32_vscale(float* y, const float* x, int n, float s) {
+  const vf vsc = vsplat(s);
+  int i = 0;
+  for (; i + EW_VW <= n; i += EW_VW) vstore(y + i, vmul(vload(x + i), vsc));
+  for (; i < n; ++i) y[i] = x[i] * s;
+}
+
+void ew_f32_softmax_row(float* scaled, float* weights, float* row_max, float* row_sum, const float* s,
+                        const float* mask, int n, float scale) {
+  const vf vsc = vsplat(scale);
+  int i = 0;
+  for (; i + EW_VW <= n; i += EW_VW) {
+    vf z = vmul(vload(s + i), vsc);
+    if (mask) z = vadd(z, vload(mask + i));
+    vstore(scaled + i, z);
+  }
+  for (; i < n; ++i) scaled[i] = s[i] * scale + (mask ? mask[i] : 0.0f);
+  const float m = ew_f32_rmax(scaled, n);
+  const float sum = ew_f32_raddexpminusmax(weights, scaled, n, m);
+  if (sum > 0.0f) ew_f32_vscale(weights, weights, n, 1.0f / sum);
+  *row_max = m;
+  *row_sum = sum;
+}
+
+void ew_f32_layernorm(float* y, float* mean, float* var, const float* x, const float* gamma,
+                      const float* beta, int T, int C, float eps) {
+  // One pass for the statistics: shifted sums Σ(x−x₀) and Σ(x−x₀)² (x₀ = the row's first
+  // value keeps the subtraction s2 − s1²/C well conditioned when |mean| ≫ std).
+  for (int t = 0; t < T; ++t) {
+    const float* xt = x + static_cast<std::size_t>(t) * C;
+    float* yt = y + static_cast<std::size_t>(t) * C;
+    const float x0 = C > 0 ? xt[0] : 0.0f;
+    const vf vx0 = vsplat(x0);
+    vf s1v = vzero(), s2v = vzero();
+    int c = 0;
+    for (; c + EW_VW <= C; c += EW_VW) {
+      const vf d = vsub(vload(xt + c), vx0);
+      s1v = vadd(s1v, d);
+      s2v = vfma(d, d, s2v);
+    }
+    float s1 = vhsum(s1v), s2 = vhsum(s2v);
+    for (; c < C; ++c) {
+      const float d = xt[c] - x0;
+      s1 += d;
+      s2 += d * d;
+    }
+    const float m1 = s1 / static_cast<float>(C);
+    const float v = std::max(0.0f, s2 / static_cast<float>(C) - m1 * m1);
+    const float mu = x0 + m1;
+    const float inv = 1.0f / std::sqrt(v + eps);
+    const vf vmu = vsplat(mu), vinv = vsplat(inv);
+    for (c = 0; c + EW_VW <= C; c += EW_VW) {
+      const vf n = vmul(vsub(vload(xt + c), vmu), vinv);
+      vstore(yt + c, vfma(n, vload(gamma + c), vload(beta + c)));
+    }
+    for (; c < C; ++c) yt[c] = (xt[c] - mu) * inv * gamma[c] + beta[c];
+    mean[t] = mu;
+    var[t] = v;
+  }
+}
+
+#else  // no SIMD in this build: the references are the kernels
+
+const char* kernel_isa() { return "scalar"; }
+
+void ew_f32_pack_b(PackedB* out, const float* B, int K, int N) {
+  out->K = K;
+  out->N = N;
+  out->data.assign(B, B + static_cast<std::size_t>(K) * N);
+}
+void ew_f32_matmul_packed(float* C, int ldc, const float* A, int lda, const PackedB& B, const float* bias,
+                          int M, Activation act, float* C_act) {
+  ew_f32_matmul__scalar(C, ldc, A, lda, B.data.data(), B.N, bias, M, B.K, B.N,
+                        C_act ? Activation::None : act);
+  if (C_act)
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < B.N; ++j)
+        C_act[static_cast<std::size_t>(i) * ldc + j] = ew_activation(C[static_cast<std::size_t>(i) * ldc + j], act);
+}
+void ew_f32_matmul(float* C, int ldc, const float* A, int lda, const float* B, int ldb, const float* bias,
+                   int M, int K, int N, Activation act) {
+  ew_f32_matmul__scalar(C, ldc, A, lda, B, ldb, bias, M, K, N, act);
+}
+void ew_f32_scores(float* S, int lds, const float* Q, int ldq, const float* K, int ldk, int Tq, int Tk,
+                   int dk) {
+  ew_f32_scores__scalar(S, lds, Q, ldq, K, ldk, Tq, Tk, dk);
+}
+float ew_f32_rmax(const float* x, int n) { return ew_f32_rmax__scalar(x, n); }
+float ew_f32_raddexpminusmax(float* y, const float* x, int n, float max) {
+  return ew_f32_raddexpminusmax__scalar(y, x, n, max);
+}
+void ew_f32_vscale(float* y, const float* x, int n, float s) { ew_f32_vscale__scalar(y, x, n, s); }
+void ew_f32_softmax_row(float* scaled, float* weights, float* row_max, float* row_sum, const float* s,
+                        const float* mask, int n, float scale) {
+  ew_f32_softmax_row__scalar(scaled, weights, row_max, row_sum, s, mask, n, scale);
+}
+void ew_f32_layernorm(float* y, float* mean, float* var, const float* x, const float* gamma,
+                      const float* beta, int T, int C, float eps) {
+  ew_f32_layernorm__scalar(y, mean, var, x, gamma, beta, T, C, eps);
+}
+
+#endif
+
+}  // namespace ew

@@ -1,0 +1,158 @@
+// simd.h — the few vector operations the SIMD kernels need, over one register type `vf`
+// of EW_VW float lanes, chosen at compile time (ggml's "simd mappings", XNNPACK's per-ISA
+// microkernels written once):
+//   WebAssembly SIMD128 (Emscripten, -msimd128)   vf = v128_t,  4 lanes
+//   x86 AVX2 + FMA (-march with both)              vf = __m256,  8 lanes
+//   x86 SSE2 (+ FMA when present)                  vf = __m128,  4 lanes
+// EW_SIMD is 0 when none applies or the build asks for scalar kernels (EW_SCALAR);
+// then nothing below is defined and kernels_simd.cpp falls back to the references.
+// Internal to core/: included only by kernels_*.cpp.
+#pragma once
+
+#if defined(EW_SCALAR)
+#define EW_SIMD 0
+#elif defined(__wasm_simd128__)
+#define EW_SIMD 1
+#define EW_ISA_NAME "wasmsimd"
+#include <wasm_simd128.h>
+#elif defined(__AVX2__) && defined(__FMA__)
+#define EW_SIMD 1
+#define EW_ISA_NAME "avx2"
+#include <immintrin.h>
+#elif defined(__SSE2__)
+#define EW_SIMD 1
+#define EW_ISA_NAME "sse2"
+#include <immintrin.h>
+#else
+#define EW_SIMD 0
+#endif
+
+#if EW_SIMD
+namespace ew::simd {
+
+#if defined(__wasm_simd128__)
+constexpr int EW_VW = 4;
+using vf = v128_t;
+using vi = v128_t;
+inline vf vload(const float* p) { return wasm_v128_load(p); }
+inline void vstore(float* p, vf v) { wasm_v128_store(p, v); }
+inline vf vsplat(float x) { return wasm_f32x4_splat(x); }
+inline vf vzero() { return wasm_f32x4_splat(0.0f); }
+inline vf vadd(vf a, vf b) { return wasm_f32x4_add(a, b); }
+inline vf vsub(vf a, vf b) { return wasm_f32x4_sub(a, b); }
+inline vf vmul(vf a, vf b) { return wasm_f32x4_mul(a, b); }
+inline vf vfma(vf a, vf b, vf c) { return wasm_f32x4_add(wasm_f32x4_mul(a, b), c); }  // a·b + c
+inline vf vmax(vf a, vf b) { return wasm_f32x4_pmax(a, b); }
+inline vf vmin(vf a, vf b) { return wasm_f32x4_pmin(a, b); }
+inline vf vround(vf a) { return wasm_f32x4_nearest(a); }
+inline vi vcvt_i(vf a) { return wasm_i32x4_trunc_sat_f32x4(a); }  // a already integral
+inline vi vshl23(vi a) { return wasm_i32x4_shl(a, 23); }
+inline vi viadd(vi a, int b) { return wasm_i32x4_add(a, wasm_i32x4_splat(b)); }
+inline vf vas_f(vi a) { return a; }
+inline vf vlt_zero_select(vf x, float lo, vf y) {  // x < lo ? 0 : y
+  return wasm_v128_andnot(y, wasm_f32x4_lt(x, wasm_f32x4_splat(lo)));
+}
+inline float vhsum(vf v) {
+  return (wasm_f32x4_extract_lane(v, 0) + wasm_f32x4_extract_lane(v, 1)) +
+         (wasm_f32x4_extract_lane(v, 2) + wasm_f32x4_extract_lane(v, 3));
+}
+inline float vhmax(vf v) {
+  vf m = wasm_f32x4_pmax(v, wasm_i32x4_shuffle(v, v, 2, 3, 0, 1));
+  m = wasm_f32x4_pmax(m, wasm_i32x4_shuffle(m, m, 1, 0, 3, 2));
+  return wasm_f32x4_extract_lane(m, 0);
+}
+
+#elif defined(__AVX2__) && defined(__FMA__)
+constexpr int EW_VW = 8;
+using vf = __m256;
+using vi = __m256i;
+inline vf vload(const float* p) { return _mm256_loadu_ps(p); }
+inline void vstore(float* p, vf v) { _mm256_storeu_ps(p, v); }
+inline vf vsplat(float x) { return _mm256_set1_ps(x); }
+inline vf vzero() { return _mm256_setzero_ps(); }
+inline vf vadd(vf a, vf b) { return _mm256_add_ps(a, b); }
+inline vf vsub(vf a, vf b) { return _mm256_sub_ps(a, b); }
+inline vf vmul(vf a, vf b) { return _mm256_mul_ps(a, b); }
+inline vf vfma(vf a, vf b, vf c) { return _mm256_fmadd_ps(a, b, c); }
+inline vf vmax(vf a, vf b) { return _mm256_max_ps(a, b); }
+inline vf vmin(vf a, vf b) { return _mm256_min_ps(a, b); }
+inline vf vround(vf a) { return _mm256_round_ps(a, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+inline vi vcvt_i(vf a) { return _mm256_cvtps_epi32(a); }
+inline vi vshl23(vi a) { return _mm256_slli_epi32(a, 23); }
+inline vi viadd(vi a, int b) { return _mm256_add_epi32(a, _mm256_set1_epi32(b)); }
+inline vf vas_f(vi a) { return _mm256_castsi256_ps(a); }
+inline vf vlt_zero_select(vf x, float lo, vf y) {
+  return _mm256_andnot_ps(_mm256_cmp_ps(x, _mm256_set1_ps(lo), _CMP_LT_OQ), y);
+}
+inline float vhsum(vf v) {
+  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+  s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
+  return _mm_cvtss_f32(s);
+}
+inline float vhmax(vf v) {
+  __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+  m = _mm_max_ps(m, _mm_movehl_ps(m, m));
+  m = _mm_max_ss(m, _mm_shuffle_ps(m, m, 1));
+  return _mm_cvtss_f32(m);
+}
+
+#else  // SSE2
+constexpr int EW_VW = 4;
+using vf = __m128;
+using vi = __m128i;
+inline vf vload(const float* p) { return _mm_loadu_ps(p); }
+inline void vstore(float* p, vf v) { _mm_storeu_ps(p, v); }
+inline vf vsplat(float x) { return _mm_set1_ps(x); }
+inline vf vzero() { return _mm_setzero_ps(); }
+inline vf vadd(vf a, vf b) { return _mm_add_ps(a, b); }
+inline vf vsub(vf a, vf b) { return _mm_sub_ps(a, b); }
+inline vf vmul(vf a, vf b) { return _mm_mul_ps(a, b); }
+#if defined(__FMA__)
+inline vf vfma(vf a, vf b, vf c) { return _mm_fmadd_ps(a, b, c); }
+#else
+inline vf vfma(vf a, vf b, vf c) { return _mm_add_ps(_mm_mul_ps(a, b), c); }
+#endif
+inline vf vmax(vf a, vf b) { return _mm_max_ps(a, b); }
+inline vf vmin(vf a, vf b) { return _mm_min_ps(a, b); }
+inline vi vcvt_i(vf a) { return _mm_cvtps_epi32(a); }  // rounds to nearest (MXCSR default)
+inline vf vround(vf a) { return _mm_cvtepi32_ps(_mm_cvtps_epi32(a)); }
+inline vi vshl23(vi a) { return _mm_slli_epi32(a, 23); }
+inline vi viadd(vi a, int b) { return _mm_add_epi32(a, _mm_set1_epi32(b)); }
+inline vf vas_f(vi a) { return _mm_castsi128_ps(a); }
+inline vf vlt_zero_select(vf x, float lo, vf y) { return _mm_andnot_ps(_mm_cmplt_ps(x, _mm_set1_ps(lo)), y); }
+inline float vhsum(vf v) {
+  __m128 s = _mm_add_ps(v, _mm_movehl_ps(v, v));
+  s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
+  return _mm_cvtss_f32(s);
+}
+inline float vhmax(vf v) {
+  __m128 m = _mm_max_ps(v, _mm_movehl_ps(v, v));
+  m = _mm_max_ss(m, _mm_shuffle_ps(m, m, 1));
+  return _mm_cvtss_f32(m);
+}
+#endif
+
+// exp(x) for x <= 0 (softmax after max subtraction; also correct up to x ≈ 88).
+// Cephes expf: x = n·ln2 + r, |r| ≤ ln2/2, degree-6 polynomial for e^r, 2^n built in the
+// exponent bits. Relative error ≈ 1e-7 (tests: against std::exp). Below -87.33 (where
+// e^x is no longer a normal float) the result is 0, so -inf gives exactly 0.
+inline vf vexp(vf x) {
+  constexpr float kLo = -87.33654f;
+  const vf xc = vmax(vmin(x, vsplat(88.0f)), vsplat(kLo));
+  const vf n = vround(vmul(xc, vsplat(1.44269504088896341f)));
+  vf r = vfma(n, vsplat(-0.693359375f), xc);
+  r = vfma(n, vsplat(2.12194440e-4f), r);
+  vf p = vsplat(1.9875691500e-4f);
+  p = vfma(p, r, vsplat(1.3981999507e-3f));
+  p = vfma(p, r, vsplat(8.3334519073e-3f));
+  p = vfma(p, r, vsplat(4.1665795894e-2f));
+  p = vfma(p, r, vsplat(1.6666665459e-1f));
+  p = vfma(p, r, vsplat(5.0000001201e-1f));
+  const vf y = vadd(vfma(vmul(p, r), r, r), vsplat(1.0f));
+  const vf scale = vas_f(vshl23(viadd(vcvt_i(n), 127)));
+  return vlt_zero_select(x, kLo, vmul(y, scale));
+}
+
+}  // namespace ew::simd
+#endif

@@ -1,0 +1,222 @@
+// test_kernels.cpp — every SIMD kernel against its scalar reference (kernels_scalar.cpp)
+// on seeded random data at awkward sizes (1, 3, 4, 5, 7, 8, 17, 63, 64, 65, ... around the
+// vector width, the register tile and the K block), strided operands, and adversarial
+// values: logits whose exp overflows unless the max is subtracted, -inf masks, fully
+// masked rows. Tolerance: 1e-5 relative to the row's largest magnitude (float32 sums of
+// up to ~700 terms in a different order, and a polynomial exp with ~1e-7 relative error).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <algorithm>
+#include <cstdio>
+#include "kernels.h"
+#include "random.h"
+
+namespace {
+
+const float kInf = std::numeric_limits<float>::infinity();
+
+std::vector<float> rnd(std::size_t n, const std::string& key, float scale = 1.0f) {
+  std::vector<float> v(n);
+  const auto s = ew::seeded_stream(7, key);
+  for (std::size_t i = 0; i < n; ++i) v[i] = scale * ew::seeded_uniform(s, i);
+  return v;
+}
+
+const int kSizes[] = {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65};
+
+// |got − want| ≤ atol + rtol·|want| everywhere (equal infinities pass); on failure prints
+// the first mismatch and the largest error.
+bool close_all(const std::vector<float>& got, const std::vector<float>& want, float atol, float rtol,
+               const char* what) {
+  std::size_t bad = want.size();
+  double worst = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    if (std::isinf(want[i]) && got[i] == want[i]) continue;
+    const double err = std::fabs(static_cast<double>(got[i]) - want[i]);
+    if (!(err <= atol + rtol * std::fabs(want[i]))) {
+      if (bad == want.size()) bad = i;
+      worst = std::max(worst, err);
+    }
+  }
+  if (bad == want.size()) return true;
+  std::printf("MISMATCH %s: first at [%zu]: got %.9g, want %.9g (max error %.3g; atol %.2g, rtol %.2g)\n", what,
+              bad, static_cast<double>(got[bad]), static_cast<double>(want[bad]), worst, static_cast<double>(atol),
+              static_cast<double>(rtol));
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("kernel ISA is named") {
+  const std::string isa = ew::kernel_isa();
+  MESSAGE("kernels: " << isa);
+  CHECK((isa == "wasmsimd" || isa == "avx2" || isa == "sse2" || isa == "scalar"));
+#if defined(__wasm_simd128__) && !defined(EW_SCALAR)
+  CHECK(isa == "wasmsimd");
+#endif
+}
+
+TEST_CASE("matmul: packed and unpacked SIMD equal the scalar reference at awkward sizes") {
+  for (int M : {1, 2, 3, 4, 5, 7, 9, 17}) {
+    for (int K : {1, 3, 4, 5, 8, 17, 64, 65, 255, 256, 257, 600}) {
+      for (int N : {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 33, 63, 64, 65}) {
+        for (ew::Activation act : {ew::Activation::None, ew::Activation::ReLU, ew::Activation::GELU}) {
+          CAPTURE(M);
+          CAPTURE(K);
+          CAPTURE(N);
+          CAPTURE(static_cast<int>(act));
+          const int lda = K + 3, ldc = N + 2;  // strided rows on both sides
+          const auto A = rnd(static_cast<std::size_t>(M) * lda, "A" + std::to_string(K));
+          const auto B = rnd(static_cast<std::size_t>(K) * N, "B" + std::to_string(N));
+          const auto bias = rnd(N, "bias");
+          std::vector<float> ref(static_cast<std::size_t>(M) * ldc, 7.0f), got = ref, got2 = ref, pre = ref,
+                                                                          act_out = ref;
+          ew::ew_f32_matmul__scalar(ref.data(), ldc, A.data(), lda, B.data(), N, bias.data(), M, K, N, act);
+          ew::PackedB P;
+          ew::ew_f32_pack_b(&P, B.data(), K, N);
+          ew::ew_f32_matmul_packed(got.data(), ldc, A.data(), lda, P, bias.data(), M, act);
+          ew::ew_f32_matmul(got2.data(), ldc, A.data(), lda, B.data(), N, bias.data(), M, K, N, act);
+          // Fused dual output: pre-activation in one buffer, activation in the other.
+          ew::ew_f32_matmul_packed(pre.data(), ldc, A.data(), lda, P, bias.data(), M, act, act_out.data());
+          const float tol = 1e-5f * std::sqrt(static_cast<float>(K));  // |a|,|b| < 1: sums grow like √K
+          REQUIRE(close_all(got, ref, tol, 1e-5f, "packed"));
+          REQUIRE(close_all(got2, ref, tol, 1e-5f, "unpacked"));
+          REQUIRE(close_all(act_out, ref, tol, 1e-5f, "fused activation"));
+          if (act == ew::Activation::None) REQUIRE(close_all(pre, ref, tol, 1e-5f, "fused pre"));
+          // Padding between rows (ldc > N) is never written.
+          for (int i = 0; i < M; ++i)
+            for (int j = N; j < ldc; ++j) REQUIRE(got[static_cast<std::size_t>(i) * ldc + j] == 7.0f);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("matmul: the null bias and K = 0 give zeros (plus activation)") {
+  ew::PackedB P;
+  ew::ew_f32_pack_b(&P, nullptr, 0, 5);
+  std::vector<float> C(3 * 5, 9.0f);
+  const float a = 1.0f;
+  ew::ew_f32_matmul_packed(C.data(), 5, &a, 0, P, nullptr, 3, ew::Activation::None);
+  for (float v : C) CHECK(v == 0.0f);
+}
+
+TEST_CASE("scores: Q·Kᵀ without a transpose equals the reference, strided, rectangular") {
+  for (int Tq : {1, 2, 3, 5, 8, 17}) {
+    for (int Tk : {1, 3, 4, 5, 7, 9, 17, 65}) {
+      for (int dk : {1, 3, 4, 5, 8, 17, 64, 65}) {
+        CAPTURE(Tq);
+        CAPTURE(Tk);
+        CAPTURE(dk);
+        const int ldq = dk * 3, ldk = dk * 2 + 1;  // heads are column slices of q, k
+        const auto Q = rnd(static_cast<std::size_t>(Tq) * ldq, "Q");
+        const auto K = rnd(static_cast<std::size_t>(Tk) * ldk, "K");
+        std::vector<float> ref(static_cast<std::size_t>(Tq) * Tk), got(ref.size());
+        ew::ew_f32_scores__scalar(ref.data(), Tk, Q.data(), ldq, K.data(), ldk, Tq, Tk, dk);
+        ew::ew_f32_scores(got.data(), Tk, Q.data(), ldq, K.data(), ldk, Tq, Tk, dk);
+        REQUIRE(close_all(got, ref, 1e-5f * std::sqrt(static_cast<float>(dk)), 1e-5f, "scores"));
+      }
+    }
+  }
+}
+
+TEST_CASE("softmax pieces: SIMD equals the reference; the max keeps huge logits finite") {
+  for (int n : kSizes) {
+    for (float scale : {1.0f, 30.0f, 1000.0f}) {  // 1000: exp(x) alone overflows at x > 88.7
+      CAPTURE(n);
+      CAPTURE(scale);
+      const auto x = rnd(n, "x" + std::to_string(n), scale);
+      std::vector<float> yr(n), yg(n);
+      const float mr = ew::ew_f32_rmax__scalar(x.data(), n), mg = ew::ew_f32_rmax(x.data(), n);
+      REQUIRE(mr == mg);
+      const float sr = ew::ew_f32_raddexpminusmax__scalar(yr.data(), x.data(), n, mr);
+      const float sg = ew::ew_f32_raddexpminusmax(yg.data(), x.data(), n, mg);
+      REQUIRE(std::isfinite(sg));
+      REQUIRE(sg >= 1.0f);  // the max's own term is e^0
+      CHECK(std::fabs(sg - sr) <= 1e-5f * sr);
+      REQUIRE(close_all(yg, yr, 1e-5f, 1e-5f, "exp(x - max)"));
+      ew::ew_f32_vscale(yg.data(), yg.data(), n, 1.0f / sg);
+      double sum = 0;
+      for (float v : yg) {
+        REQUIRE(std::isfinite(v));
+        sum += v;
+      }
+      CHECK(std::fabs(sum - 1.0) < 1e-5);
+    }
+  }
+}
+
+TEST_CASE("softmax row: scale, -inf mask, fully masked rows, extreme logits") {
+  for (int n : kSizes) {
+    CAPTURE(n);
+    auto s = rnd(n, "s" + std::to_string(n), 50.0f);
+    s[0] = 1e30f;  // would overflow exp without the max
+    std::vector<float> mask(n, 0.0f);
+    for (int j = 0; j < n; ++j)
+      if (j % 3 == 2) mask[j] = -kInf;
+    std::vector<float> sr(n), wr(n), sg(n), wg(n);
+    float mr, sumr, mg, sumg;
+    ew::ew_f32_softmax_row__scalar(sr.data(), wr.data(), &mr, &sumr, s.data(), mask.data(), n, 0.125f);
+    ew::ew_f32_softmax_row(sg.data(), wg.data(), &mg, &sumg, s.data(), mask.data(), n, 0.125f);
+    REQUIRE(mr == mg);
+    for (int j = 0; j < n; ++j) {
+      REQUIRE(sr[j] == sg[j]);  // scaled = s·scale + mask, the same in both (no FMA: exact)
+      REQUIRE(std::isfinite(wg[j]));
+      if (j % 3 == 2) REQUIRE(wg[j] == 0.0f);
+    }
+    REQUIRE(close_all(wg, wr, 1e-6f, 1e-5f, "weights"));
+
+    std::vector<float> all_masked(n, -kInf);
+    ew::ew_f32_softmax_row(sg.data(), wg.data(), &mg, &sumg, s.data(), all_masked.data(), n, 1.0f);
+    CHECK(sumg == 0.0f);
+    CHECK(mg == -kInf);
+    for (float v : wg) REQUIRE(v == 0.0f);
+    ew::ew_f32_softmax_row__scalar(sr.data(), wr.data(), &mr, &sumr, s.data(), all_masked.data(), n, 1.0f);
+    CHECK(sumr == 0.0f);
+    for (float v : wr) REQUIRE(v == 0.0f);
+  }
+}
+
+TEST_CASE("exp of the SIMD softmax matches std::exp over its whole range") {
+  // x - max from 0 down past the underflow threshold, in 4097 steps.
+  const int n = 4097;
+  std::vector<float> x(n), y(n);
+  for (int i = 0; i < n; ++i) x[i] = -104.0f * static_cast<float>(i) / (n - 1);
+  ew::ew_f32_raddexpminusmax(y.data(), x.data(), n, 0.0f);
+  for (int i = 0; i < n; ++i) {
+    const float want = std::exp(x[i]);
+    if (x[i] > -87.3f) {
+      INFO("x = " << x[i] << " got " << y[i] << " want " << want);
+      REQUIRE(std::fabs(y[i] - want) <= 2e-7f * want);
+    } else {
+      REQUIRE(y[i] <= 1.7e-38f);  // e^-87.3 ≈ 1.2e-38 and below: 0 or tiny, never NaN
+      REQUIRE(y[i] >= 0.0f);
+    }
+  }
+}
+
+TEST_CASE("LayerNorm: one-pass SIMD equals the two-pass double reference") {
+  for (int C : kSizes) {
+    for (float offset : {0.0f, 100.0f, -3000.0f}) {  // |mean| ≫ std stresses the one-pass variance
+      CAPTURE(C);
+      CAPTURE(offset);
+      const int T = 5;
+      auto x = rnd(static_cast<std::size_t>(T) * C, "ln" + std::to_string(C));
+      for (float& v : x) v += offset;
+      const auto gamma = rnd(C, "gamma"), beta = rnd(C, "beta");
+      std::vector<float> yr(x.size()), yg(x.size()), mr(T), mg(T), vr(T), vg(T);
+      ew::ew_f32_layernorm__scalar(yr.data(), mr.data(), vr.data(), x.data(), gamma.data(), beta.data(), T, C, 1e-5f);
+      ew::ew_f32_layernorm(yg.data(), mg.data(), vg.data(), x.data(), gamma.data(), beta.data(), T, C, 1e-5f);
+      REQUIRE(close_all(mg, mr, 1e-6f, 1e-6f, "mean"));
+      // Variance: float32 one-pass sums against double; relative to the variance itself
+      // (≈ 1/3 for uniform data), looser when the data sit far from 0.
+      REQUIRE(close_all(vg, vr, offset == 0.0f ? 2e-6f : 2e-4f, 1e-5f, "var"));
+      REQUIRE(close_all(yg, yr, offset == 0.0f ? 1e-5f : 5e-4f, 1e-5f, "y"));
+    }
+  }
+}
