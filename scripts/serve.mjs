@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+// serve.mjs — a tiny dependency-free static server for the built site (dist/) on 127.0.0.1.
+// Serves the right MIME types (application/wasm for the module, text/javascript for ES
+// modules and the Worker) and the same strict Content-Security-Policy the page declares in
+// its <meta>, so what runs here runs on any static host. Prints the URL on its first line.
+//
+//   node scripts/serve.mjs [DIR=dist] [PORT=8000]      (PORT 0 picks a free port)
+//   PORT=9000 node scripts/serve.mjs dist
+import { createServer } from 'node:http';
+import { createReadStream, promises as fs } from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+};
+
+// Identical to web/index.html's <meta> policy. 'wasm-unsafe-eval' lets WebAssembly compile;
+// nothing allows eval or inline script/style. frame-ancestors is left open on purpose: the
+// page is meant to be embedded in blog posts.
+export const CSP = [
+  "default-src 'none'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self'",
+  "connect-src 'self'",
+  "style-src 'self'",
+  "font-src 'self'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+export function startServer(root, port = 0, host = '127.0.0.1') {
+  const base = path.resolve(root);
+  const server = createServer(async (req, res) => {
+    const headers = {
+      'Content-Security-Policy': CSP,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cache-Control': 'no-cache',
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { ...headers, Allow: 'GET, HEAD', 'Content-Type': 'text/plain' });
+      res.end('method not allowed\n');
+      return;
+    }
+    let rel;
+    try {
+      rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    } catch {
+      res.writeHead(400, { ...headers, 'Content-Type': 'text/plain' });
+      res.end('bad request\n');
+      return;
+    }
+    let file = path.join(base, path.normalize(rel));
+    if (file !== base && !file.startsWith(base + path.sep)) {
+      res.writeHead(403, { ...headers, 'Content-Type': 'text/plain' });
+      res.end('forbidden\n');
+      return;
+    }
+    try {
+      let st = await fs.stat(file);
+      if (st.isDirectory()) {
+        file = path.join(file, 'index.html');
+        st = await fs.stat(file);
+      }
+      const type = MIME[path.extname(file).toLowerCase()] || 'application/octet-stream';
+      res.writeHead(200, { ...headers, 'Content-Type': type, 'Content-Length': st.size });
+      if (req.method === 'HEAD') return res.end();
+      createReadStream(file).pipe(res);
+    } catch {
+      res.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('not found\n');
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const { port: p } = server.address();
+      resolve({ server, url: `http://${host}:${p}/` });
+    });
+  });
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
+if (isMain) {
+  const dir = process.argv[2] || 'dist';
+  const port = Number(process.argv[3] ?? process.env.PORT ?? 8000);
+  try {
+    await fs.access(path.join(dir, 'index.html'));
+  } catch {
+    console.error(`serve: ${path.resolve(dir)}/index.html not found — build the site first (cmake --build --preset wasm)`);
+    process.exit(1);
+  }
+  try {
+    const { url } = await startServer(dir, port);
+    console.log(url);
+    console.log(`serving ${path.resolve(dir)} (Ctrl-C to stop)`);
+  } catch (e) {
+    console.error(`serve: cannot listen on 127.0.0.1:${port}: ${e.message}`);
+    process.exit(1);
+  }
+}

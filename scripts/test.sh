@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# test.sh — the one command that runs every test (README; .ci/run calls it):
+#   native release: doctest suites + the NumPy/PyTorch reference (ctest)
+#   native ASan+UBSan: the doctest suites
+#   wasm (SIMD128) in Node: the same doctest suites, then the wasm trace vs the native one
+#   browser: the built page in headless Chromium against the native CLI
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+jobs=$(nproc 2>/dev/null || echo 2)
+export NODE_PATH=/usr/share/nodejs
+
+section() { printf '\n==== %s ====\n' "$*"; }
+
+section "native release: build + ctest"
+cmake --preset native-release >/dev/null
+cmake --build --preset native-release -j"$jobs"
+ctest --preset native-release -j"$jobs"
+
+section "native ASan+UBSan: build + ctest"
+cmake --preset native-asan >/dev/null
+cmake --build --preset native-asan -j"$jobs" --target ew_tests
+ctest --preset native-asan -E reference_numpy
+
+section "wasm: build (module, site in dist/) + ctest in Node"
+cmake --preset wasm >/dev/null
+cmake --build --preset wasm -j"$jobs"
+ctest --preset wasm
+
+section "wasm module vs native CLI"
+node tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrough
+
+section "browser: the page in headless Chromium"
+node tests/browser/run.mjs --cli build/native-release/encoder-walkthrough
+
+section "all tests passed"

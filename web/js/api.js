@@ -1,0 +1,105 @@
+/**
+ * api.js — window.encoderWalkthrough: a small JavaScript API for blog authors and tests.
+ *
+ *   await encoderWalkthrough.ready
+ *       A Promise that resolves when the engine has loaded and the first trace is on screen.
+ *
+ *   encoderWalkthrough.getState()
+ *       → the settings and text, with the same keys (and typed values) as the URL:
+ *         {text, text2?, d_model, num_heads, d_ff, num_layers, decoder_layers, norm,
+ *          activation, layer_norm_eps, causal, positional, scale, seed, tokenizer,
+ *          bpe_merges? (tokenizer 'bpe' only), preset? (when a preset is chosen), step}
+ *         text/text2 are absent for presets that give their own input rows.
+ *
+ *   await encoderWalkthrough.setState(partial)
+ *       Merges `partial` (same keys; values typed or as URL strings) into the state and
+ *       recomputes. {preset: name} first resets to that preset's settings; {preset: ''} to
+ *       the defaults. Resolves with getState() once the new trace is rendered; rejects with
+ *       an Error whose message says what is wrong (e.g. "config.num_heads (3) must divide
+ *       config.d_model (8)"); the page shows the same message and keeps the last good trace.
+ *       {step: id} alone just navigates.
+ *
+ *   encoderWalkthrough.getTrace()
+ *       → {tokens, text, config, steps: [{id, title, kind, shape, inputs, head, data}]}
+ *         for the trace on screen; data is a Float32Array copy (row-major; -Infinity marks
+ *         a masked entry). Step ids are those of docs/trace.md.
+ *
+ *   encoderWalkthrough.goTo(stepId)
+ *       Shows that step; returns true, or false when the trace has no such step.
+ *
+ * Embedding: <iframe src="https://…/?text=…&d_model=8&num_heads=2&step=layer0.head0.weights&embed=1"
+ * width="100%" height="640" title="Encoder walkthrough"></iframe>. URL keys are the model
+ * file's config keys plus text, text2, preset and step; embed=1 gives a compact layout.
+ */
+import { parseValue, publicState, presetSettings, defaults, SETTING_KEYS } from './state.js';
+
+export function installApi(app, hooks) {
+  hooks.ready.catch(() => {});
+  const api = {
+    ready: hooks.ready.then(() => api),
+    getState() {
+      return publicState(app.shownState || app.state, app.presets);
+    },
+    async setState(partial = {}) {
+      await hooks.ready;
+      if (partial === null || typeof partial !== 'object') throw new Error('setState expects an object');
+      const keys = Object.keys(partial);
+      if (keys.length === 1 && keys[0] === 'step') {
+        if (!api.goTo(String(partial.step))) throw new Error(`no step "${partial.step}" in this trace`);
+        return api.getState();
+      }
+      let next = { ...(app.shownState || app.state) };
+      if ('preset' in partial) {
+        const name = partial.preset || '';
+        const p = app.presets.find((x) => x.name === name);
+        if (name && !p) {
+          const msg = `unknown preset "${String(name).slice(0, 60)}"`;
+          hooks.showError(msg);
+          throw new Error(msg);
+        }
+        next = p ? presetSettings(p) : defaults();
+        next.step = app.state.step;
+      }
+      for (const k of keys) {
+        if (k === 'preset') continue;
+        if (k === 'step') {
+          next.step = String(partial.step);
+          continue;
+        }
+        if (!SETTING_KEYS.includes(k)) {
+          const msg = `unknown setting "${k}"`;
+          hooks.showError(msg);
+          throw new Error(msg);
+        }
+        const r = parseValue(k, partial[k]);
+        if (r.error) {
+          hooks.showError(r.error);
+          throw new Error(r.error);
+        }
+        next[k] = r.value;
+      }
+      app.state = next;
+      hooks.syncForm(next);
+      await hooks.requestCompute(next, { useStateStep: 'step' in partial || 'preset' in partial });
+      return api.getState();
+    },
+    getTrace() {
+      const t = app.trace;
+      if (!t) return null;
+      return {
+        tokens: t.tokens.slice(),
+        text: structuredClone(t.text),
+        config: { ...t.config },
+        steps: t.steps.map((s) => ({
+          id: s.id, title: s.title, kind: s.kind, shape: s.shape.slice(), inputs: s.inputs.slice(), head: s.head,
+          data: s.data.slice(),
+        })),
+      };
+    },
+    goTo(stepId) {
+      return hooks.goTo(String(stepId));
+    },
+  };
+  Object.defineProperty(window, 'encoderWalkthrough', { value: Object.freeze(api), configurable: false, writable: false });
+  return api;
+}

@@ -1,0 +1,65 @@
+// colors.js — colour scales readable by colour-blind readers (the numbers are always there
+// as text too): blue–white–orange diverging for signed data, and a pale-to-viridis sequential
+// scale for probabilities and other non-negative data. Okabe–Ito colours for heads.
+
+function hex(h) {
+  const n = parseInt(h.slice(1), 16);
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+}
+
+function ramp(stops) {
+  const s = stops.map(([t, c]) => [t, hex(c)]);
+  return (t) => {
+    if (!(t >= 0)) t = 0;
+    if (t > 1) t = 1;
+    let k = 1;
+    while (k < s.length - 1 && t > s[k][0]) k++;
+    const [t0, c0] = s[k - 1];
+    const [t1, c1] = s[k];
+    const u = t1 === t0 ? 0 : (t - t0) / (t1 - t0);
+    return [0, 1, 2].map((i) => Math.round(c0[i] + (c1[i] - c0[i]) * u));
+  };
+}
+
+// Blue (negative) – near-white (0) – orange (positive); after ColorBrewer's PuOr/RdBu ends.
+const diverging = ramp([
+  [0, '#1d4f91'], [0.25, '#6f9fd0'], [0.5, '#f4f4f2'], [0.75, '#f4a95c'], [1, '#b04a05'],
+]);
+// Pale (0) then viridis from yellow to deep purple (1).
+const sequential = ramp([
+  [0, '#f7f7f2'], [0.12, '#fde725'], [0.35, '#7ad151'], [0.55, '#22a884'],
+  [0.75, '#2a788e'], [0.9, '#414487'], [1, '#440154'],
+]);
+
+function css([r, g, b]) {
+  return `rgb(${r}, ${g}, ${b})`;
+}
+function ink([r, g, b]) {
+  // Relative luminance: dark text on light cells, white on dark ones.
+  const l = (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+  return l > 0.55 ? '#1b1b1f' : '#ffffff';
+}
+
+// scale: 'diverging' (v in [-m, m]) or 'sequential' (v in [lo, hi]).
+export function colorFor(v, scale, lo, hi) {
+  let rgb;
+  if (scale === 'diverging') {
+    const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
+    rgb = diverging(0.5 + v / (2 * m));
+  } else {
+    const span = hi - lo || 1;
+    rgb = sequential((v - lo) / span);
+  }
+  return { bg: css(rgb), fg: ink(rgb), rgb };
+}
+
+export function gradientStops(scale, n = 9) {
+  const f = scale === 'diverging' ? diverging : sequential;
+  return Array.from({ length: n }, (_, i) => css(f(i / (n - 1))));
+}
+
+// Okabe–Ito: distinguishable with every common colour-vision deficiency.
+export const HEAD_COLORS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#D55E00', '#56B4E9', '#7a6a00', '#000000'];
+export function headColor(h) {
+  return HEAD_COLORS[h % HEAD_COLORS.length];
+}

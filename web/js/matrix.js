@@ -1,0 +1,498 @@
+// matrix.js — one tensor as a heatmap table WITH its numbers as text (role=grid), plus a
+// canvas overview for matrices too big to show cell by cell. Large matrices are elided
+// ("…" rows/columns) to a window that always includes the rows/columns being explained;
+// moderate sizes offer "show all". Never more than a few thousand DOM cells.
+//
+// A tensor is viewed as a matrix of flat rows × last-dimension columns (llm.c's (B·T, C)):
+// a batched [B, T, n] tensor has B·T flat rows, shown one batch item at a time.
+import { colorFor, gradientStops } from './colors.js';
+import { fmt, exact, shapeText } from './format.js';
+
+const SHOW_ALL_LIMIT = 6000; // cells
+const WINDOW = { rows: 14, cols: 12 };
+let uid = 0;
+
+// How a tensor maps onto a matrix. tensor: {id, shape, data, kind?, isParam?}; B: batch size.
+export function matrixLayout(tensor, B, batched) {
+  const sh = tensor.shape;
+  const columnKinds = ['mean', 'var', 'rowmax', 'rowsum'];
+  if (sh.length === 0) return { rows: 1, cols: 1, per: 1, batches: 1 };
+  if (batched && B > 1) {
+    if (sh.length === 3) return { rows: sh[0] * sh[1], cols: sh[2], per: sh[1], batches: sh[0] };
+    if (sh.length === 2 && columnKinds.includes(tensor.kind)) return { rows: sh[0] * sh[1], cols: 1, per: sh[1], batches: sh[0] };
+  }
+  if (sh.length === 1) {
+    if (columnKinds.includes(tensor.kind)) return { rows: sh[0], cols: 1, per: sh[0], batches: 1 };
+    return { rows: 1, cols: sh[0], per: 1, batches: 1 };
+  }
+  const cols = sh[sh.length - 1];
+  const rows = sh.slice(0, -1).reduce((a, b) => a * b, 1);
+  return { rows, cols, per: rows, batches: 1 };
+}
+
+export function scaleFor(tensor) {
+  if (tensor.kind === 'softmax') return 'prob';
+  if (tensor.kind === 'mask') return 'mask';
+  if (tensor.kind === 'tokens') return 'none';
+  if (['var', 'rowsum'].includes(tensor.kind)) return 'sequential';
+  return 'diverging';
+}
+
+function range(data) {
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i];
+    if (v === -Infinity) continue;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  if (lo === Infinity) lo = hi = 0;
+  return [lo, hi];
+}
+
+// Indices to show along one axis: head and tail of a window, plus the pinned ones.
+function axisWindow(n, max, pins, all) {
+  if (all || n <= max) return Array.from({ length: n }, (_, i) => i);
+  const head = Math.ceil(max * 0.6), tail = max - head;
+  const set = new Set();
+  for (let i = 0; i < head; i++) set.add(i);
+  for (let i = n - tail; i < n; i++) set.add(i);
+  for (const p of pins) if (p >= 0 && p < n) set.add(p);
+  return [...set].sort((a, b) => a - b);
+}
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+export { el };
+
+/**
+ * createMatrix(opts) → view
+ *  opts: {tensor, label (caption), B, batched, batch, rowLabels(b) → [labels], colLabels → [labels],
+ *         interactive (focusable cells that call onCell), onCell(R, c, how), compact, linkTo}
+ *  view: {el, setHighlight({rows, cols, cells, batch}), focusCell(R, c), setBatch(b), layout}
+ */
+export function createMatrix(opts) {
+  const t = opts.tensor;
+  const layout = matrixLayout(t, opts.B || 1, opts.batched);
+  const scale = opts.scale || scaleFor(t);
+  // Probabilities: 0 … the largest value (a long sentence's weights are all small; the
+  // legend states the range).
+  const [lo, hi] = scale === 'prob' ? [0, Math.max(range(t.data)[1], 1e-6)] : range(t.data);
+  const id = `m${++uid}`;
+  let batch = Math.min(opts.batch || 0, layout.batches - 1);
+  const maxRows = WINDOW.rows;
+  let maxCols = WINDOW.cols; // adapts to the width available (fit(), below)
+  let showAll = false;
+  let pinsR = [], pinsC = [];
+  let hl = { rows: new Set(), cols: new Set(), cells: new Set() };
+  let active = null; // [R, c] with tabindex 0
+  let cellRefs = new Map(); // "R,c" -> td
+
+  const root = el('figure', 'matrix' + (opts.compact ? ' compact' : ''));
+  root.dataset.tensor = t.id;
+  const cap = el('figcaption', 'matrix-cap');
+  const name = el('span', 'matrix-name', opts.label || t.id);
+  cap.append(name);
+  const sub = el('span', 'matrix-shape', shapeText(t.shape));
+  cap.append(' ', sub);
+  if (opts.linkTo) {
+    const a = el('a', 'matrix-link', t.isParam ? 'parameter' : 'go to step');
+    if (!t.isParam) {
+      a.href = '#';
+      a.addEventListener('click', (e) => { e.preventDefault(); opts.linkTo(t.id); });
+    } else a.removeAttribute('href');
+    cap.append(' ', a);
+  }
+  root.append(cap);
+
+  const tools = el('div', 'matrix-tools');
+  root.append(tools);
+  const scroller = el('div', 'matrix-scroll');
+  scroller.tabIndex = -1;
+  root.append(scroller);
+  let overview = null;
+
+  const total = layout.per * layout.cols;
+  const mayElide = layout.per > maxRows || layout.cols > 3;
+  const note = el('span', 'muted elided-note');
+  tools.append(note);
+  let allBtn = null;
+  if (mayElide && total <= SHOW_ALL_LIMIT) {
+    allBtn = el('button', 'small', 'show all');
+    allBtn.type = 'button';
+    allBtn.setAttribute('aria-pressed', 'false');
+    allBtn.addEventListener('click', () => {
+      showAll = !showAll;
+      allBtn.textContent = showAll ? 'show fewer' : `show all ${total}`;
+      allBtn.setAttribute('aria-pressed', String(showAll));
+      render();
+    });
+    tools.append(allBtn);
+  }
+  if (!opts.compact && layout.per > 2 && layout.cols > 2 && (layout.per > 28 || layout.cols > 40)) {
+    overview = drawOverview();
+    root.insertBefore(overview, scroller);
+  }
+  // Called by render(): says whether (and how) the table is elided.
+  function syncElision(nr, nc) {
+    const el2 = nr < layout.per || nc < layout.cols;
+    note.textContent = el2 ? `showing ${nr} of ${layout.per} rows, ${nc} of ${layout.cols} columns (…)${total > SHOW_ALL_LIMIT ? '; the overview reaches every cell' : ''}` : '';
+    note.hidden = !el2;
+    if (allBtn) {
+      allBtn.hidden = !el2 && !showAll;
+      if (!showAll) allBtn.textContent = `show all ${total}`;
+    }
+  }
+  if (scale !== 'none' && !opts.compact) tools.append(legend());
+
+  function legend() {
+    const lg = el('span', 'legend');
+    lg.setAttribute('aria-hidden', 'true');
+    if (scale === 'mask') {
+      lg.append(el('span', 'swatch masked-swatch'), ' −∞ masked  ', el('span', 'swatch zero-swatch'), ' 0 allowed');
+      return lg;
+    }
+    const bar = el('span', 'legend-bar');
+    const stops = gradientStops(scale === 'diverging' ? 'diverging' : 'sequential', 7);
+    for (const c of stops) {
+      const s = el('span', 'legend-stop');
+      s.style.backgroundColor = c;
+      bar.append(s);
+    }
+    const m = Math.max(Math.abs(lo), Math.abs(hi));
+    const a = scale === 'diverging' ? fmt(-m) : fmt(lo);
+    const b = scale === 'diverging' ? fmt(m) : fmt(hi);
+    lg.append(el('span', 'legend-lab', a), bar, el('span', 'legend-lab', b));
+    return lg;
+  }
+
+  function color(v) {
+    if (scale === 'mask' || scale === 'none') return null;
+    if (lo === hi && scale !== 'prob') return null; // a constant (γ = 1, b = 0): nothing to contrast
+    if (scale === 'prob') return colorFor(v, 'sequential', 0, hi);
+    return colorFor(v, scale, lo, hi);
+  }
+
+  function drawOverview() {
+    const wrap = el('div', 'overview');
+    const cv = document.createElement('canvas');
+    const W = Math.min(layout.cols, 480), H = Math.min(layout.per, 240);
+    cv.width = W;
+    cv.height = H;
+    cv.className = 'overview-canvas';
+    cv.style.height = `${Math.min(200, Math.max(36, layout.per * 8))}px`;
+    cv.setAttribute('role', 'img');
+    cv.setAttribute('aria-label', `Overview of all ${layout.per} × ${layout.cols} values; the table below lists them as text.`);
+    wrap.append(cv);
+    const paint = () => {
+      const ctx = cv.getContext('2d');
+      const img = ctx.createImageData(W, H);
+      const base = batch * layout.per * layout.cols;
+      for (let y = 0; y < H; y++) {
+        const r = Math.floor((y * layout.per) / H);
+        for (let x = 0; x < W; x++) {
+          const c = Math.floor((x * layout.cols) / W);
+          const v = t.data[base + r * layout.cols + c];
+          const col = v === -Infinity ? { rgb: [150, 150, 150] } : color(v) || { rgb: [240, 240, 240] };
+          const o = (y * W + x) * 4;
+          img.data[o] = col.rgb[0];
+          img.data[o + 1] = col.rgb[1];
+          img.data[o + 2] = col.rgb[2];
+          img.data[o + 3] = 255;
+        }
+      }
+      ctx.putImageData(img, 0, 0);
+    };
+    paint();
+    wrap.repaint = paint;
+    cv.addEventListener('click', (e) => {
+      const rect = cv.getBoundingClientRect();
+      const c = Math.min(layout.cols - 1, Math.floor(((e.clientX - rect.left) / rect.width) * layout.cols));
+      const r = Math.min(layout.per - 1, Math.floor(((e.clientY - rect.top) / rect.height) * layout.per));
+      const R = batch * layout.per + r;
+      pinsR = [r];
+      pinsC = [c];
+      render();
+      focusCell(R, c);
+    });
+    wrap.append(el('span', 'muted small-note', 'overview — click to jump to a cell'));
+    return wrap;
+  }
+
+  function render() {
+    cellRefs = new Map();
+    const rowsIdx = axisWindow(layout.per, maxRows, pinsR, showAll);
+    const colsIdx = axisWindow(layout.cols, maxCols, pinsC, showAll);
+    const table = el('table', 'grid');
+    table.id = id;
+    table.setAttribute('role', opts.interactive ? 'grid' : 'table');
+    table.setAttribute('aria-label', `${opts.label || t.id}, ${shapeText(t.shape)}${layout.batches > 1 ? `, sentence ${batch + 1}` : ''}`);
+    const rowLabels = opts.rowLabels ? opts.rowLabels(batch) : null;
+    const colLabels = opts.colLabels ? opts.colLabels() : null;
+    const thead = el('thead');
+    const htr = el('tr');
+    htr.append(el('th', 'corner'));
+    let prev = -1;
+    for (const c of colsIdx) {
+      if (c !== prev + 1) htr.append(el('th', 'gap', '…'));
+      const th = el('th', 'col-h', colLabels ? colLabels[c] : String(c));
+      th.scope = 'col';
+      th.dataset.c = c;
+      if (colLabels) th.title = `column ${c}`;
+      htr.append(th);
+      prev = c;
+    }
+    if (prev !== layout.cols - 1) htr.append(el('th', 'gap', '…'));
+    thead.append(htr);
+    table.append(thead);
+    const tbody = el('tbody');
+    let prevR = -1;
+    const base = batch * layout.per;
+    const gapRow = () => {
+      const tr = el('tr', 'gap-row');
+      tr.append(el('th', 'gap', '⋮'));
+      const td = el('td', 'gap', '…');
+      td.colSpan = colsIdx.length + (colsIdx.length && colsIdx[colsIdx.length - 1] !== layout.cols - 1 ? 1 : 0) + countGaps(colsIdx);
+      tr.append(td);
+      return tr;
+    };
+    for (const r of rowsIdx) {
+      if (r !== prevR + 1) tbody.append(gapRow());
+      const R = base + r;
+      const tr = el('tr');
+      const th = el('th', 'row-h', rowLabels ? rowLabels[r] ?? String(r) : String(r));
+      th.scope = 'row';
+      if (rowLabels) th.title = `row ${r}`;
+      tr.append(th);
+      let pc = -1;
+      for (const c of colsIdx) {
+        if (c !== pc + 1) tr.append(el('td', 'gap', '…'));
+        const v = t.data[R * layout.cols + c];
+        const td = el('td', 'cell');
+        if (opts.interactive) {
+          td.setAttribute('role', 'gridcell');
+          td.tabIndex = -1;
+        }
+        td.dataset.r = R;
+        td.dataset.c = c;
+        if (v === -Infinity) {
+          td.classList.add('masked');
+          td.textContent = '−∞';
+        } else {
+          td.textContent = fmt(v);
+          const col = color(v);
+          if (col) {
+            td.style.backgroundColor = col.bg;
+            td.style.color = col.fg;
+          } else if (scale === 'mask') td.classList.add('zero');
+        }
+        cellRefs.set(R + ',' + c, td);
+        tr.append(td);
+        pc = c;
+      }
+      if (pc !== layout.cols - 1) tr.append(el('td', 'gap', '…'));
+      tbody.append(tr);
+      prevR = r;
+    }
+    if (prevR !== layout.per - 1) tbody.append(gapRow());
+    table.append(tbody);
+    scroller.replaceChildren(table);
+    syncElision(rowsIdx.length, colsIdx.length);
+    if (opts.interactive) {
+      if (!active || !cellRefs.has(active.join(','))) active = [base + rowsIdx[0], colsIdx[0]];
+      const a = cellRefs.get(active.join(','));
+      if (a) a.tabIndex = 0;
+    }
+    applyHighlight();
+    if (overview) overview.repaint();
+  }
+
+  function countGaps(idx) {
+    let g = 0, p = -1;
+    for (const c of idx) {
+      if (c !== p + 1) g++;
+      p = c;
+    }
+    return g;
+  }
+
+  function applyHighlight() {
+    for (const [key, td] of cellRefs) {
+      const [R, c] = key.split(',').map(Number);
+      td.classList.toggle('hl-row', hl.rows.has(R));
+      td.classList.toggle('hl-col', hl.cols.has(c));
+      td.classList.toggle('hl-cell', hl.cells.has(key));
+    }
+    for (const th of scroller.querySelectorAll('th.col-h')) th.classList.toggle('hl', hl.cols.has(Number(th.dataset.c)));
+  }
+
+  function setHighlight(h) {
+    const rows = h && h.rows ? h.rows : [];
+    const cols = h && h.cols ? h.cols : [];
+    const cells = h && h.cells ? h.cells : [];
+    hl = { rows: new Set(rows), cols: new Set(cols), cells: new Set(cells.map((x) => x.join(','))) };
+    // Keep what is explained visible: switch batch item and pin rows/columns.
+    const anyR = rows.length ? rows[0] : cells.length ? cells[0][0] : null;
+    let rerender = false;
+    if (anyR !== null && layout.batches > 1) {
+      const b = Math.floor(anyR / layout.per);
+      if (b !== batch) {
+        batch = b;
+        rerender = true;
+        syncBatchButtons();
+      }
+    }
+    const wantR = [...rows, ...cells.map((x) => x[0])].map((R) => R - batch * layout.per).filter((r) => r >= 0 && r < layout.per);
+    const wantC = [...cols, ...cells.map((x) => x[1])];
+    const visibleR = new Set(axisWindow(layout.per, maxRows, pinsR, showAll));
+    const visibleC = new Set(axisWindow(layout.cols, maxCols, pinsC, showAll));
+    if (wantR.some((r) => !visibleR.has(r)) || wantC.some((c) => !visibleC.has(c))) {
+      pinsR = wantR.slice(0, 4);
+      pinsC = wantC.slice(0, 4);
+      rerender = true;
+    }
+    if (rerender) render();
+    else applyHighlight();
+  }
+
+  function focusCell(R, c) {
+    if (!opts.interactive) return;
+    let td = cellRefs.get(R + ',' + c);
+    if (!td) {
+      const b = Math.floor(R / layout.per);
+      if (b !== batch) {
+        batch = b;
+        syncBatchButtons();
+      }
+      pinsR = [R - batch * layout.per];
+      pinsC = [c];
+      render();
+      td = cellRefs.get(R + ',' + c);
+    }
+    if (!td) return;
+    const old = active && cellRefs.get(active.join(','));
+    if (old) old.tabIndex = -1;
+    active = [R, c];
+    td.tabIndex = 0;
+    td.focus({ preventScroll: false });
+  }
+
+  let batchBtns = [];
+  function syncBatchButtons() {
+    batchBtns.forEach((b, i) => b.setAttribute('aria-pressed', String(i === batch)));
+  }
+  function setBatch(b) {
+    if (b === batch || b >= layout.batches) return;
+    batch = b;
+    syncBatchButtons();
+    render();
+  }
+  if (layout.batches > 1 && !opts.hideBatchSwitch) {
+    const sw = el('span', 'batch-switch');
+    sw.setAttribute('role', 'group');
+    sw.setAttribute('aria-label', 'batch item');
+    for (let b = 0; b < layout.batches; b++) {
+      const btn = el('button', 'small', `sentence ${b + 1}`);
+      btn.type = 'button';
+      btn.addEventListener('click', () => {
+        setBatch(b);
+        if (opts.onBatch) opts.onBatch(b);
+      });
+      batchBtns.push(btn);
+      sw.append(btn);
+    }
+    tools.prepend(sw);
+    syncBatchButtons();
+  }
+
+  if (opts.interactive) {
+    const fromEvent = (e) => {
+      const td = e.target.closest && e.target.closest('td.cell');
+      if (!td || !scroller.contains(td)) return null;
+      return [Number(td.dataset.r), Number(td.dataset.c), td];
+    };
+    scroller.addEventListener('pointerover', (e) => {
+      const x = fromEvent(e);
+      if (x) opts.onCell(x[0], x[1], 'hover');
+    });
+    scroller.addEventListener('click', (e) => {
+      const x = fromEvent(e);
+      if (x) focusCell(x[0], x[1]);
+    });
+    scroller.addEventListener('focusin', (e) => {
+      const x = fromEvent(e);
+      if (!x) return;
+      const old = active && cellRefs.get(active.join(','));
+      if (old && old !== x[2]) old.tabIndex = -1;
+      active = [x[0], x[1]];
+      x[2].tabIndex = 0;
+      opts.onCell(x[0], x[1], 'focus');
+    });
+    scroller.addEventListener('keydown', (e) => {
+      const x = fromEvent(e);
+      if (!x) return;
+      const rowsIdx = axisWindow(layout.per, maxRows, pinsR, showAll).map((r) => r + batch * layout.per);
+      const colsIdx = axisWindow(layout.cols, maxCols, pinsC, showAll);
+      let ri = rowsIdx.indexOf(x[0]), ci = colsIdx.indexOf(x[1]);
+      const k = e.key;
+      if (k === 'ArrowRight') ci = Math.min(colsIdx.length - 1, ci + 1);
+      else if (k === 'ArrowLeft') ci = Math.max(0, ci - 1);
+      else if (k === 'ArrowDown') ri = Math.min(rowsIdx.length - 1, ri + 1);
+      else if (k === 'ArrowUp') ri = Math.max(0, ri - 1);
+      else if (k === 'Home') ci = 0;
+      else if (k === 'End') ci = colsIdx.length - 1;
+      else return;
+      e.preventDefault();
+      e.stopPropagation();
+      focusCell(rowsIdx[ri], colsIdx[ci]);
+    });
+  }
+
+  // Show as many columns as fit beside the row labels, so the default view needs no
+  // sideways scrolling ("show all" scrolls).
+  function fit() {
+    if (showAll || layout.cols <= 3) return;
+    // Measure the space the layout gives (not the table's own width: that would feed back).
+    const box = root.closest('.inputs-col') || root;
+    const width = box.clientWidth;
+    if (!width) return;
+    const cells = scroller.querySelectorAll('td.cell');
+    let cw = 0;
+    for (const td of cells) cw = Math.max(cw, td.offsetWidth);
+    const rh = scroller.querySelector('th.row-h, th.corner');
+    const used = (rh ? rh.offsetWidth : 30) + 34; // row labels + a "…" column + spacing
+    const fitCols = Math.max(3, Math.floor((width - used) / ((cw || 52) + 2)));
+    const want = Math.min(layout.cols, Math.max(3, Math.min(fitCols, 24)));
+    if (want !== maxCols && !(want >= layout.cols && maxCols >= layout.cols)) {
+      maxCols = want;
+      render();
+    }
+  }
+  render();
+  if (typeof ResizeObserver !== 'undefined') {
+    let last = 0;
+    const ro = new ResizeObserver(() => {
+      const box = root.closest('.inputs-col') || root;
+      const w = box.clientWidth;
+      if (Math.abs(w - last) < 8) return;
+      last = w;
+      fit();
+    });
+    ro.observe(root);
+    requestAnimationFrame(() => { const box = root.closest('.inputs-col'); if (box) ro.observe(box); });
+  }
+  return {
+    el: root,
+    layout,
+    setHighlight,
+    focusCell,
+    setBatch,
+    get batch() { return batch; },
+    exactAt: (R, c) => exact(t.data[R * layout.cols + c]),
+  };
+}

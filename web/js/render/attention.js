@@ -1,0 +1,226 @@
+// render/attention.js — attention weights as token-to-token lines per head (BertViz's head
+// view, in SVG: line opacity = weight), and all heads of the layer side by side as small
+// heatmaps (small multiples; click one to go to that head). The weights grid with its
+// arithmetic follows, as for every step.
+import { el } from '../matrix.js';
+import { colorFor, headColor } from '../colors.js';
+import { fmt } from '../format.js';
+import { renderMatrixStep } from './matrix-step.js';
+
+const SVGNS = 'http://www.w3.org/2000/svg';
+function svg(tag, attrs = {}) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  return e;
+}
+
+function headSteps(trace, step, suffix = 'weights') {
+  const prefix = step.id.replace(/head\d+\.\w+$/, '');
+  const out = [];
+  for (let h = 0; h < trace.config.num_heads; h++) {
+    const s = trace.get(`${prefix}head${h}.${suffix}`);
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+// The same attention block in every layer: encoder self-attention, decoder self- or
+// cross-attention. [{label, current, steps: [weights of head 0…h−1]}]
+function layerRows(trace, step) {
+  const m = /^(layer|decoder)(\d+)\.((?:self\.|cross\.)?)head\d+\.weights$/.exec(step.id);
+  if (!m) return [{ label: '', current: true, steps: headSteps(trace, step) }];
+  const rows = [];
+  for (let L = 0; L < 48; L++) {
+    const first = trace.get(`${m[1]}${L}.${m[3]}head0.weights`);
+    if (!first) break;
+    rows.push({
+      label: `${m[1] === 'layer' ? 'layer' : 'decoder'} ${L}`,
+      current: String(L) === m[2],
+      steps: headSteps(trace, first),
+    });
+  }
+  return rows.length ? rows : [{ label: '', current: true, steps: headSteps(trace, step) }];
+}
+
+function sliceOf(trace, s, b) {
+  const sh = s.shape;
+  const Tq = sh[sh.length - 2], Tk = sh[sh.length - 1];
+  const batched = trace.isBatched(s.id) && sh.length === 3;
+  const off = batched ? b * Tq * Tk : 0;
+  return { Tq, Tk, w: s.data.subarray(off, off + Tq * Tk) };
+}
+
+export function renderAttention(ctx, host) {
+  const { trace, step } = ctx;
+  const heads = headSteps(trace, step);
+  const ax = trace.axes(step.id);
+  const b = trace.isBatched(step.id) ? ctx.batch : 0;
+  const qTok = trace.labelsFor(ax.rows, b) || [];
+  const kTok = trace.labelsFor(ax.cols, b) || [];
+  const wrap = el('section', 'attn');
+
+  // ---- head view ---------------------------------------------------------------------
+  const hv = el('div', 'headview');
+  const title = el('h3', '', 'Who attends to whom');
+  hv.append(title);
+  hv.append(el('p', 'muted', 'Each line joins a query token (left) to a key token (right); the stronger the weight, the darker the line. Point at or focus a token on the left to see only its lines with their weights.'));
+  const toggles = el('div', 'head-toggles');
+  toggles.setAttribute('role', 'group');
+  toggles.setAttribute('aria-label', 'heads shown in the line view');
+  const shown = new Set([step.head]);
+  heads.forEach((s) => {
+    const lab = el('label', 'head-toggle');
+    const cb = document.createElement('input');
+    cb.type = 'checkbox';
+    cb.checked = shown.has(s.head);
+    cb.addEventListener('change', () => {
+      if (cb.checked) shown.add(s.head);
+      else shown.delete(s.head);
+      draw();
+    });
+    const sw = el('span', 'swatch');
+    sw.style.backgroundColor = headColor(s.head);
+    lab.append(cb, sw, ` head ${s.head}`);
+    toggles.append(lab);
+  });
+  if (heads.length > 1) hv.append(toggles);
+
+  const { Tq, Tk } = sliceOf(trace, step, b);
+  const rowH = Tq > 40 || Tk > 40 ? 14 : 22;
+  const W = 460, left = 150, right = W - 150;
+  const H = Math.max(Tq, Tk) * rowH + 16;
+  const box = svg('svg', { viewBox: `0 0 ${W} ${H}`, width: '100%', class: 'headview-svg', role: 'group' });
+  box.setAttribute('aria-label', `Attention lines from ${Tq} query tokens to ${Tk} key tokens`);
+  const lines = svg('g', { class: 'lines' });
+  const labelsL = svg('g', { class: 'tok-left' });
+  const labelsR = svg('g', { class: 'tok-right' });
+  const weightsR = svg('g', { class: 'tok-weights' });
+  box.append(lines, labelsL, labelsR, weightsR);
+  const y = (i) => 12 + i * rowH + rowH / 2;
+  let focusQ = -1;
+  const many = Tq * Tk > 1600;
+
+  const clip = (s) => (s.length > 16 ? s.slice(0, 15) + '…' : s);
+  for (let i = 0; i < Tq; i++) {
+    // One tab stop for the whole column (roving tabindex); ↑/↓ move between tokens.
+    const t = svg('text', { x: left - 8, y: y(i), 'text-anchor': 'end', 'dominant-baseline': 'middle', tabindex: i === 0 ? 0 : -1, role: 'button', class: 'tok' });
+    t.textContent = clip(qTok[i] ?? `q${i}`);
+    t.setAttribute('aria-label', `query ${i} “${qTok[i] ?? ''}”: show its attention`);
+    const on = () => { focusQ = i; draw(); };
+    t.addEventListener('pointerenter', on);
+    t.addEventListener('focus', on);
+    t.addEventListener('keydown', (e) => {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        e.stopPropagation();
+        const n = labelsL.children[Math.max(0, Math.min(Tq - 1, i + (e.key === 'ArrowDown' ? 1 : -1)))];
+        for (const c of labelsL.children) c.setAttribute('tabindex', c === n ? '0' : '-1');
+        n.focus();
+      }
+    });
+    labelsL.append(t);
+  }
+  box.addEventListener('pointerleave', () => { focusQ = -1; draw(); });
+  for (let j = 0; j < Tk; j++) {
+    const t = svg('text', { x: right + 8, y: y(j), 'dominant-baseline': 'middle', class: 'tok' });
+    t.textContent = clip(kTok[j] ?? `k${j}`);
+    labelsR.append(t);
+  }
+
+  function draw() {
+    lines.replaceChildren();
+    weightsR.replaceChildren();
+    for (const c of labelsL.children) c.classList.remove('active');
+    if (focusQ >= 0) labelsL.children[focusQ].classList.add('active');
+    const qs = focusQ >= 0 ? [focusQ] : many ? [] : Array.from({ length: Tq }, (_, i) => i);
+    for (const s of heads) {
+      if (!shown.has(s.head)) continue;
+      const { w } = sliceOf(trace, s, b);
+      const color = headColor(s.head);
+      for (const i of qs) {
+        for (let j = 0; j < Tk; j++) {
+          const a = w[i * Tk + j];
+          if (!(a > 0.004)) continue;
+          lines.append(svg('line', {
+            x1: left, y1: y(i), x2: right, y2: y(j), stroke: color,
+            'stroke-opacity': Math.min(1, 0.1 + a * 0.9).toFixed(3), 'stroke-width': (0.8 + a * 3.2).toFixed(2),
+          }));
+        }
+      }
+    }
+    if (focusQ >= 0 && shown.has(step.head)) {
+      const { w } = sliceOf(trace, step, b);
+      for (let j = 0; j < Tk; j++) {
+        const a = w[focusQ * Tk + j];
+        const t = svg('text', { x: W - 4, y: y(j), 'text-anchor': 'end', 'dominant-baseline': 'middle', class: 'wval' });
+        t.textContent = a === 0 ? '0' : fmt(a);
+        weightsR.append(t);
+      }
+    }
+    if (!qs.length) {
+      const t = svg('text', { x: W / 2, y: 10, 'text-anchor': 'middle', class: 'muted-svg' });
+      t.textContent = 'many tokens: point at a query token to draw its lines';
+      lines.append(t);
+    }
+  }
+  draw();
+  const scroll = el('div', 'headview-scroll');
+  scroll.append(box);
+  hv.append(scroll);
+  wrap.append(hv);
+
+  // ---- small multiples: every head, and every layer when there are several (BertViz's
+  // model view): rows are layers of this kind of attention block, columns are heads ------
+  const layers = layerRows(trace, step);
+  if (heads.length > 1 || layers.length > 1) {
+    const sm = el('div', 'multiples');
+    sm.append(el('h3', '', layers.length > 1 ? `All ${layers.length} layers × ${heads.length} heads` : `All ${heads.length} heads of this attention block`));
+    const table = el('div', 'multiples-rows');
+    for (const row of layers) {
+      const r = el('div', 'multiples-row' + (row.current ? ' current-row' : ''));
+      if (layers.length > 1) r.append(el('span', 'multiples-label', row.label));
+      const grid = el('div', 'multiples-grid');
+      for (const s of row.steps) grid.append(thumb(s, layers.length > 1 ? 64 : 96));
+      r.append(grid);
+      table.append(r);
+    }
+    sm.append(table);
+    sm.append(el('p', 'muted small', 'Each thumbnail is one head\'s weights (rows: queries, columns: keys), coloured from 0 to that head\'s largest weight. Click one to go to it.'));
+    wrap.append(sm);
+  }
+
+  function thumb(s, size) {
+    const { w, Tq: q, Tk: k } = sliceOf(trace, s, b);
+    const current = s.id === step.id;
+    const a = el('a', 'multiple' + (current ? ' current' : ''));
+    a.href = '#';
+    a.setAttribute('aria-label', `${s.title}${current ? ' (this step)' : ''}`);
+    if (current) a.setAttribute('aria-current', 'step');
+    a.addEventListener('click', (e) => { e.preventDefault(); ctx.goTo(s.id); });
+    // One pixel per weight (ImageData, not a fillRect per cell), scaled up by CSS; colours
+    // span 0 … this head's largest weight so that long sentences stay readable.
+    const cv = document.createElement('canvas');
+    cv.width = k;
+    cv.height = q;
+    cv.style.width = `${size}px`;
+    cv.style.height = `${size}px`;
+    let mx = 0;
+    for (let i = 0; i < w.length; i++) if (w[i] > mx) mx = w[i];
+    const g = cv.getContext('2d');
+    const img = g.createImageData(k, q);
+    for (let i = 0; i < q * k; i++) {
+      const [r, gg, bb] = colorFor(w[i], 'sequential', 0, mx || 1).rgb;
+      img.data.set([r, gg, bb, 255], i * 4);
+    }
+    g.putImageData(img, 0, 0);
+    cv.title = `head ${s.head}: colours from 0 to ${fmt(mx)}`;
+    const cap = el('span', 'multiple-cap', `head ${s.head}`);
+    const sw = el('span', 'swatch');
+    sw.style.backgroundColor = headColor(s.head);
+    cap.prepend(sw);
+    a.append(cv, cap);
+    return a;
+  }
+  host.append(wrap);
+  return renderMatrixStep(ctx, host);
+}

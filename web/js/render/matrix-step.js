@@ -1,0 +1,106 @@
+// render/matrix-step.js — the default view of a step: its result as an interactive heatmap
+// grid, the explanation of the focused cell, and the input tensors it was computed from
+// with the rows/columns/cells that cell used highlighted.
+import { createMatrix, el } from '../matrix.js';
+import { explain, sym } from '../explain.js';
+
+const NAMES = {
+  embedding_table: 'Embedding table E', position_table: 'Position table P',
+};
+
+export function tensorLabel(trace, t) {
+  if (NAMES[t.id]) return NAMES[t.id];
+  if (t.isParam) return `${sym(t.id)} · ${t.id}`;
+  return `${t.title}`;
+}
+
+export function matrixFor(ctx, t, extra = {}) {
+  const { trace } = ctx;
+  const ax = trace.axes(t.id);
+  return createMatrix({
+    tensor: t,
+    label: extra.label || tensorLabel(trace, t),
+    B: trace.B,
+    batched: trace.isBatched(t.id),
+    batch: ctx.batch,
+    rowLabels: ax.rows ? (b) => trace.labelsFor(ax.rows, b) : null,
+    colLabels: ax.cols ? () => trace.labelsFor(ax.cols, 0) : null,
+    onBatch: (b) => { ctx.setBatch(b); },
+    linkTo: extra.linkTo === false ? null : ctx.goTo,
+    ...extra,
+  });
+}
+
+export function renderMatrixStep(ctx, host) {
+  const { trace, step } = ctx;
+  const stage = el('div', 'stage');
+  const resultCol = el('div', 'result-col');
+  const inputsCol = el('div', 'inputs-col');
+
+  const exp = el('section', 'explain');
+  exp.setAttribute('aria-live', 'polite');
+  exp.setAttribute('aria-label', 'How the selected number was computed');
+  const operands = new Map();
+
+  const result = matrixFor(ctx, step, {
+    label: step.title,
+    interactive: true,
+    linkTo: false,
+    onCell: (R, c, how) => show(R, c),
+  });
+  result.el.classList.add('result');
+  resultCol.append(result.el, exp);
+
+  const inputs = (step.inputs || []).map((id) => trace.get(id)).filter((t) => t && t.data);
+  if (inputs.length) {
+    const h = el('h3', 'inputs-title', inputs.length === 1 ? 'Computed from' : 'Computed from these inputs');
+    inputsCol.append(h);
+    for (const t of inputs) {
+      const v = matrixFor(ctx, t, { compact: inputs.length > 3 && t.shape.length === 1 });
+      operands.set(t.id, v);
+      inputsCol.append(v.el);
+    }
+  } else {
+    inputsCol.append(el('p', 'muted', noInputsText(step)));
+  }
+  stage.append(resultCol, inputsCol);
+  host.append(stage);
+
+  function show(R, c) {
+    let x;
+    try {
+      x = explain(trace, step, R, c);
+    } catch (e) {
+      x = { head: '', where: '', lines: [{ t: `(cannot explain this cell: ${e.message})` }], highlights: [] };
+    }
+    const head = el('p', 'explain-head');
+    head.append(el('strong', '', x.head), el('span', 'muted', ` — ${x.where}`));
+    const body = el('div', 'arith');
+    for (const line of x.lines) body.append(el('div', 'line ' + (line.cls || ''), line.t));
+    exp.replaceChildren(head, body);
+    result.setHighlight({ cells: [[R, c]] });
+    for (const [id, v] of operands) {
+      const hs = x.highlights.filter((h) => h.id === id);
+      if (!hs.length) v.setHighlight(null);
+      else v.setHighlight({
+        rows: hs.flatMap((h) => h.rows || []),
+        cols: hs.flatMap((h) => h.cols || []),
+        cells: hs.flatMap((h) => h.cells || []),
+      });
+    }
+    ctx.onExplain && ctx.onExplain(R, c);
+  }
+  const start = ctx.cell && ctx.cell.step === step.id ? ctx.cell : { R: result.batch * result.layout.per, c: 0 };
+  show(start.R, start.c);
+  return { result, show };
+}
+
+function noInputsText(step) {
+  switch (step.kind) {
+    case 'tokens': return 'From the tokenizer and the vocabulary (below).';
+    case 'positional': return 'A fixed formula of the position and the column: nothing learned.';
+    case 'mask': return 'Built from the sentence lengths (padding) and, when causal, the positions.';
+    case 'given': return 'Given directly by the model file.';
+    default: return '';
+  }
+}

@@ -1,0 +1,37 @@
+// render/probs.js — the output distributions read as predictions: for each decoder position
+// the most likely next tokens (vocabulary softmax), or the label probabilities of the
+// classification head, then the full grid with its arithmetic.
+import { el } from '../matrix.js';
+import { fmt } from '../format.js';
+import { renderMatrixStep } from './matrix-step.js';
+
+export function renderProbs(ctx, host) {
+  const { trace, step } = ctx;
+  const sec = el('section', 'predictions');
+  const cols = step.shape[step.shape.length - 1];
+  const rows = step.data.length / cols;
+  const isVocab = step.id === 'probs';
+  sec.append(el('h3', '', isVocab ? 'Top predictions at each position' : 'Label probabilities'));
+  if (isVocab) sec.append(el('p', 'muted', 'Weights are seeded, not trained, so the predictions are arbitrary — but every number is the real softmax of the real logits.'));
+  const vocab = trace.text.vocab || [];
+  const tgt = trace.targetTokens();
+  const list = el('ol', 'pred-list');
+  for (let i = 0; i < rows; i++) {
+    const row = step.data.subarray(i * cols, (i + 1) * cols);
+    const idx = Array.from(row.keys()).sort((a, b) => row[b] - row[a]).slice(0, isVocab ? 3 : cols);
+    const li = el('li');
+    const ctxText = isVocab ? `after “${tgt.slice(0, i + 1).join(' ')}”` : trace.B > 1 ? `sentence ${i + 1}` : 'label';
+    li.append(el('span', 'pred-ctx', ctxText + ' → '));
+    for (const j of idx) {
+      const p = el('span', 'pred');
+      const bar = el('span', 'pred-bar');
+      bar.style.width = `${Math.max(2, Math.round(row[j] * 60))}px`;
+      p.append(el('span', 'chip-tok', isVocab ? vocab[j] : `label ${j}`), bar, el('span', 'num', fmt(row[j])));
+      li.append(p);
+    }
+    list.append(li);
+  }
+  sec.append(list);
+  host.append(sec);
+  return renderMatrixStep(ctx, host);
+}
