@@ -20,7 +20,7 @@ ctest --preset native-release -j"$jobs"
 section "native ASan+UBSan: build + ctest"
 cmake --preset native-asan >/dev/null
 cmake --build --preset native-asan -j"$jobs" --target ew_tests
-ctest --preset native-asan -E reference_numpy
+ctest --preset native-asan -E "reference_"
 
 section "wasm: build (module, site in dist/) + ctest in Node"
 cmake --preset wasm >/dev/null
