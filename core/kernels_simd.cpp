@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "kernels.h"
 #include "simd.h"
@@ -27,14 +28,37 @@ namespace {
 
 constexpr int MR = 4;             // rows of A per register tile
 constexpr int NR = 2 * EW_VW;     // columns of B per register tile (two vectors)
-constexpr int KC = 256;           // K block: KC×NR floats of B (8 or 16 KiB) stay in L1
+constexpr int KC = 256;           // K block: KC×NR floats of B (4 or 8 KiB) stay in L1
 
 inline int panels(int N) { return (N + NR - 1) / NR; }
 
-// C tile (R×nv, nv ≤ NR) (+)= A (R×kc) · Bp (kc×NR, row stride bs). `first`: start from 0
-// instead of C; `last`: add bias, apply act and write C (and C2 = act(C) when C2).
+// The K block of A, repacked MR rows interleaved (ap[k·MR + r]) so the tile reads its four
+// broadcasts at fixed offsets from one pointer. Kept across calls: it grows to the
+// largest M·KC seen and is then reused (no allocation in steady state).
+std::vector<float>& a_scratch() {
+  static thread_local std::vector<float> buf;
+  return buf;
+}
+
+void pack_a(float* ap, const float* A, int lda, int M, int k0, int kc) {
+  for (int i0 = 0; i0 < M; i0 += MR) {
+    float* dst = ap + static_cast<std::size_t>(i0) * kc;
+    for (int r = 0; r < MR; ++r) {
+      if (i0 + r < M) {
+        const float* src = A + static_cast<std::size_t>(i0 + r) * lda + k0;
+        for (int k = 0; k < kc; ++k) dst[k * MR + r] = src[k];
+      } else {
+        for (int k = 0; k < kc; ++k) dst[k * MR + r] = 0.0f;
+      }
+    }
+  }
+}
+
+// C tile (R×nv, nv ≤ NR) (+)= Ap (kc×MR interleaved, rows ≥ R ignored) · Bp (kc×NR packed).
+// `first`: start from 0 instead of C; `last`: add bias, apply act and write C (and, with
+// C2, C = pre-activation and C2 = act(C)).
 template <int R>
-inline void tile(int kc, const float* a, int lda, const float* bp, int bs, float* c, int ldc, int nv,
+inline void tile(int kc, const float* __restrict ap, const float* __restrict bp, float* c, int ldc, int nv,
                  bool first, bool last, const float* bias, Activation act, float* c2) {
   vf acc0[R], acc1[R];
   alignas(64) float tmp[NR];
@@ -52,14 +76,20 @@ inline void tile(int kc, const float* a, int lda, const float* bp, int bs, float
       acc1[r] = vload(tmp + EW_VW);
     }
   }
+#if defined(__clang__)
+#pragma clang loop unroll_count(4)
+#elif defined(__GNUC__)
+#pragma GCC unroll 4
+#endif
   for (int k = 0; k < kc; ++k) {
     const vf b0 = vload(bp), b1 = vload(bp + EW_VW);
-    bp += bs;
     for (int r = 0; r < R; ++r) {
-      const vf ar = vsplat(a[r * lda + k]);
+      const vf ar = vsplat(ap[r]);
       acc0[r] = vfma(ar, b0, acc0[r]);
       acc1[r] = vfma(ar, b1, acc1[r]);
     }
+    ap += MR;
+    bp += NR;
   }
   vf bias0 = vzero(), bias1 = vzero();
   if (last && bias) {
@@ -109,21 +139,39 @@ inline void tile(int kc, const float* a, int lda, const float* bp, int bs, float
   }
 }
 
-// One K block of one panel over all rows of A.
-inline void panel_rows(int M, int kc, const float* A, int lda, const float* bp, int bs, float* C,
-                       int ldc, int nv, bool first, bool last, const float* bias, Activation act,
-                       float* C2) {
+// One K block of one panel over all rows (A already packed for this K block).
+inline void panel_rows(int M, int kc, const float* ap, const float* bp, float* C, int ldc, int nv, bool first,
+                       bool last, const float* bias, Activation act, float* C2) {
   int i = 0;
   for (; i + MR <= M; i += MR)
-    tile<MR>(kc, A + static_cast<std::size_t>(i) * lda, lda, bp, bs, C + static_cast<std::size_t>(i) * ldc, ldc,
-             nv, first, last, bias, act, C2 ? C2 + static_cast<std::size_t>(i) * ldc : nullptr);
+    tile<MR>(kc, ap + static_cast<std::size_t>(i) * kc, bp, C + static_cast<std::size_t>(i) * ldc, ldc, nv, first,
+             last, bias, act, C2 ? C2 + static_cast<std::size_t>(i) * ldc : nullptr);
   const int rest = M - i;
-  const float* a = A + static_cast<std::size_t>(i) * lda;
+  const float* a = ap + static_cast<std::size_t>(i) * kc;
   float* c = C + static_cast<std::size_t>(i) * ldc;
   float* c2 = C2 ? C2 + static_cast<std::size_t>(i) * ldc : nullptr;
-  if (rest == 3) tile<3>(kc, a, lda, bp, bs, c, ldc, nv, first, last, bias, act, c2);
-  if (rest == 2) tile<2>(kc, a, lda, bp, bs, c, ldc, nv, first, last, bias, act, c2);
-  if (rest == 1) tile<1>(kc, a, lda, bp, bs, c, ldc, nv, first, last, bias, act, c2);
+  if (rest == 3) tile<3>(kc, a, bp, c, ldc, nv, first, last, bias, act, c2);
+  if (rest == 2) tile<2>(kc, a, bp, c, ldc, nv, first, last, bias, act, c2);
+  if (rest == 1) tile<1>(kc, a, bp, c, ldc, nv, first, last, bias, act, c2);
+}
+
+// The shared driver: K blocks outermost (pack that block of A once), then panels of B
+// (`panel(p, k0, kc)` gives the packed kc×NR block), then register tiles down the rows.
+template <class PanelFn>
+void gemm(float* C, int ldc, const float* A, int lda, int M, int K, int N, const float* bias, Activation act,
+          float* C_act, PanelFn panel) {
+  if (M <= 0 || N <= 0) return;
+  const int nkb = std::max(1, (K + KC - 1) / KC);
+  std::vector<float>& scratch = a_scratch();
+  const std::size_t need = static_cast<std::size_t>((M + MR - 1) / MR) * MR * std::min(std::max(K, 1), KC);
+  if (scratch.size() < need) scratch.resize(need);
+  for (int kb = 0; kb < nkb; ++kb) {
+    const int k0 = kb * KC, kc = std::min(KC, K - k0);
+    pack_a(scratch.data(), A, lda, M, k0, kc);
+    for (int p = 0; p < panels(N); ++p)
+      panel_rows(M, kc, scratch.data(), panel(p, k0, kc), C + p * NR, ldc, std::min(NR, N - p * NR), kb == 0,
+                 kb == nkb - 1, bias ? bias + p * NR : nullptr, act, C_act ? C_act + p * NR : nullptr);
+  }
 }
 
 }  // namespace
@@ -142,39 +190,31 @@ void ew_f32_pack_b(PackedB* out, const float* B, int K, int N) {
 
 void ew_f32_matmul_packed(float* C, int ldc, const float* A, int lda, const PackedB& B, const float* bias,
                           int M, Activation act, float* C_act) {
-  const int K = B.K, N = B.N;
-  const int nkb = std::max(1, (K + KC - 1) / KC);
-  for (int kb = 0; kb < nkb; ++kb) {
-    const int k0 = kb * KC, kc = std::min(KC, K - k0);
-    for (int p = 0; p < panels(N); ++p) {
-      const float* bp = B.data.data() + (static_cast<std::size_t>(p) * K + k0) * NR;
-      panel_rows(M, kc, A + k0, lda, bp, NR, C + p * NR, ldc, std::min(NR, N - p * NR), kb == 0,
-                 kb == nkb - 1, bias ? bias + p * NR : nullptr, act, C_act ? C_act + p * NR : nullptr);
-    }
-  }
+  const float* data = B.data.data();
+  const int K = B.K;
+  gemm(C, ldc, A, lda, M, K, B.N, bias, act, C_act,
+       [&](int p, int k0, int) { return data + (static_cast<std::size_t>(p) * K + k0) * NR; });
 }
 
 void ew_f32_matmul(float* C, int ldc, const float* A, int lda, const float* B, int ldb, const float* bias,
                    int M, int K, int N, Activation act) {
-  alignas(64) float stage[KC * NR];  // the ragged last panel, zero-padded to NR columns
-  const int nkb = std::max(1, (K + KC - 1) / KC);
-  for (int kb = 0; kb < nkb; ++kb) {
-    const int k0 = kb * KC, kc = std::min(KC, K - k0);
-    for (int p = 0; p < panels(N); ++p) {
-      const int j0 = p * NR, nv = std::min(NR, N - j0);
-      const float* bp = B + static_cast<std::size_t>(k0) * ldb + j0;
-      int bs = ldb;
-      if (nv < NR) {
-        std::memset(stage, 0, sizeof(float) * kc * NR);
-        for (int k = 0; k < kc; ++k)
-          std::memcpy(stage + k * NR, bp + static_cast<std::size_t>(k) * ldb, sizeof(float) * nv);
-        bp = stage;
-        bs = NR;
+  // B changes every call (attention weights · V_h): each kc×NR block is packed into a
+  // stack buffer just before its panel runs (K·N copies against 2·M·K·N flops).
+  alignas(64) float stage[KC * NR];
+  gemm(C, ldc, A, lda, M, K, N, bias, act, nullptr, [&](int p, int k0, int kc) {
+    const int j0 = p * NR, nv = std::min(NR, N - j0);
+    for (int k = 0; k < kc; ++k) {
+      const float* src = B + static_cast<std::size_t>(k0 + k) * ldb + j0;
+      float* dst = stage + k * NR;
+      if (nv == NR) {
+        std::memcpy(dst, src, sizeof(float) * NR);
+      } else {
+        std::memcpy(dst, src, sizeof(float) * nv);
+        std::memset(dst + nv, 0, sizeof(float) * (NR - nv));
       }
-      panel_rows(M, kc, A + k0, lda, bp, bs, C + j0, ldc, nv, kb == 0, kb == nkb - 1,
-                 bias ? bias + j0 : nullptr, act, nullptr);
     }
-  }
+    return static_cast<const float*>(stage);
+  });
 }
 
 void ew_f32_scores(float* S, int lds, const float* Q, int ldq, const float* K, int ldk, int Tq, int Tk,
