@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# bench/run.sh — every benchmark of the project in one command (see bench/README.md):
+#   1. builds what it needs: build/native-release (Google Benchmark programs),
+#      build/wasm and build/wasm-scalar (the Node flavor of our module), npm ci in bench/node;
+#   2. runs the native kernels and one encoder layer (bench/native_bench.cpp);
+#   3. runs the WebAssembly comparison in Node (bench/node/bench.mjs): ours SIMD and scalar,
+#      TensorFlow.js wasm and onnxruntime-web, single thread, interleaved rounds;
+#   4. prints one table (or, with --json, one JSON object) on stdout. Progress goes to stderr.
+#
+# Usage: bench/run.sh [--quick] [--json] [--no-build] [--native-only | --wasm-only]
+#   --quick       fewer repetitions and rounds (a smoke run of a minute or two)
+#   --json        stdout is exactly one JSON object {"machine", "results", "ratios", ...}
+#   --no-build    use the existing builds and node_modules as they are
+#   --native-only / --wasm-only   run one half
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+
+quick=0 json=0 build=1 native=1 wasm=1
+for a in "$@"; do
+  case "$a" in
+    --quick) quick=1 ;;
+    --json) json=1 ;;
+    --no-build) build=0 ;;
+    --native-only) wasm=0 ;;
+    --wasm-only) native=0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench/run.sh: unknown argument $a (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+log() { echo "bench: $*" >&2; }
+jobs=$(nproc 2>/dev/null || echo 2)
+export NODE_PATH=/usr/share/nodejs  # em++ needs Debian's acorn (docs: /work/shared/TOOLCHAIN.md)
+
+if ((build)); then
+  if ((native)); then
+    log "building build/native-release (ew_native_bench)"
+    cmake --preset native-release >&2
+    cmake --build --preset native-release -j"$jobs" --target ew_native_bench >&2
+  fi
+  if ((wasm)); then
+    for p in wasm wasm-scalar; do
+      log "building build/$p (ew_wasm_node)"
+      cmake --preset "$p" >&2
+      cmake --build --preset "$p" -j"$jobs" --target ew_wasm_node >&2
+    done
+    if [ ! -d bench/node/node_modules ] || [ bench/node/package-lock.json -nt bench/node/node_modules/.package-lock.json ]; then
+      log "npm ci in bench/node"
+      (cd bench/node && npm ci --no-audit --no-fund --loglevel=error >&2)
+    fi
+  fi
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+node_args=()
+((quick)) && node_args+=(--quick)
+((json)) && node_args+=(--json)
+
+if ((native)); then
+  bin="$ROOT/build/native-release/bench/ew_native_bench"
+  [ -x "$bin" ] || { echo "bench/run.sh: $bin is not built (run without --no-build)" >&2; exit 1; }
+  if ((quick)); then reps=3 min_time=0.05; else reps=7 min_time=0.2; fi
+  log "native: $bin ($reps repetitions of >= ${min_time}s each)"
+  # The human-readable console report goes to stderr as progress; the JSON file is what we merge.
+  "$bin" --benchmark_repetitions="$reps" --benchmark_min_time="$min_time" \
+         --benchmark_out="$tmp/native.json" --benchmark_out_format=json >&2
+  node_args+=(--native "$tmp/native.json")
+fi
+
+if ((wasm)); then
+  log "wasm: node bench/node/bench.mjs ${node_args[*]}"
+  node bench/node/bench.mjs "${node_args[@]}"
+else
+  # Native only: bench.mjs just merges and prints (no modules, no peers loaded).
+  node bench/node/bench.mjs --no-ours --no-peers "${node_args[@]}"
+fi
