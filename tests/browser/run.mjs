@@ -375,6 +375,13 @@ await check('presets menu lists every preset with description and source', async
   const desc = await page.textContent('#preset-desc');
   assert(/Despite/.test(desc) && /seed 001/.test(desc), `description "${desc}"`);
 });
+await check('a preset chosen while the sentence box has focus replaces its text', async () => {
+  await page.focus('#text');
+  await api(page, () => window.encoderWalkthrough.setState({ preset: 'seed001-bpe' }));
+  const shown = await page.inputValue('#text');
+  const want = await api(page, () => window.encoderWalkthrough.getState().text);
+  assert(shown === want && /lowest/.test(shown), `sentence box shows "${shown}", state text "${want}"`);
+});
 for (const [name, test] of seeds) {
   await check(`preset ${name} shows the seed's numbers and matches the native CLI`, async () => {
     await api(page, (n) => window.encoderWalkthrough.setState({ preset: n }), name);

@@ -79,7 +79,7 @@ export function installApi(app, hooks) {
         next[k] = r.value;
       }
       app.state = next;
-      hooks.syncForm(next);
+      hooks.syncForm(next, true);
       await hooks.requestCompute(next, { useStateStep: 'step' in partial || 'preset' in partial });
       return api.getState();
     },

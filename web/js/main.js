@@ -427,7 +427,7 @@ function buildForm() {
     next.step = app.state.step;
     app.state = next;
     showNotice('');
-    syncForm(next);
+    syncForm(next, true);
     requestCompute(next, { useStateStep: true }).catch(() => {});
   });
   let textTimer = null;
@@ -475,10 +475,12 @@ function syncVisibility() {
   if (row) row.hidden = s.tokenizer !== 'bpe';
 }
 
-function syncForm(state = app.state) {
+// `force`: also overwrite the focused field (a preset or the JS API changed the state; the
+// reader is not typing into it). Otherwise the focused field keeps what is being typed.
+function syncForm(state = app.state, force = false) {
   for (const [key] of SETTINGS_UI) {
     const input = $(`f-${key}`);
-    if (!input || document.activeElement === input) continue;
+    if (!input || (!force && document.activeElement === input)) continue;
     if (input.type === 'checkbox') input.checked = !!state[key];
     else input.value = String(state[key]);
     input.setAttribute('aria-invalid', 'false');
@@ -487,7 +489,7 @@ function syncForm(state = app.state) {
   $('preset').value = p ? p.name : '';
   const hasText = !p || presetHasText(p);
   for (const k of ['text', 'text2']) {
-    if (document.activeElement !== $(k)) $(k).value = hasText ? state[k] : '';
+    if (force || document.activeElement !== $(k)) $(k).value = hasText ? state[k] : '';
     $(k).disabled = !hasText;
   }
   $('text-note').textContent = hasText ? '' : 'This preset feeds its own input vectors X (no sentence, no tokenizer): the text is fixed.';
