@@ -1,6 +1,7 @@
 // forward.cpp — ew::run: text → tokens → ids → embeddings (+ positions) → encoder layers →
 // classification head and/or decoder → vocabulary softmax, every step into the trace.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <unordered_map>
@@ -250,7 +251,9 @@ void run(Model& m, Trace& trace) {
     for (int id = 0; id < V; ++id)
       seeded_embedding_row(E->value.data() + static_cast<std::size_t>(id) * c.d_model, c.seed, vocab.tokens[id], c.d_model);
   }
+  const auto setup0 = std::chrono::steady_clock::now();
   ensure_params(m, V, std::max(T, S));
+  trace.setup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - setup0).count();
 
   // ---- encoder -----------------------------------------------------------------------
   Rec r{trace, m, B};

@@ -75,6 +75,7 @@ struct Model {
   std::vector<std::string> bpe_corpus;
 
   std::vector<Param> params;  // every parameter, in a stable order
+  int given_params = 0;       // how many of them the model file supplied (the rest are seeded)
 
   const Param* find(const std::string& id) const;
   const Param& at(const std::string& id) const;  // throws ew::Error

@@ -115,6 +115,7 @@ xt::xarray<float> get_matrix(const json& v, const std::string& path) {
 
 void add_param(Model& m, const std::string& id, xt::xarray<float> value) {
   m.params.push_back(Param{id, std::move(value), {}});
+  ++m.given_params;
 }
 
 void parse_norm(Model& m, const json& v, const std::string& path, const std::string& id) {

@@ -144,6 +144,19 @@ void ensure_params(Model& model, int vocab_size, int positions) {
   model.params = std::move(ordered);
 }
 
+void reuse_seeded_params(Model& next, Model& prev) {
+  if (next.given_params || prev.given_params || next.config.seed != prev.config.seed) return;
+  for (const Spec& spec : inventory(next.config, 1, 1)) {
+    if (spec.init == Init::Table) continue;
+    auto it = std::find_if(prev.params.begin(), prev.params.end(), [&](const Param& p) { return p.id == spec.id; });
+    if (it == prev.params.end()) continue;
+    const std::vector<std::size_t> shape(it->value.shape().begin(), it->value.shape().end());
+    if (shape != spec.shape || (spec.packed && it->packed.data.empty())) continue;
+    next.params.push_back(std::move(*it));
+    prev.params.erase(it);
+  }
+}
+
 const Param* Model::find(const std::string& id) const {
   for (const Param& p : params)
     if (p.id == id) return &p;

@@ -9,6 +9,7 @@ void Trace::begin() {
   n_ = 0;
   index_.clear();
   text = TextInfo{};
+  setup_ms = 0.0;
 }
 
 Step& Trace::add(const std::string& id, std::vector<int> shape, const std::string& title,

@@ -53,6 +53,9 @@ class Trace {
   Step& operator[](std::size_t i) { return steps_[i]; }
 
   TextInfo text;
+  // Wall time this run spent creating parameters (seeded weights are drawn and packed on the
+  // first run of a model; 0 on reruns), so callers can report it apart from the arithmetic.
+  double setup_ms = 0.0;
 
  private:
   std::vector<Step> steps_;  // steps_[0..n_) are this run's; the rest are kept buffers

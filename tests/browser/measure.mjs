@@ -57,22 +57,24 @@ const sizes = [
 ];
 console.log(`page: ${url}  (${isa})`);
 for (const [name, state] of sizes) {
-  const rows = { forward: [], worker: [], copy: [], render: [] };
+  const rows = { forward: [], weights: [], worker: [], copy: [], render: [] };
   for (let r = 0; r < runs + 1; r++) {
     await page.evaluate((s) => window.encoderWalkthrough.setState(s), { ...state, seed: 100 + (r % 2), step: 'layer0.head0.weights' });
     const title = await page.evaluate(() => document.getElementById('perf').title);
     const text = await page.evaluate(() => document.getElementById('perf').textContent);
     if (r === 0) continue; // the first one warms up the size
-    const m = /forward pass ([^;]+); parse \+ forward in the worker ([^;]+); copy to the page (.+)$/.exec(title);
+    const m = /forward pass ([^;]+); seeded weights ([^;]+); parse \+ weights \+ forward in the worker ([^;]+); copy to the page (.+)$/.exec(title);
     if (!m) throw new Error(`unexpected #perf title: ${title}`);
     rows.forward.push(toMs(m[1]));
-    rows.worker.push(toMs(m[2]));
-    rows.copy.push(toMs(m[3]));
+    rows.weights.push(toMs(m[2]));
+    rows.worker.push(toMs(m[3]));
+    rows.copy.push(toMs(m[4]));
     rows.render.push(toMs(/rendered in (.+)$/.exec(text)[1]));
   }
   console.log(`\n${name} — ${runs} recomputes`);
   console.log(`  forward pass (ew::run in the worker):     ${fmt(stats(rows.forward))}`);
-  console.log(`  parse + seeded weights + forward:         ${fmt(stats(rows.worker))}`);
+  console.log(`  drawing + packing the seeded weights:     ${fmt(stats(rows.weights))}`);
+  console.log(`  parse + weights + forward (worker):       ${fmt(stats(rows.worker))}`);
   console.log(`  copy of the trace to the page:            ${fmt(stats(rows.copy))}`);
   console.log(`  render of the step (weights of head 0):   ${fmt(stats(rows.render))}`);
 }

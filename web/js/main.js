@@ -174,7 +174,8 @@ async function runOne(req) {
   app.trace = trace;
   app.state = state;
   app.shownState = structuredClone(state);
-  app.computeMs = result.meta.ms;
+  // The forward pass proper; drawing seeded weights (first run of new settings) is shown apart.
+  app.computeMs = result.meta.ms - (result.meta.setup_ms || 0);
   app.timing = result.timing;
   if (app.batch >= trace.B) app.batch = 0;
   syncForm();
@@ -269,8 +270,9 @@ async function showStep(index, opts = {}) {
 function updatePerf() {
   const isa = app.isa === 'wasmsimd' ? 'wasm simd' : `wasm ${app.isa || ''}`.trim();
   const t = app.timing;
-  $('perf').textContent = `computed in ${msText(app.computeMs)} (${isa}) · rendered in ${msText(app.renderMs)}`;
-  $('perf').title = t ? `forward pass ${msText(t.forward)}; parse + forward in the worker ${msText(t.load)}; copy to the page ${msText(t.copy)}` : '';
+  const w = t && t.weights >= 0.05 ? ` + seeded weights ${msText(t.weights)}` : '';
+  $('perf').textContent = `computed in ${msText(app.computeMs)} (${isa})${w} · rendered in ${msText(app.renderMs)}`;
+  $('perf').title = t ? `forward pass ${msText(t.forward)}; seeded weights ${msText(t.weights)}; parse + weights + forward in the worker ${msText(t.load)}; copy to the page ${msText(t.copy)}` : '';
 }
 
 function goTo(id, opts = {}) {

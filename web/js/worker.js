@@ -75,7 +75,7 @@ async function handle(msg) {
         generation,
         steps,
         params,
-        timing: { forward: meta.ms, load: t1 - t0, copy: t2 - t1 },
+        timing: { forward: meta.ms - (meta.setup_ms || 0), weights: meta.setup_ms || 0, load: t1 - t0, copy: t2 - t1 },
         transfer,
       };
     }
