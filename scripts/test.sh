@@ -2,7 +2,8 @@
 # test.sh — the one command that runs every test (README; .ci/run calls it):
 #   native release: doctest suites + the NumPy/PyTorch reference (ctest)
 #   native ASan+UBSan: the doctest suites
-#   wasm (SIMD128) in Node: the same doctest suites, then the wasm trace vs the native one
+#   wasm (SIMD128) in Node: the same doctest suites, then the wasm trace vs the native one,
+#     and a leak check over thousands of recomputes through the Embind surface
 #   browser: the built page in headless Chromium against the native CLI
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +30,9 @@ ctest --preset wasm
 
 section "wasm module vs native CLI"
 node tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrough
+
+section "wasm module: thousands of recomputes leak nothing"
+node tests/wasm/no_leak.mjs
 
 section "browser: the page in headless Chromium"
 node tests/browser/run.mjs --cli build/native-release/encoder-walkthrough

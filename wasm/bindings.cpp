@@ -9,9 +9,12 @@
 //   e.paramData(i)  -> Float32Array view of parameter i
 //   e.rerun()       -> runs the forward pass again on the loaded model (benchmarks)
 //   e.delete()
-//   Module.presetsJson(), Module.kernelIsa(), new Module.MatmulBench(M, K, N)
+//   Module.presetsJson(), Module.kernelIsa(), new Module.MatmulBench(M, K, N),
+//   Module.heapBytesInUse() (C++ heap in use, for the leak test)
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
+
+#include <malloc.h>
 
 #include <chrono>
 #include <memory>
@@ -118,6 +121,10 @@ std::string presets_json() {
 
 std::string kernel_isa() { return ew::kernel_isa(); }
 
+// Bytes the C++ heap has handed out and not taken back (dlmalloc's mallinfo): for the test
+// that thousands of recomputes leak nothing.
+double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(encoder_walkthrough) {
@@ -135,4 +142,5 @@ EMSCRIPTEN_BINDINGS(encoder_walkthrough) {
       .function("checksum", &MatmulBench::checksum);
   emscripten::function("presetsJson", &presets_json);
   emscripten::function("kernelIsa", &kernel_isa);
+  emscripten::function("heapBytesInUse", &heap_bytes_in_use);
 }

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// no_leak.mjs — thousands of recomputes through the Embind surface leak nothing: the same
+// cycle of models (presets, odd sizes, a padded batch with decoder, and bad inputs whose C++
+// exceptions must be freed) is loaded and its step/param views read, over and over; after a
+// warm-up the C++ heap in use (dlmalloc's mallinfo) must not trend upwards — it wobbles by a
+// few hundred bytes between cycles (allocator bookkeeping), so the check is: the highest
+// value of the last third of the cycles is no higher than that of the first third (any leak
+// of a byte or more per cycle fails it over 150 cycles) — and wasm memory must stop growing.
+//
+//   node tests/wasm/no_leak.mjs [--module build/wasm/node/encoder_walkthrough_node.js] [--cycles 150]
+// Prints what it measured; exits non-zero on a leak.
+import { createRequire } from 'node:module';
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const arg = (name, def) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : def;
+};
+const modPath = path.resolve(root, arg('--module', 'build/wasm/node/encoder_walkthrough_node.js'));
+const cycles = Math.max(30, Number(arg('--cycles', '150')));
+if (!existsSync(modPath)) {
+  console.error(`no_leak: wasm module not found at ${modPath} — build it first`);
+  process.exit(2);
+}
+const require = createRequire(import.meta.url);
+const M = await require(modPath)({ wasmBinary: readFileSync(modPath.replace(/\.js$/, '.wasm')), print: () => {}, printErr: () => {} });
+
+const models = JSON.parse(M.presetsJson()).map((p) => JSON.stringify(p.model));
+models.push(JSON.stringify({ config: { d_model: 12, num_heads: 3, d_ff: 20, num_layers: 2, decoder_layers: 1, seed: 5 }, text: 'in the bleak midwinter frosty wind', text2: 'earth stood hard' }));
+models.push(JSON.stringify({ config: { d_model: 8, num_heads: 3 }, text: 'bad heads' }));            // error
+models.push(JSON.stringify({ config: { d_model: 8 }, text: '' }));                                 // error
+models.push('{"config": {"d_model": 8}, "text": "unterminated');                                   // JSON error
+models.push(JSON.stringify({ config: { d_model: 8, num_heads: 2, d_ff: 16, seed: 9 }, text: 'naïve café, 東京!' }));
+
+const engine = new M.Engine();
+let errors = 0, floats = 0;
+function cycle() {
+  for (const m of models) {
+    const meta = JSON.parse(engine.load(m));
+    if (!meta.ok) { errors++; continue; }
+    for (let i = 0; i < engine.stepCount(); i++) floats += engine.stepData(i).length;
+    for (let i = 0; i < engine.paramCount(); i++) floats += engine.paramData(i).length;
+    engine.rerun();
+  }
+}
+cycle(); cycle();  // warm-up: buffers reach their high-water marks
+const heap0 = M.heapBytesInUse(), mem0 = M.HEAPU8.length;
+const samples = [];
+for (let c = 0; c < cycles; c++) {
+  cycle();
+  samples.push(M.heapBytesInUse());
+}
+const heap1 = M.heapBytesInUse(), mem1 = M.HEAPU8.length;
+engine.delete();
+const loads = (cycles + 2) * models.length;
+console.log(`${loads} loads (${errors} of them bad input, as intended), ${floats} floats read through views`);
+console.log(`C++ heap in use after warm-up ${heap0} B, after ${cycles} more cycles ${heap1} B (min ${Math.min(...samples)}, max ${Math.max(...samples)}); wasm memory ${mem0} → ${mem1} B`);
+const third = Math.floor(samples.length / 3);
+const early = Math.max(...samples.slice(0, third)), late = Math.max(...samples.slice(-third));
+console.log(`highest heap in use, first ${third} cycles: ${early} B; last ${third} cycles: ${late} B`);
+const leak = late > early || mem1 !== mem0;
+if (leak) {
+  console.log('FAIL: memory in use grows from cycle to cycle');
+  process.exit(1);
+}
+console.log('ok: no growth');
