@@ -481,6 +481,27 @@ await check('d_model 512, 8 heads, 128 tokens: computes off the main thread (tim
   console.log(`     default size: ${await page.textContent('#perf')}`);
 });
 
+// ---- offline ---------------------------------------------------------------------------------------
+await check('offline: after one visit the page reloads and recomputes with no network (service worker)', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+  const p = await ctx.newPage();
+  p.on('pageerror', (e) => problems.push(`page error (offline check): ${e.message}`));
+  await p.goto(`${base}?text=${encodeURIComponent('the frost was hard')}`);
+  await p.evaluate(() => window.encoderWalkthrough.ready);
+  await p.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+  await p.waitForFunction(() => !!navigator.serviceWorker.controller || caches.keys().then((k) => k.length > 0));
+  await ctx.setOffline(true);
+  await p.reload();
+  await p.evaluate(() => window.encoderWalkthrough.ready);
+  await p.evaluate(() => window.encoderWalkthrough.setState({ text: 'snow on snow on snow' }));
+  const tokens = await p.evaluate(() => window.encoderWalkthrough.getTrace().tokens);
+  assert(JSON.stringify(tokens) === JSON.stringify(['snow', 'on', 'snow', 'on', 'snow']), `offline tokens ${tokens}`);
+  const katex = await p.evaluate(() => document.querySelectorAll('.katex').length);
+  assert(katex > 0, 'no KaTeX formula rendered offline');
+  await ctx.setOffline(false);
+  await ctx.close();
+});
+
 // ---- 11. screenshots ------------------------------------------------------------------------------
 await check('screenshots (desktop, phone, embed) saved under artifacts/', async () => {
   await api(page, () => window.encoderWalkthrough.setState({ preset: '', text: 'in the bleak midwinter', tokenizer: 'regex' }));

@@ -601,3 +601,12 @@ installApi(app, {
   showError,
   showStep,
 });
+
+// Offline reloads: once the page is up, a service worker (sw.js) caches the whole site. The
+// page works without it (file://, browsers or embeds that refuse one).
+ready
+  .then(() => {
+    if ('serviceWorker' in navigator && location.protocol.startsWith('http'))
+      return navigator.serviceWorker.register('sw.js').catch(() => {});
+  })
+  .catch(() => {});

@@ -1,0 +1,57 @@
+// sw.js — the service worker that makes the page reload with no network: on install it
+// caches every file of offline-manifest.json (written by the build: the page, its modules,
+// the wasm, KaTeX and its woff2 fonts); afterwards it answers network-first (so an online
+// reader always gets the current files, and the cache follows them) and falls back to the
+// cache when the network is gone. Same-origin GET requests only; nothing else is touched.
+const PREFIX = 'encoder-walkthrough-';
+
+self.addEventListener('install', (event) => {
+  event.waitUntil((async () => {
+    const manifest = await (await fetch('offline-manifest.json', { cache: 'no-store' })).json();
+    const cache = await caches.open(PREFIX + manifest.version);
+    await cache.addAll(['./', ...manifest.files]);
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil((async () => {
+    const current = await currentCacheName();
+    for (const name of await caches.keys())
+      if (name.startsWith(PREFIX) && name !== current) await caches.delete(name);
+    await self.clients.claim();
+  })());
+});
+
+async function currentCacheName() {
+  const names = (await caches.keys()).filter((n) => n.startsWith(PREFIX));
+  return names[names.length - 1];
+}
+
+self.addEventListener('fetch', (event) => {
+  const req = event.request;
+  const url = new URL(req.url);
+  if (req.method !== 'GET' || url.origin !== self.location.origin) return;
+  event.respondWith((async () => {
+    try {
+      const res = await fetch(req);
+      if (res.ok && res.type === 'basic') {
+        const name = await currentCacheName();
+        if (name) {
+          const copy = res.clone();
+          caches.open(name).then((c) => c.put(req, copy)).catch(() => {});
+        }
+      }
+      return res;
+    } catch (err) {
+      // Offline: the cached file; for the page itself, whatever its query string (settings).
+      const hit = await caches.match(req, { ignoreSearch: req.mode === 'navigate' });
+      if (hit) return hit;
+      if (req.mode === 'navigate') {
+        const page = await caches.match('./');
+        if (page) return page;
+      }
+      throw err;
+    }
+  })());
+});
