@@ -53,6 +53,37 @@ export function colorFor(v, scale, lo, hi) {
   return { bg: css(rgb), fg: ink(rgb), rgb };
 }
 
+// The fast path for canvases (overviews, head thumbnails: one pixel per value, tens of
+// thousands of them): the same scales sampled into 256-entry tables, so a pixel costs an
+// index computation instead of an interpolation and a string. Returns (v) => offset of v's
+// [r, g, b] in `lut` — or null for a scale with nothing to contrast.
+const LUT_N = 256;
+function makeLut(f) {
+  const a = new Uint8ClampedArray(LUT_N * 3);
+  for (let i = 0; i < LUT_N; i++) a.set(f(i / (LUT_N - 1)), i * 3);
+  return a;
+}
+const LUTS = { diverging: makeLut(diverging), sequential: makeLut(sequential) };
+export function lutFor(scale, lo, hi) {
+  const lut = scale === 'diverging' ? LUTS.diverging : LUTS.sequential;
+  let a, k;  // t = (v - a)·k in [0, 1]
+  if (scale === 'diverging') {
+    const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
+    a = -m;
+    k = 1 / (2 * m);
+  } else {
+    a = lo;
+    k = 1 / (hi - lo || 1);
+  }
+  const index = (v) => {
+    let t = (v - a) * k;
+    if (!(t >= 0)) t = 0;
+    if (t > 1) t = 1;
+    return Math.round(t * (LUT_N - 1)) * 3;
+  };
+  return { lut, index };
+}
+
 export function gradientStops(scale, n = 9) {
   const f = scale === 'diverging' ? diverging : sequential;
   return Array.from({ length: n }, (_, i) => css(f(i / (n - 1))));

@@ -5,7 +5,7 @@
 //
 // A tensor is viewed as a matrix of flat rows × last-dimension columns (llm.c's (B·T, C)):
 // a batched [B, T, n] tensor has B·T flat rows, shown one batch item at a time.
-import { colorFor, gradientStops } from './colors.js';
+import { colorFor, gradientStops, lutFor } from './colors.js';
 import { fmt, exact, shapeText } from './format.js';
 
 const SHOW_ALL_LIMIT = 6000; // cells
@@ -193,17 +193,27 @@ export function createMatrix(opts) {
       const ctx = cv.getContext('2d');
       const img = ctx.createImageData(W, H);
       const base = batch * layout.per * layout.cols;
+      // The cell colours of color(), from a lookup table (one pixel per value).
+      const plain = scale === 'mask' || scale === 'none' || (lo === hi && scale !== 'prob');
+      const { lut, index } = scale === 'prob' ? lutFor('sequential', 0, hi) : lutFor(scale, lo, hi);
+      const px = img.data;
       for (let y = 0; y < H; y++) {
         const r = Math.floor((y * layout.per) / H);
         for (let x = 0; x < W; x++) {
           const c = Math.floor((x * layout.cols) / W);
           const v = t.data[base + r * layout.cols + c];
-          const col = v === -Infinity ? { rgb: [150, 150, 150] } : color(v) || { rgb: [240, 240, 240] };
           const o = (y * W + x) * 4;
-          img.data[o] = col.rgb[0];
-          img.data[o + 1] = col.rgb[1];
-          img.data[o + 2] = col.rgb[2];
-          img.data[o + 3] = 255;
+          if (v === -Infinity) {
+            px[o] = px[o + 1] = px[o + 2] = 150;
+          } else if (plain) {
+            px[o] = px[o + 1] = px[o + 2] = 240;
+          } else {
+            const i = index(v);
+            px[o] = lut[i];
+            px[o + 1] = lut[i + 1];
+            px[o + 2] = lut[i + 2];
+          }
+          px[o + 3] = 255;
         }
       }
       ctx.putImageData(img, 0, 0);

@@ -3,7 +3,7 @@
 // heatmaps (small multiples; click one to go to that head). The weights grid with its
 // arithmetic follows, as for every step.
 import { el } from '../matrix.js';
-import { colorFor, headColor } from '../colors.js';
+import { lutFor, headColor } from '../colors.js';
 import { fmt } from '../format.js';
 import { renderMatrixStep } from './matrix-step.js';
 
@@ -208,9 +208,14 @@ export function renderAttention(ctx, host) {
     for (let i = 0; i < w.length; i++) if (w[i] > mx) mx = w[i];
     const g = cv.getContext('2d');
     const img = g.createImageData(k, q);
+    const { lut, index } = lutFor('sequential', 0, mx || 1);
+    const px = img.data;
     for (let i = 0; i < q * k; i++) {
-      const [r, gg, bb] = colorFor(w[i], 'sequential', 0, mx || 1).rgb;
-      img.data.set([r, gg, bb, 255], i * 4);
+      const j = index(w[i]);
+      px[i * 4] = lut[j];
+      px[i * 4 + 1] = lut[j + 1];
+      px[i * 4 + 2] = lut[j + 2];
+      px[i * 4 + 3] = 255;
     }
     g.putImageData(img, 0, 0);
     cv.title = `head ${s.head}: colours from 0 to ${fmt(mx)}`;
