@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake make g++ emscripten xtensor-dev xtl-dev libxsimd-dev doctest-dev nlohmann-json3-dev
           libbenchmark-dev chromium python3 python3-numpy python3-torch)
+# Node.js 18+ with npm: the machine's own if it has one, else Debian's (18 in Debian 12).
+command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
