@@ -89,7 +89,7 @@ function seededStream(seed, name) {
 }
 function seededArray(seed, name, n) {
   const s = seededStream(seed, name), out = new Float32Array(n);
-  for (let i = 0; i < n; i++) out[i] = (Number(splitmix64((s + splitmix64(BigInt(i))) & M64) >> 40n) - (1 << 23)) / (1 << 23);
+  for (let i = 0; i < n; i++) out[i] = (Number(splitmix64((s + BigInt(i) * 0x9E3779B97F4A7C15n) & M64) >> 40n) - (1 << 23)) / (1 << 23);
   return out;
 }
 
