@@ -23,9 +23,14 @@ self.addEventListener('activate', (event) => {
   })());
 });
 
+// The newest cache, looked up once per worker lifetime (not on every request).
+let current = null;
 async function currentCacheName() {
-  const names = (await caches.keys()).filter((n) => n.startsWith(PREFIX));
-  return names[names.length - 1];
+  if (!current) {
+    const names = (await caches.keys()).filter((n) => n.startsWith(PREFIX));
+    current = names[names.length - 1] || null;
+  }
+  return current;
 }
 
 self.addEventListener('fetch', (event) => {

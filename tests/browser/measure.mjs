@@ -13,24 +13,14 @@ import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
+import { root, arg, launchChromium } from '../harness.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const arg = (name, def) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : def;
-};
 const runs = Number(arg('--runs', '9'));
 const dist = path.resolve(root, arg('--dist', 'dist'));
 const exe = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
 
 const { server, url } = await startServer(dist, 0);
-const browser = await chromium.launch({
-  executablePath: exe,
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    ...(arg('--js-flags') ? [`--js-flags=${arg('--js-flags')}`] : [])],
-});
+const browser = await launchChromium(chromium, exe, arg('--js-flags') ? [`--js-flags=${arg('--js-flags')}`] : []);
 const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
 await page.goto(url);
 await page.evaluate(() => window.encoderWalkthrough.ready);

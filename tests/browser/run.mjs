@@ -14,14 +14,10 @@ import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
+import { root, arg, launchChromium } from '../harness.mjs';
 import { runCli, runCliPreset, compareTrace } from '../wasm/compare.mjs';
 import { defaults, buildModel } from '../../web/js/state.js';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const arg = (name, def) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : def;
-};
 const cli = path.resolve(root, arg('--cli', 'build/native-release/encoder-walkthrough'));
 const dist = path.resolve(root, arg('--dist', 'dist'));
 const exe = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
@@ -56,12 +52,7 @@ function close(a, b, tol, what) {
 }
 
 const { server, url: base } = await startServer(dist, 0);
-const browser = await chromium.launch({
-  executablePath: exe,
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium(chromium, exe);
 
 const problems = []; // console errors, page errors, CSP violations, foreign requests, dialogs
 const pages = [];

@@ -9,24 +9,18 @@
 //
 //   node tests/wasm/no_leak.mjs [--module build/wasm/node/encoder_walkthrough_node.js] [--cycles 150]
 // Prints what it measured; exits non-zero on a leak.
-import { createRequire } from 'node:module';
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
+import { root, arg, loadWasmModule } from '../harness.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const arg = (name, def) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : def;
-};
 const modPath = path.resolve(root, arg('--module', 'build/wasm/node/encoder_walkthrough_node.js'));
 const cycles = Math.max(30, Number(arg('--cycles', '150')));
 if (!existsSync(modPath)) {
   console.error(`no_leak: wasm module not found at ${modPath} — build it first`);
   process.exit(2);
 }
-const require = createRequire(import.meta.url);
-const M = await require(modPath)({ wasmBinary: readFileSync(modPath.replace(/\.js$/, '.wasm')), print: () => {}, printErr: () => {} });
+const M = await loadWasmModule(modPath);
 
 const models = JSON.parse(M.presetsJson()).map((p) => JSON.stringify(p.model));
 models.push(JSON.stringify({ config: { d_model: 12, num_heads: 3, d_ff: 20, num_layers: 2, decoder_layers: 1, seed: 5 }, text: 'in the bleak midwinter frosty wind', text2: 'earth stood hard' }));

@@ -7,17 +7,12 @@
 //   node tests/wasm/trace_vs_native.mjs [--cli build/native-release/encoder-walkthrough]
 //                                       [--module build/wasm/node/encoder_walkthrough_node.js]
 // Prints one line per model and `N passed, M failed`; exits non-zero on failure.
-import { createRequire } from 'node:module';
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { runCli, compareTrace } from './compare.mjs';
+import { root, arg, loadWasmModule } from '../harness.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const arg = (name, def) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : def;
-};
 const cli = path.resolve(root, arg('--cli', 'build/native-release/encoder-walkthrough'));
 const modPath = path.resolve(root, arg('--module', 'build/wasm/node/encoder_walkthrough_node.js'));
 for (const [what, p] of [['native CLI', cli], ['wasm module (node flavor)', modPath]]) {
@@ -27,9 +22,7 @@ for (const [what, p] of [['native CLI', cli], ['wasm module (node flavor)', modP
   }
 }
 
-const require = createRequire(import.meta.url);
-const factory = require(modPath);
-const M = await factory({ wasmBinary: readFileSync(modPath.replace(/\.js$/, '.wasm')), print: () => {}, printErr: () => {} });
+const M = await loadWasmModule(modPath);
 
 // ---- the models ------------------------------------------------------------------------
 const models = [];

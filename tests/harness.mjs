@@ -1,0 +1,32 @@
+// harness.mjs — what the Node-side test and measurement scripts share: the repository root,
+// command-line options, loading the wasm module's Node flavor, and launching Debian's
+// headless Chromium with the flags that work on these machines (../shared/TOOLCHAIN.md).
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+
+export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+
+// The value after `--name` on the command line, or `def`.
+export function arg(name, def) {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : def;
+}
+
+// The Node flavor of the module (build/<preset>/node/*.js), instantiated from its .wasm file
+// (Node's fetch cannot read a file path), with its stdout/stderr silenced.
+export async function loadWasmModule(modPath) {
+  const require = createRequire(import.meta.url);
+  return require(modPath)({ wasmBinary: readFileSync(modPath.replace(/\.js$/, '.wasm')), print: () => {}, printErr: () => {} });
+}
+
+// Headless Chromium through playwright-core; `extraArgs` go after the standard flags.
+export async function launchChromium(chromium, executablePath, extraArgs = []) {
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extraArgs],
+  });
+}
