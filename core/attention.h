@@ -9,20 +9,24 @@
 
 namespace ew {
 
-struct AttentionArgs {
-  std::string prefix;   // step and parameter prefix: "layer0.", "decoder1.cross."
-  const float* xq;      // B×Tq×d: the stream the queries come from
-  std::string xq_id;
-  int Tq;
-  const float* xkv;     // B×Tk×d: keys and values (== xq for self-attention)
-  std::string xkv_id;
-  int Tk;
-  const float* mask;    // B×Tq×Tk additive mask (0 or -inf)
-  std::string mask_id;
-  std::string what;     // for titles: "self-attention", "masked self-attention", ...
+// One side of an attention block: the tensor its rows come from, its length, and whose
+// tokens label those rows ("source" or "target").
+struct AttnInput {
+  Tensor x;  // B×T×d
+  int T;
+  const char* tokens;
 };
 
-// Returns the B×Tq×d output of W_o (step `<prefix>attn_out`).
-const float* rec_attention(Rec r, const AttentionArgs& a);
+struct AttentionArgs {
+  std::string prefix;  // step and parameter prefix: "layer0.", "decoder1.cross."
+  AttnInput q;         // the stream the queries come from
+  AttnInput kv;        // keys and values (the same stream for self-attention)
+  Tensor mask;         // B×Tq×Tk additive mask (0 or -inf)
+  std::string what;    // for titles: "self-attention", "masked self-attention", ...
+};
+
+// Records the block's steps at r.place (its block set by the caller); returns the B×Tq×d
+// output of W_o (step `<prefix>attn_out`).
+Tensor rec_attention(Rec r, const AttentionArgs& a);
 
 }  // namespace ew

@@ -74,17 +74,20 @@ Vocab build_vocab(const Model& m, const std::vector<std::vector<std::string>>& t
   return v;
 }
 
-// token_ids, embedding, positional, (embedding_sum, embedding_ln.*), input for one stream.
-const float* rec_embed(Rec r, const std::string& pre, const std::vector<std::vector<int>>& ids, int T,
-                       const std::string& out_id, const std::string& what) {
+// token_ids, embedding, positional, (embedding_sum, embedding_ln.*), input for one stream
+// (r.tokens: "source" or "target"), at place {r.place.section, -1, ...}.
+Tensor rec_embed(Rec r, const std::string& pre, const std::vector<std::vector<int>>& ids, int T,
+                 const std::string& out_id, const std::string& what) {
   const Config& c = r.model.config;
   const int B = r.B, d = c.d_model;
   const Param& E = r.model.at("embedding_table");
-  float* idf = r.trace.add(pre + "token_ids", batch_shape(B, T), "Token ids (" + what + ")",
+  const Dims rows = per_token(r, T, dim(d, "feature"));
+  float* idf = r.trace.add(pre + "token_ids", per_token(r, T), r.in("tokens").place, "Token ids (" + what + ")",
                            "\\text{id}_t = \\text{vocab}[\\text{token}_t]", "tokens", {},
                            B > 1 ? "The shorter sentence is padded with <pad> to the same length." : "")
                    .data.data();
-  float* emb = r.trace.add(pre + "embedding", batch_shape(B, T, d), "Embedding lookup (" + what + ")",
+  const Rec re = r.in("embedding");
+  float* emb = r.trace.add(pre + "embedding", rows, re.place, "Embedding lookup (" + what + ")",
                            "X^{\\text{tok}}_t = E[\\text{id}_t]", "lookup", {pre + "token_ids", "embedding_table"},
                            "Row id_t of the embedding table, one row per token.")
                    .data.data();
@@ -95,14 +98,14 @@ const float* rec_embed(Rec r, const std::string& pre, const std::vector<std::vec
       std::copy(E.value.data() + static_cast<std::size_t>(id) * d, E.value.data() + static_cast<std::size_t>(id + 1) * d,
                 emb + (static_cast<std::size_t>(b) * T + t) * d);
     }
-  if (c.positional == Positional::None) {
-    return rec_copy(r, out_id, batch_shape(B, T, d), "Encoder input (no positional encoding)", "X = X^{\\text{tok}}",
-                    emb, pre + "embedding",
+  const Tensor tok{pre + "embedding", emb};
+  if (c.positional == Positional::None)
+    return rec_copy(re, out_id, rows, "Encoder input (no positional encoding)", "X = X^{\\text{tok}}", tok,
                     "Without positions, attention cannot tell word order: permuting the tokens permutes the output.");
-  }
   const bool learned = c.positional == Positional::Learned;
   float* pos = r.trace
-                   .add(pre + "positional", {T, d}, learned ? "Learned position embeddings" : "Sinusoidal positional encoding",
+                   .add(pre + "positional", {dim(T, "position"), dim(d, "feature")}, r.in("positional").place,
+                        learned ? "Learned position embeddings" : "Sinusoidal positional encoding",
                         learned ? "P_t = E^{\\text{pos}}[t]"
                                 : "PE_{(p,2i)} = \\sin\\!\\left(\\frac{p}{10000^{2i/d}}\\right),\\; PE_{(p,2i+1)} = \\cos\\!\\left(\\frac{p}{10000^{2i/d}}\\right)",
                         learned ? "lookup" : "positional", learned ? std::vector<std::string>{"position_table"} : std::vector<std::string>{},
@@ -114,35 +117,56 @@ const float* rec_embed(Rec r, const std::string& pre, const std::vector<std::vec
   } else {
     sinusoidal_positional(pos, T, d);
   }
-  Step& sum_step = r.trace.add(learned ? pre + "embedding_sum" : out_id, batch_shape(B, T, d),
-                               learned ? "Token + position embeddings" : "Encoder input: embedding + position",
-                               "X = X^{\\text{tok}} + " + std::string(learned ? "P" : "PE"), "add",
-                               {pre + "embedding", pre + "positional"});
-  float* sum = sum_step.data.data();
+  const std::string input_title = r.place.section == "decoder" ? "Decoder input: embedding + position"
+                                                                 : "Encoder input: embedding + position";
+  float* sum = r.trace.add(learned ? pre + "embedding_sum" : out_id, rows, re.place,
+                           learned ? "Token + position embeddings" : input_title,
+                           "X = X^{\\text{tok}} + " + std::string(learned ? "P" : "PE"), "add",
+                           {pre + "embedding", pre + "positional"})
+                   .data.data();
   for (int b = 0; b < B; ++b)
     for (std::size_t i = 0; i < static_cast<std::size_t>(T) * d; ++i)
       sum[b * static_cast<std::size_t>(T) * d + i] = emb[b * static_cast<std::size_t>(T) * d + i] + pos[i];
-  if (!learned) return sum;
-  return rec_layernorm(r, pre + "embedding_ln", out_id, batch_shape(B, T, d), batch_shape(B, T),
-                       "Embedding LayerNorm", sum, pre + "embedding_sum", B * T, d, "embedding_ln",
+  if (!learned) return {out_id, sum};
+  return rec_layernorm(re, pre + "embedding_ln", out_id, rows, "Embedding LayerNorm", {pre + "embedding_sum", sum},
+                       "embedding_ln",
                        "BERT normalises the summed embeddings; dropout after it is the identity at inference.");
 }
 
-float* rec_mask(Rec r, const std::string& id, const std::string& title, int B, int Tq, int Tk,
-                const std::vector<int>& key_len, bool causal) {
-  std::vector<int> shape = B == 1 ? std::vector<int>{Tq, Tk} : std::vector<int>{B, Tq, Tk};
+// An additive mask [batch,] query × key (0 allowed, −inf masked), at r.place's section.
+Tensor rec_mask(Rec r, const std::string& id, const std::string& title, int Tq, const char* q_tokens, int Tk,
+                const char* k_tokens, const std::vector<int>& key_len, bool causal) {
+  Dims dims;
+  if (r.B > 1) dims.push_back(dim(r.B, "batch", "batch"));
+  dims.push_back(dim(Tq, "query", q_tokens));
+  dims.push_back(dim(Tk, "key", k_tokens));
   std::string note;
   if (causal) note = "Causal: position i may not look at j > i. ";
-  if (B > 1 || key_len[0] < Tk) note += "Padding: no query may look at a <pad> key.";
+  if (r.B > 1 || key_len[0] < Tk) note += "Padding: no query may look at a <pad> key.";
   if (note.empty()) note = "Nothing is masked: every position sees every position.";
-  float* m = r.trace.add(id, shape, title, "M_{ij} = \\begin{cases} 0 & \\text{allowed} \\\\ -\\infty & \\text{masked} \\end{cases}",
+  float* m = r.trace.add(id, dims, r.in("mask").place, title,
+                         "M_{ij} = \\begin{cases} 0 & \\text{allowed} \\\\ -\\infty & \\text{masked} \\end{cases}",
                          "mask", {}, note)
                  .data.data();
-  for (int b = 0; b < B; ++b)
+  for (int b = 0; b < r.B; ++b)
     for (int i = 0; i < Tq; ++i)
       for (int j = 0; j < Tk; ++j)
         m[(static_cast<std::size_t>(b) * Tq + i) * Tk + j] = (j >= key_len[b] || (causal && j > i)) ? kNegInf : 0.0f;
-  return m;
+  return {id, m};
+}
+
+// The stack's output: pre-norm stacks end with a final LayerNorm (GPT-2, T5, PyTorch's
+// TransformerEncoder(norm=...)), recorded as `<ln>.mean`, `<ln>.var` and `out_id`;
+// post-norm stacks already end normalised, so the output is a copy of the last layer's.
+Tensor rec_stack_output(Rec r, const std::string& ln, const std::string& out_id, const Dims& rows, const Tensor& x,
+                        const std::string& what, int layers) {
+  const Rec so = r.in("stack_output");
+  if (r.model.config.norm == NormOrder::Pre)
+    return rec_layernorm(so, ln, out_id, rows, "Final LayerNorm: " + what, x, ln,
+                         "Pre-norm layers add without normalising, so the stack ends with one LayerNorm.");
+  const std::string sym = ln == "final_ln" ? "Y = X" : "Z = Y";
+  return rec_copy(so, out_id, rows, what, sym + "^{(" + std::to_string(layers) + ")}", x,
+                  ln == "final_ln" ? "One context-aware vector per token." : "");
 }
 
 }  // namespace
@@ -168,50 +192,54 @@ void validate(const Config& c) {
     throw Error("config.layer_norm_eps must be a positive number no larger than 1, got " + std::to_string(c.layer_norm_eps));
 }
 
-void run(Model& m, Trace& trace) {
-  const Config& c = m.config;
-  validate(c);
-  trace.begin();
-  TextInfo& info = trace.text;
+namespace {
 
-  // ---- tokens ------------------------------------------------------------------------
+// The text of a run as token ids: tokenizer, vocabulary, ids, and the parameters they need.
+struct Tokens {
+  int B = 1, T = 0, S = 0;
+  std::vector<int> src_len;
+  std::vector<std::vector<int>> src_ids, tgt_ids;
+};
+
+void train_bpe(const Model& m, TextInfo& info) {
+  std::vector<std::string> corpus;
+  if (!m.bpe_corpus.empty()) {
+    corpus = m.bpe_corpus;
+  } else {
+    validate_utf8(m.text);
+    corpus = tokenize_regex(m.text);
+    if (!m.text2.empty()) {
+      validate_utf8(m.text2);
+      for (auto& w : tokenize_regex(m.text2)) corpus.push_back(std::move(w));
+    }
+  }
+  info.bpe = bpe_train(corpus, m.config.bpe_merges);
+}
+
+// Source and target tokens into `info`; returns their lengths.
+Tokens tokenize_all(const Model& m, TextInfo& info) {
+  const Config& c = m.config;
   const bool explicit_input = m.input.has_value();
   if (explicit_input && !m.text2.empty())
     throw Error("\"text2\" needs \"text\": a model file with explicit \"input\" rows has no sentences to batch");
   if (!explicit_input && m.text.empty()) throw Error("\"text\" is empty: type a sentence");
-  if (c.tokenizer == TokenizerKind::Bpe && !explicit_input) {
-    std::vector<std::string> corpus;
-    if (!m.bpe_corpus.empty()) {
-      corpus = m.bpe_corpus;
-    } else {
-      validate_utf8(m.text);
-      corpus = tokenize_regex(m.text);
-      if (!m.text2.empty()) {
-        validate_utf8(m.text2);
-        for (auto& w : tokenize_regex(m.text2)) corpus.push_back(std::move(w));
-      }
-    }
-    info.bpe = bpe_train(corpus, c.bpe_merges);
-  }
-  int T = 0;
+  if (c.tokenizer == TokenizerKind::Bpe && !explicit_input) train_bpe(m, info);
+  Tokens t;
   if (explicit_input) {
-    T = static_cast<int>(m.input->shape()[0]);
+    t.T = static_cast<int>(m.input->shape()[0]);
     std::vector<std::string> labels;
-    for (int t = 0; t < T; ++t) labels.push_back("x" + std::to_string(t));
+    for (int i = 0; i < t.T; ++i) labels.push_back("x" + std::to_string(i));
     info.source_tokens.push_back(labels);
     info.tokenizer = "input";
   } else {
     info.source_tokens.push_back(tokenize(m, m.text, "text", info));
     if (!m.text2.empty()) info.source_tokens.push_back(tokenize(m, m.text2, "text2", info));
     info.tokenizer = c.tokenizer == TokenizerKind::Whitespace ? "whitespace" : c.tokenizer == TokenizerKind::Regex ? "regex" : "bpe";
-    for (const auto& toks : info.source_tokens) T = std::max(T, static_cast<int>(toks.size()));
+    for (const auto& toks : info.source_tokens) t.T = std::max(t.T, static_cast<int>(toks.size()));
   }
-  const int B = static_cast<int>(info.source_tokens.size());
-  std::vector<int> src_len;
-  for (const auto& toks : info.source_tokens) src_len.push_back(static_cast<int>(toks.size()));
-
-  const bool decoder = c.decoder_layers > 0;
-  if (decoder) {
+  t.B = static_cast<int>(info.source_tokens.size());
+  for (const auto& toks : info.source_tokens) t.src_len.push_back(static_cast<int>(toks.size()));
+  if (c.decoder_layers > 0) {
     if (!m.target.empty()) {
       info.target_tokens = tokenize(m, m.target, "target", info);
     } else {
@@ -221,99 +249,125 @@ void run(Model& m, Trace& trace) {
       info.target_tokens.insert(info.target_tokens.end(), src.begin(), src.end() - 1);
     }
   }
-  const int S = static_cast<int>(info.target_tokens.size());
+  t.S = static_cast<int>(info.target_tokens.size());
+  return t;
+}
 
-  // ---- vocabulary, parameters ------------------------------------------------------
+// Vocabulary, token ids (an unknown token is reported before anything is computed), and
+// every parameter the model needs (seeded embedding rows keyed by the token itself: the same
+// word gets the same vector in any sentence).
+void assign_ids(Model& m, TextInfo& info, Tokens& t) {
   std::vector<std::vector<std::string>> texts;
-  if (!explicit_input) texts = info.source_tokens;
-  if (decoder) texts.push_back(info.target_tokens);
+  if (!m.input) texts = info.source_tokens;
+  if (t.S) texts.push_back(info.target_tokens);
   const Vocab vocab = build_vocab(m, texts);
   info.vocab = vocab.tokens;
-  const int V = static_cast<int>(vocab.tokens.size());
-  // Token ids first: an unknown token is reported before anything is computed.
-  std::vector<std::vector<int>> src_ids(B, std::vector<int>(T, vocab.pad));
-  if (!explicit_input)
-    for (int b = 0; b < B; ++b)
-      for (int t = 0; t < src_len[b]; ++t) src_ids[b][t] = vocab.id(info.source_tokens[b][t]);
-  std::vector<std::vector<int>> tgt_ids(1);
-  for (const auto& t : info.target_tokens) tgt_ids[0].push_back(vocab.id(t));
-
-  if (!m.user_embedding) {
-    // Seeded rows keyed by the token itself: the same word gets the same vector in any sentence.
-    Param* E = nullptr;
-    for (Param& p : m.params)
-      if (p.id == "embedding_table") E = &p;
-    if (!E) {
-      m.params.push_back(Param{"embedding_table", {}, {}});
-      E = &m.params.back();
-    }
-    E->value = xt::xarray<float>::from_shape({static_cast<std::size_t>(V), static_cast<std::size_t>(c.d_model)});
-    for (int id = 0; id < V; ++id)
-      seeded_embedding_row(E->value.data() + static_cast<std::size_t>(id) * c.d_model, c.seed, vocab.tokens[id], c.d_model);
+  t.src_ids.assign(t.B, std::vector<int>(t.T, vocab.pad));
+  if (!m.input)
+    for (int b = 0; b < t.B; ++b)
+      for (int i = 0; i < t.src_len[b]; ++i) t.src_ids[b][i] = vocab.id(info.source_tokens[b][i]);
+  t.tgt_ids.assign(1, {});
+  for (const auto& tok : info.target_tokens) t.tgt_ids[0].push_back(vocab.id(tok));
+  if (m.user_embedding) return;
+  Param* E = nullptr;
+  for (Param& p : m.params)
+    if (p.id == "embedding_table") E = &p;
+  if (!E) {
+    m.params.push_back(Param{"embedding_table", {}, {}, {}, {}});
+    E = &m.params.back();
   }
+  const int V = static_cast<int>(vocab.tokens.size()), d = m.config.d_model;
+  E->value = xt::xarray<float>::from_shape({static_cast<std::size_t>(V), static_cast<std::size_t>(d)});
+  for (int id = 0; id < V; ++id)
+    seeded_embedding_row(E->value.data() + static_cast<std::size_t>(id) * d, m.config.seed, vocab.tokens[id], d);
+}
+
+// Embeddings (or the given rows), the mask, the encoder layers and the stack's output.
+Tensor rec_encoder(Rec r, const Tokens& t) {
+  const Config& c = r.model.config;
+  r.place = {"input", -1, "", -1};
+  Tensor x;
+  if (r.model.input) {
+    Step& s = r.trace.add("input", {dim(t.T, "token", "source"), dim(c.d_model, "feature")}, r.in("embedding").place,
+                          "Encoder input (given rows)", "X \\in \\mathbb{R}^{T \\times d}", "given", {},
+                          "The model file supplies these rows directly: no tokenizer, embedding or positions.");
+    std::copy(r.model.input->data(), r.model.input->data() + s.size(), s.data.data());
+    x = {"input", s.data.data()};
+  } else {
+    x = rec_embed(r, "", t.src_ids, t.T, "input", "source");
+  }
+  const Tensor mask = rec_mask(r, "attention_mask", c.causal ? "Causal + padding mask" : "Attention mask", t.T, "source",
+                               t.T, "source", t.src_len, c.causal);
+  for (int i = 0; i < c.num_layers; ++i) x = rec_encoder_layer(r, i, x, t.T, mask);
+  r.place = {"encoder", -1, "", -1};
+  return rec_stack_output(r, "final_ln", "output", per_token(r, t.T, dim(c.d_model, "feature")), x, "Encoder output",
+                          c.num_layers);
+}
+
+// Seed 004's sequence-classification head on the first token of each sentence.
+void rec_classifier(Rec r, const Tensor& out, int T) {
+  const Config& c = r.model.config;
+  const int B = r.B, d = c.d_model;
+  r.place = {"classifier", -1, "classifier", -1};
+  Dims pooled_dims, label_dims;
+  if (B > 1) pooled_dims.push_back(dim(B, "batch", "batch"));
+  label_dims = pooled_dims;
+  pooled_dims.push_back(dim(d, "feature"));
+  label_dims.push_back(dim(c.num_labels, "label", "labels"));
+  float* pooled = r.trace.add("cls.pooled", pooled_dims, r.place, "First token's output", "h = Y_{0}", "pool", {out.id},
+                              "Dropout is the identity at inference.")
+                      .data.data();
+  for (int b = 0; b < B; ++b)
+    std::copy(out.data + static_cast<std::size_t>(b) * T * d, out.data + (static_cast<std::size_t>(b) * T + 1) * d,
+              pooled + static_cast<std::size_t>(b) * d);
+  const Tensor logits = rec_linear(r, "cls.logits", label_dims, "Classifier logits",
+                                   "z = h W^{\\text{cls}} + b^{\\text{cls}}", {"cls.pooled", pooled}, "cls.W", "cls.b");
+  rec_softmax(r, "cls.probs", label_dims, "Label probabilities", logits);
+}
+
+// The decoder over the first sentence's encoder output, then the tied output projection
+// and the vocabulary softmax.
+void rec_decoder(Rec r, const Tokens& t, const Tensor& enc) {
+  const Config& c = r.model.config;
+  const int S = t.S, d = c.d_model, V = static_cast<int>(r.trace.text.vocab.size());
+  r.B = 1;
+  r.tokens = "target";
+  r.place = {"decoder", -1, "", -1};
+  Tensor y = rec_embed(r, "target_", t.tgt_ids, S, "decoder_input", "target");
+  const Tensor self_mask = rec_mask(r, "decoder_mask", "Causal mask (decoder)", S, "target", S, "target", {S}, true);
+  const Tensor cross_mask = rec_mask(r, "cross_mask", "Cross-attention mask", S, "target", t.T, "source",
+                                     {t.src_len.empty() ? t.T : t.src_len[0]}, false);
+  for (int j = 0; j < c.decoder_layers; ++j) y = rec_decoder_layer(r, j, y, S, enc, t.T, self_mask, cross_mask);
+  r.place = {"decoder", -1, "", -1};
+  const Tensor z = rec_stack_output(r, "decoder_final_ln", "decoder_output", per_token(r, S, dim(d, "feature")), y,
+                                    "Decoder output", c.decoder_layers);
+  r.place = {"output", -1, "projection", -1};
+  const Dims vocab_dims = per_token(r, S, dim(V, "vocab", "vocab"));
+  float* logits = r.trace.add("logits", vocab_dims, r.place, "Output logits over the vocabulary", "L = Z E^{\\top}",
+                              "logits", {z.id, "embedding_table"},
+                              "The output projection shares the embedding table (weight tying, as in the original Transformer).")
+                      .data.data();
+  const Param& E = r.model.at("embedding_table");
+  ew_f32_scores(logits, V, z.data, d, E.value.data(), d, S, V, d);
+  rec_softmax(r.in("softmax"), "probs", vocab_dims, "Next-token probabilities", {"logits", logits},
+              "Row t is the model's distribution for the token after target position t.");
+}
+
+}  // namespace
+
+void run(Model& m, Trace& trace) {
+  validate(m.config);
+  trace.begin();
+  Tokens t = tokenize_all(m, trace.text);
+  assign_ids(m, trace.text, t);
   const auto setup0 = std::chrono::steady_clock::now();
-  ensure_params(m, V, std::max(T, S));
+  ensure_params(m, static_cast<int>(trace.text.vocab.size()), std::max(t.T, t.S));
   trace.setup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - setup0).count();
 
-  // ---- encoder -----------------------------------------------------------------------
-  Rec r{trace, m, B};
-  const float* x;
-  if (explicit_input) {
-    Step& s = trace.add("input", {T, c.d_model}, "Encoder input (given rows)", "X \\in \\mathbb{R}^{T \\times d}", "given", {},
-                        "The model file supplies these rows directly: no tokenizer, embedding or positions.");
-    std::copy(m.input->data(), m.input->data() + s.size(), s.data.data());
-    x = s.data.data();
-  } else {
-    x = rec_embed(r, "", src_ids, T, "input", "source");
-  }
-  const float* mask = rec_mask(r, "attention_mask", c.causal ? "Causal + padding mask" : "Attention mask", B, T, T,
-                               src_len.empty() ? std::vector<int>{T} : src_len, c.causal);
-  std::string x_id = "input";
-  for (int i = 0; i < c.num_layers; ++i) {
-    x = rec_encoder_layer(r, i, x, x_id, T, mask, "attention_mask");
-    x_id = "layer" + std::to_string(i) + ".output";
-  }
-  const float* out = rec_copy(r, "output", batch_shape(B, T, c.d_model), "Encoder output",
-                              "Y = X^{(" + std::to_string(c.num_layers) + ")}", x, x_id,
-                              "One context-aware vector per token.");
-
-  // ---- classification head (seed 004) ------------------------------------------------
-  if (c.num_labels > 0) {
-    const std::vector<int> pshape = B == 1 ? std::vector<int>{c.d_model} : std::vector<int>{B, c.d_model};
-    float* pooled = trace.add("cls.pooled", pshape, "First token's output", "h = Y_{0}", "pool", {"output"},
-                              "Dropout is the identity at inference.")
-                        .data.data();
-    for (int b = 0; b < B; ++b)
-      std::copy(out + static_cast<std::size_t>(b) * T * c.d_model, out + (static_cast<std::size_t>(b) * T + 1) * c.d_model,
-                pooled + static_cast<std::size_t>(b) * c.d_model);
-    const std::vector<int> lshape = B == 1 ? std::vector<int>{c.num_labels} : std::vector<int>{B, c.num_labels};
-    const float* logits = rec_linear(r, "cls.logits", lshape, "Classifier logits", "z = h W^{\\text{cls}} + b^{\\text{cls}}",
-                                     pooled, "cls.pooled", B, "cls.W", "cls.b");
-    rec_softmax(r, "cls.probs", lshape, B == 1 ? std::vector<int>{1} : std::vector<int>{B}, "Label probabilities",
-                logits, "cls.logits", B, c.num_labels);
-  }
-
-  // ---- decoder -----------------------------------------------------------------------
-  if (!decoder) return;
-  Rec rd{trace, m, 1};
-  const float* y = rec_embed(rd, "target_", tgt_ids, S, "decoder_input", "target");
-  const float* dmask = rec_mask(rd, "decoder_mask", "Causal mask (decoder)", 1, S, S, {S}, true);
-  const float* xmask = rec_mask(rd, "cross_mask", "Cross-attention mask", 1, S, T, {src_len.empty() ? T : src_len[0]}, false);
-  std::string y_id = "decoder_input";
-  for (int j = 0; j < c.decoder_layers; ++j) {
-    y = rec_decoder_layer(rd, j, y, y_id, S, out, "output", T, dmask, xmask);
-    y_id = "decoder" + std::to_string(j) + ".output";
-  }
-  const float* dout = rec_copy(rd, "decoder_output", {S, c.d_model}, "Decoder output",
-                               "Z = Y^{(" + std::to_string(c.decoder_layers) + ")}", y, y_id);
-  float* logits = trace.add("logits", {S, V}, "Output logits over the vocabulary", "L = Z E^{\\top}", "logits",
-                            {"decoder_output", "embedding_table"},
-                            "The output projection shares the embedding table (weight tying, as in the original Transformer).")
-                      .data.data();
-  const Param& E = m.at("embedding_table");
-  ew_f32_scores(logits, V, dout, c.d_model, E.value.data(), c.d_model, S, V, c.d_model);
-  rec_softmax(rd, "probs", {S, V}, {S}, "Next-token probabilities", logits, "logits", S, V,
-              "Row t is the model's distribution for the token after target position t.");
+  Rec r{trace, m, t.B, "source", {}};
+  const Tensor out = rec_encoder(r, t);
+  if (m.config.num_labels > 0) rec_classifier(r, out, t.T);
+  if (m.config.decoder_layers > 0) rec_decoder(r, t, out);
 }
 
 }  // namespace ew

@@ -7,14 +7,12 @@
 
 namespace ew {
 
-// x: B×T×d (step x_id). Returns layer{i}.output.
-const float* rec_encoder_layer(Rec r, int i, const float* x, const std::string& x_id, int T,
-                               const float* mask, const std::string& mask_id);
+// x: B×T×d. Records layer{i}.* at place {encoder, i}; returns layer{i}.output.
+Tensor rec_encoder_layer(Rec r, int i, const Tensor& x, int T, const Tensor& mask);
 
-// y: 1×S×d decoder stream (step y_id); enc: 1×T×d encoder output of the first sentence.
-// Returns decoder{j}.output.
-const float* rec_decoder_layer(Rec r, int j, const float* y, const std::string& y_id, int S,
-                               const float* enc, const std::string& enc_id, int T,
-                               const float* self_mask, const float* cross_mask);
+// y: 1×S×d decoder stream; enc: the 1×T×d encoder output of the first sentence. Records
+// decoder{j}.* at place {decoder, j}; returns decoder{j}.output.
+Tensor rec_decoder_layer(Rec r, int j, const Tensor& y, int S, const Tensor& enc, int T, const Tensor& self_mask,
+                         const Tensor& cross_mask);
 
 }  // namespace ew

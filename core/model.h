@@ -58,6 +58,8 @@ struct Param {
   std::string id;
   xt::xarray<float> value;
   PackedB packed;  // value repacked for ew_f32_matmul_packed (weights of matmuls only)
+  std::vector<Axis> axes;  // one per dimension (set by ensure_params)
+  Place place;             // the block it belongs to
 };
 
 struct Model {

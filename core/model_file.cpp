@@ -114,7 +114,7 @@ xt::xarray<float> get_matrix(const json& v, const std::string& path) {
 }
 
 void add_param(Model& m, const std::string& id, xt::xarray<float> value) {
-  m.params.push_back(Param{id, std::move(value), {}});
+  m.params.push_back(Param{id, std::move(value), {}, {}, {}});
   ++m.given_params;
 }
 
@@ -177,7 +177,8 @@ void parse_config(Config& c, const json& j) {
 Model model_from_json(const json& j) {
   check_keys(j, "the model file",
              {"config", "text", "text2", "target", "input", "vocab", "embedding", "position_table", "embedding_ln",
-              "layers", "decoder", "classifier", "bpe_corpus", "title", "description", "source"});
+              "layers", "decoder", "classifier", "final_ln", "decoder_final_ln", "bpe_corpus", "title", "description",
+              "source"});
   Model m;
   if (j.contains("config")) parse_config(m.config, j["config"]);
   const Config& c = m.config;
@@ -217,6 +218,11 @@ Model model_from_json(const json& j) {
   }
   if (j.contains("position_table")) add_param(m, "position_table", get_matrix(j["position_table"], "position_table"));
   if (j.contains("embedding_ln")) parse_norm(m, j["embedding_ln"], "embedding_ln", "embedding_ln");
+  for (const char* ln : {"final_ln", "decoder_final_ln"}) {
+    if (!j.contains(ln)) continue;
+    if (c.norm != NormOrder::Pre) throw Error(std::string("\"") + ln + "\" belongs to pre-norm models (config.norm is \"post\")");
+    parse_norm(m, j[ln], ln, ln);
+  }
   if (j.contains("bpe_corpus")) {
     const json& v = j["bpe_corpus"];
     if (v.is_string()) {

@@ -17,55 +17,67 @@ struct Spec {
   std::vector<std::size_t> shape;
   Init init;
   bool packed;  // a matmul weight
+  std::vector<Axis> axes;
+  Place place;
 };
 
-void attention_specs(std::vector<Spec>& out, const std::string& p, std::size_t d) {
+const std::vector<Axis> kMatrix = {{"in", ""}, {"out", ""}};
+const std::vector<Axis> kBias = {{"out", ""}};
+const std::vector<Axis> kNorm = {{"feature", ""}};
+
+void attention_specs(std::vector<Spec>& out, const std::string& p, std::size_t d, const Place& at) {
   for (const char* m : {"q", "k", "v", "o"}) {
-    out.push_back({p + "W_" + m, {d, d}, Init::Weight, true});
-    out.push_back({p + "b_" + m, {d}, Init::Zeros, false});
+    out.push_back({p + "W_" + m, {d, d}, Init::Weight, true, kMatrix, at});
+    out.push_back({p + "b_" + m, {d}, Init::Zeros, false, kBias, at});
   }
 }
 
-void ffn_specs(std::vector<Spec>& out, const std::string& p, std::size_t d, std::size_t ff) {
-  out.push_back({p + "W_1", {d, ff}, Init::Weight, true});
-  out.push_back({p + "b_1", {ff}, Init::Zeros, false});
-  out.push_back({p + "W_2", {ff, d}, Init::Weight, true});
-  out.push_back({p + "b_2", {d}, Init::Zeros, false});
+void ffn_specs(std::vector<Spec>& out, const std::string& p, std::size_t d, std::size_t ff, const Place& at) {
+  out.push_back({p + "W_1", {d, ff}, Init::Weight, true, kMatrix, at});
+  out.push_back({p + "b_1", {ff}, Init::Zeros, false, kBias, at});
+  out.push_back({p + "W_2", {ff, d}, Init::Weight, true, kMatrix, at});
+  out.push_back({p + "b_2", {d}, Init::Zeros, false, kBias, at});
 }
 
-void norm_specs(std::vector<Spec>& out, const std::string& p, std::size_t d) {
-  out.push_back({p + ".gamma", {d}, Init::Ones, false});
-  out.push_back({p + ".beta", {d}, Init::Zeros, false});
+void norm_specs(std::vector<Spec>& out, const std::string& p, std::size_t d, const Place& at) {
+  out.push_back({p + ".gamma", {d}, Init::Ones, false, kNorm, at});
+  out.push_back({p + ".beta", {d}, Init::Zeros, false, kNorm, at});
+}
+
+void layer_specs(std::vector<Spec>& s, const Config& c, const char* stack, int i) {
+  const auto d = static_cast<std::size_t>(c.d_model);
+  const bool dec = std::string(stack) == "decoder";
+  const std::string p = (dec ? "decoder" : "layer") + std::to_string(i) + ".";
+  const std::string section = dec ? "decoder" : "encoder";
+  attention_specs(s, dec ? p + "self." : p, d, {section, i, "self_attention", -1});
+  if (dec) attention_specs(s, p + "cross.", d, {section, i, "cross_attention", -1});
+  ffn_specs(s, p, d, static_cast<std::size_t>(c.d_ff), {section, i, "ffn", -1});
+  for (const char* ln : {"ln1", "ln2", "ln3"}) {
+    if (!dec && std::string(ln) == "ln3") break;
+    norm_specs(s, p + ln, d, {section, i, "add_norm", -1});
+  }
 }
 
 std::vector<Spec> inventory(const Config& c, int vocab_size, int positions) {
   const auto d = static_cast<std::size_t>(c.d_model);
-  const auto ff = static_cast<std::size_t>(c.d_ff);
+  const auto labels = static_cast<std::size_t>(c.num_labels);
+  const bool pre = c.norm == NormOrder::Pre;
   std::vector<Spec> s;
-  s.push_back({"embedding_table", {static_cast<std::size_t>(vocab_size), d}, Init::Table, false});
+  s.push_back({"embedding_table", {static_cast<std::size_t>(vocab_size), d}, Init::Table, false,
+               {{"vocab", "vocab"}, {"feature", ""}}, {"input", -1, "embedding", -1}});
   if (c.positional == Positional::Learned) {
-    s.push_back({"position_table", {static_cast<std::size_t>(positions), d}, Init::Table, false});
-    norm_specs(s, "embedding_ln", d);
+    s.push_back({"position_table", {static_cast<std::size_t>(positions), d}, Init::Table, false,
+                 {{"position", ""}, {"feature", ""}}, {"input", -1, "positional", -1}});
+    norm_specs(s, "embedding_ln", d, {"input", -1, "embedding", -1});
   }
-  for (int i = 0; i < c.num_layers; ++i) {
-    const std::string p = "layer" + std::to_string(i) + ".";
-    attention_specs(s, p, d);
-    ffn_specs(s, p, d, ff);
-    norm_specs(s, p + "ln1", d);
-    norm_specs(s, p + "ln2", d);
-  }
-  for (int j = 0; j < c.decoder_layers; ++j) {
-    const std::string p = "decoder" + std::to_string(j) + ".";
-    attention_specs(s, p + "self.", d);
-    attention_specs(s, p + "cross.", d);
-    ffn_specs(s, p, d, ff);
-    norm_specs(s, p + "ln1", d);
-    norm_specs(s, p + "ln2", d);
-    norm_specs(s, p + "ln3", d);
-  }
+  for (int i = 0; i < c.num_layers; ++i) layer_specs(s, c, "encoder", i);
+  if (pre) norm_specs(s, "final_ln", d, {"encoder", -1, "stack_output", -1});
+  for (int j = 0; j < c.decoder_layers; ++j) layer_specs(s, c, "decoder", j);
+  if (pre && c.decoder_layers > 0) norm_specs(s, "decoder_final_ln", d, {"decoder", -1, "stack_output", -1});
   if (c.num_labels > 0) {
-    s.push_back({"cls.W", {d, static_cast<std::size_t>(c.num_labels)}, Init::Weight, true});
-    s.push_back({"cls.b", {static_cast<std::size_t>(c.num_labels)}, Init::Zeros, false});
+    const Place at{"classifier", -1, "classifier", -1};
+    s.push_back({"cls.W", {d, labels}, Init::Weight, true, {{"in", ""}, {"label", "labels"}}, at});
+    s.push_back({"cls.b", {labels}, Init::Zeros, false, {{"label", "labels"}}, at});
   }
   return s;
 }
@@ -134,6 +146,8 @@ void ensure_params(Model& model, int vocab_size, int positions) {
       ew_f32_pack_b(&p.packed, p.value.data(), static_cast<int>(spec.shape[0]),
                     static_cast<int>(spec.shape[1]));
     }
+    p.axes = spec.axes;
+    p.place = spec.place;
     ordered.push_back(std::move(p));
   }
   // Anything left over is a parameter this configuration does not use.

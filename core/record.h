@@ -1,11 +1,14 @@
 // record.h — small building blocks of the forward pass that compute one operation with
 // the kernels AND record it as a trace step: linear layers, element-wise adds, LayerNorm
-// with its statistics, activations, copies. The layer files compose these; they never
-// compute a value without recording it, and never record a value they did not use.
+// with its statistics, activations, copies, softmax. The layer files compose these; they
+// never compute a value without recording it, and never record a value they did not use.
 //
-// Every function returns a pointer into the new step's buffer. Pointers stay valid for
-// the rest of the run (a Step's buffer is never reallocated while the run is under way);
-// references to Step objects do not, so none are kept.
+// Inputs and results are Tensors — a step's (or parameter's) id together with its values —
+// so an input can never be recorded under another step's id. Each step gets its axes from
+// the Dims it is recorded with and its place from the Rec it is recorded through.
+//
+// Data pointers stay valid for the rest of the run (a Step's buffer is never reallocated
+// while the run is under way); references to Step objects do not, so none are kept.
 #pragma once
 #include <string>
 #include <vector>
@@ -15,53 +18,64 @@
 
 namespace ew {
 
-// Shape of a per-token tensor: [T, n] for one sentence, [B, T, n] for a batch.
-std::vector<int> batch_shape(int B, int T, int n);
-// Shape of a per-token scalar: [T] or [B, T].
-std::vector<int> batch_shape(int B, int T);
+// A named tensor of this run: a trace step's or a parameter's id and its row-major values.
+struct Tensor {
+  std::string id;
+  const float* data = nullptr;
+};
 
+// The recorder's context: where steps go, the model they come from, the batch size of the
+// tensors being recorded, whose tokens label this stream's token axis ("source" or
+// "target"), and the place in the architecture of the steps being recorded.
 struct Rec {
   Trace& trace;
   const Model& model;
-  int B;  // batch size of the tensors being recorded
+  int B;
+  const char* tokens = "source";
+  Place place;
+
+  // The same context for another block (layer and section unchanged) or head.
+  Rec in(const char* block, int head = -1) const;
 };
 
-// Y (rows×out) = X (rows×in) · W + b, W a packed parameter. Records kind "linear".
-float* rec_linear(Rec r, const std::string& id, std::vector<int> shape, const std::string& title,
-                  const std::string& formula, const float* x, const std::string& x_id, int rows,
-                  const std::string& W_id, const std::string& b_id, const std::string& note = {});
+// ---- dimensions with their axes --------------------------------------------------------
+Dim dim(int size, const char* name, const char* labels = "");
+// [batch,] token, <last>: a per-token tensor of this stream ([T, n] or [B, T, n]).
+Dims per_token(const Rec& r, int T, Dim last);
+// [batch,] token: a per-token scalar.
+Dims per_token(const Rec& r, int T);
+// The dims of a row statistic (mean, variance, max, sum) of a tensor: all but the last;
+// a single row keeps one dimension of size 1 ("sequence").
+Dims without_last(const Dims& dims);
+
+// ---- compute and record ----------------------------------------------------------------
+// Y = X · W + b over every row of `dims` (W: in×out packed parameter `W`). Kind "linear".
+Tensor rec_linear(Rec r, const std::string& id, const Dims& dims, const std::string& title,
+                  const std::string& formula, const Tensor& x, const std::string& W, const std::string& b,
+                  const std::string& note = {});
+
+// rec_linear then the activation, in one fused kernel pass: records `id` (the
+// pre-activation X·W + b) and `act_id` (act of it); returns the activation.
+Tensor rec_linear_act(Rec r, const std::string& id, const std::string& act_id, const Dims& dims,
+                      const std::string& title, const std::string& formula, const Tensor& x,
+                      const std::string& W, const std::string& b, Activation act, const std::string& note = {});
 
 // Y = A + B element-wise (kind "add").
-float* rec_add(Rec r, const std::string& id, std::vector<int> shape, const std::string& title,
-               const std::string& formula, const float* a, const std::string& a_id, const float* b,
-               const std::string& b_id, const std::string& note = {});
+Tensor rec_add(Rec r, const std::string& id, const Dims& dims, const std::string& title,
+               const std::string& formula, const Tensor& a, const Tensor& b, const std::string& note = {});
 
-// A copy that names a result (kind "copy"): "output" is the last layer's output.
-float* rec_copy(Rec r, const std::string& id, std::vector<int> shape, const std::string& title,
-                const std::string& formula, const float* x, const std::string& x_id,
-                const std::string& note = {});
+// A copy that names a result (kind "copy"): e.g. "layer0.output" of a pre-norm layer.
+Tensor rec_copy(Rec r, const std::string& id, const Dims& dims, const std::string& title,
+                const std::string& formula, const Tensor& x, const std::string& note = {});
 
-// LayerNorm of `rows` rows of width d: records `<id>.mean`, `<id>.var` and `<id>` itself
-// (or `out_id` when given, e.g. "layer0.output"). gamma/beta from parameters
-// `<param>.gamma`, `<param>.beta`.
-float* rec_layernorm(Rec r, const std::string& id, const std::string& out_id, std::vector<int> shape,
-                     std::vector<int> stat_shape, const std::string& title, const float* x,
-                     const std::string& x_id, int rows, int d, const std::string& param,
+// LayerNorm over the last dimension: records `<id>.mean`, `<id>.var` and the result as
+// `out_id` (or `id` when out_id is empty), with parameters `<param>.gamma`, `<param>.beta`.
+Tensor rec_layernorm(Rec r, const std::string& id, const std::string& out_id, const Dims& dims,
+                     const std::string& title, const Tensor& x, const std::string& param,
                      const std::string& note = {});
 
-// ReLU or exact GELU, element-wise (kind "activation").
-// rec_linear followed by rec_activation in one fused kernel pass: records `id` (the
-// pre-activation X·W + b) and `act_id` (act of it); returns the activation's data.
-float* rec_linear_act(Rec r, const std::string& id, const std::string& act_id, std::vector<int> shape,
-                      const std::string& title, const std::string& formula, const float* x,
-                      const std::string& x_id, int rows, const std::string& W_id, const std::string& b_id,
-                      Activation act, const std::string& note = "");
-float* rec_activation(Rec r, const std::string& id, std::vector<int> shape, const float* x,
-                      const std::string& x_id, std::size_t n, Activation act);
-
-// Row softmax of `rows` rows of width n with its pieces `<id>.rowmax`, `<id>.rowsum`.
-float* rec_softmax(Rec r, const std::string& id, std::vector<int> shape, std::vector<int> stat_shape,
-                   const std::string& title, const float* x, const std::string& x_id, int rows, int n,
+// Row softmax over the last dimension, with its pieces `<id>.rowmax` and `<id>.rowsum`.
+Tensor rec_softmax(Rec r, const std::string& id, const Dims& dims, const std::string& title, const Tensor& x,
                    const std::string& note = {});
 
 }  // namespace ew

@@ -28,9 +28,24 @@ Step& Trace::add(const std::string& id, std::vector<int> shape, const std::strin
   step.shape = std::move(shape);
   step.inputs = std::move(inputs);
   step.head = -1;
+  step.axes.clear();
+  step.place = Place{};
   step.data.resize(count);  // keeps its capacity: no allocation when shapes repeat
   index_.emplace(id, n_);
   ++n_;
+  return step;
+}
+
+Step& Trace::add(const std::string& id, const Dims& dims, const Place& place, const std::string& title,
+                 const std::string& formula, const std::string& kind, std::vector<std::string> inputs,
+                 const std::string& note) {
+  std::vector<int> shape;
+  shape.reserve(dims.size());
+  for (const Dim& d : dims) shape.push_back(d.size);
+  Step& step = add(id, std::move(shape), title, formula, kind, std::move(inputs), note);
+  for (const Dim& d : dims) step.axes.push_back(d.axis);
+  step.place = place;
+  step.head = place.head;
   return step;
 }
 

@@ -16,6 +16,34 @@
 
 namespace ew {
 
+// What the index along one dimension of a step means (docs/trace.md, "Axes"): `name` is one
+// of batch, token, query, key, feature, head_feature, hidden, vocab, label, position, in,
+// out, sequence; `labels` says where a reader finds a label for each index: "source" (the
+// source tokens of the batch item), "target", "vocab", "labels", "batch", or "" (indices).
+struct Axis {
+  std::string name;
+  std::string labels;
+};
+
+// Where a step sits in the architecture (docs/trace.md, "Place"), set by the code that
+// records it: section (input, encoder, classifier, decoder, output), layer within its stack
+// (-1: not inside a layer), block (tokens, embedding, positional, mask, self_attention,
+// cross_attention, add_norm, ffn, layer_output, stack_output, classifier, projection,
+// softmax) and head (-1: not per head).
+struct Place {
+  std::string section;
+  int layer = -1;
+  std::string block;
+  int head = -1;
+};
+
+// One dimension of a step: its size and its axis, given together so they cannot disagree.
+struct Dim {
+  int size;
+  Axis axis;
+};
+using Dims = std::vector<Dim>;
+
 struct Step {
   std::string id;       // stable: "embedding", "layer0.head1.weights", ...
   std::string title;    // for people: "Attention weights (head 1)"
@@ -24,7 +52,9 @@ struct Step {
   std::string note;     // one or two sentences more, may be empty
   std::vector<int> shape;
   std::vector<std::string> inputs;  // ids of the steps (or parameters) it was computed from
-  int head = -1;        // for per-head steps: the head index; else -1
+  int head = -1;        // for per-head steps: the head index; else -1 (== place.head)
+  std::vector<Axis> axes;  // one per dimension of shape
+  Place place;
   std::vector<float> data;  // row-major, prod(shape) values; -inf marks a masked entry
 
   std::size_t size() const { return data.size(); }
@@ -43,6 +73,10 @@ class Trace {
  public:
   void begin();  // start a run: keeps every buffer for reuse
   // Appends a step; its data has prod(shape) zero-or-stale floats for the caller to fill.
+  Step& add(const std::string& id, const Dims& dims, const Place& place, const std::string& title,
+            const std::string& formula, const std::string& kind, std::vector<std::string> inputs = {},
+            const std::string& note = {});
+  // The same without axes or place (they stay empty; for steps recorded outside the layers).
   Step& add(const std::string& id, std::vector<int> shape, const std::string& title,
             const std::string& formula, const std::string& kind,
             std::vector<std::string> inputs = {}, const std::string& note = {});

@@ -31,6 +31,17 @@ std::string format_float(float v) {
 
 namespace {
 
+ojson axes_json(const std::vector<Axis>& axes) {
+  ojson a = ojson::array();
+  for (const Axis& x : axes) a.push_back({{"name", x.name}, {"labels", x.labels.empty() ? ojson() : ojson(x.labels)}});
+  return a;
+}
+
+ojson place_json(const Place& p) {
+  return {{"section", p.section}, {"layer", p.layer}, {"block", p.block.empty() ? ojson() : ojson(p.block)},
+          {"head", p.head}};
+}
+
 void write_data(std::ostream& out, const float* v, std::size_t n) {
   out << "[";
   for (std::size_t i = 0; i < n; ++i) {
@@ -79,7 +90,8 @@ void write_trace_json(std::ostream& out, const Trace& trace, const Model& model,
   for (std::size_t i = 0; i < trace.size(); ++i) {
     const Step& s = trace[i];
     ojson meta{{"id", s.id}, {"title", s.title}, {"formula", s.formula}, {"kind", s.kind}, {"note", s.note},
-               {"shape", s.shape}, {"inputs", s.inputs}, {"head", s.head}};
+               {"shape", s.shape}, {"inputs", s.inputs}, {"head", s.head}, {"axes", axes_json(s.axes)},
+               {"place", place_json(s.place)}};
     if (i) out << ",";
     if (opt.step_data) {
       write_open(out, meta);
@@ -96,7 +108,7 @@ void write_trace_json(std::ostream& out, const Trace& trace, const Model& model,
     for (std::size_t i = 0; i < model.params.size(); ++i) {
       const Param& p = model.params[i];
       std::vector<std::size_t> shape(p.value.shape().begin(), p.value.shape().end());
-      ojson meta{{"id", p.id}, {"shape", shape}};
+      ojson meta{{"id", p.id}, {"shape", shape}, {"axes", axes_json(p.axes)}, {"place", place_json(p.place)}};
       if (i) out << ",";
       if (opt.param_data) {
         write_open(out, meta);

@@ -1,7 +1,9 @@
 // trace_json.h — the trace as JSON, the format the CLI's --json prints and the page reads:
 //   {"tokens":[...], "text":{...}, "config":{...}, "isa":"...",
-//    "steps":[{"id","title","formula","kind","note","shape","inputs","head","data"}],
-//    "params":[{"id","shape","data"}]}
+//    "steps":[{"id","title","formula","kind","note","shape","inputs","head","axes","place","data"}],
+//    "params":[{"id","shape","axes","place","data"}]}
+// axes: [{"name", "labels"}] one per dimension; place: {"section","layer","block","head"}
+// (docs/trace.md).
 // Floats are written so that they read back to the same float32; -inf (a masked score) is
 // written as null. Without data, the same document is the page's step index.
 #pragma once

@@ -293,6 +293,11 @@ def finish_doc(g, doc, texts, unk=None, extra_rows=None):
         dec.append(D)
     if dec:
         doc["decoder"] = dec
+    if c["norm"] == "pre":  # the final LayerNorm(s) of pre-norm stacks
+        for key, present in (("final_ln", True), ("decoder_final_ln", c["decoder_layers"] > 0)):
+            ln = g.ln(d) if present else None
+            if ln is not None:
+                doc[key] = ln
     if c["num_labels"]:
         doc["classifier"] = {"W": g.normal((d, c["num_labels"]), 1.0 / np.sqrt(d))}
         if not drop:
@@ -388,6 +393,7 @@ class Tally:
     def __init__(self, verbose):
         self.models = 0
         self.steps = 0
+        self.axes = 0
         self.failed = 0
         self.failed_models = 0
         self.verbose = verbose
@@ -398,6 +404,20 @@ class Tally:
 def first_index(mask):
     idx = np.argwhere(mask)[0]
     return tuple(int(i) for i in idx)
+
+
+def check_place(step):
+    """The place a step's id implies (layer index, section, head) against its `place`."""
+    place = step.get("place") or {}
+    m = re.match(r"(layer|decoder)(\d+)\.", step["id"])
+    want_layer = int(m.group(2)) if m else -1
+    if place.get("layer") != want_layer:
+        return "place.layer %r, expected %d" % (place.get("layer"), want_layer)
+    if m and place.get("section") != ("encoder" if m.group(1) == "layer" else "decoder"):
+        return "place.section %r inside %s" % (place.get("section"), m.group(0))
+    if place.get("head") != step.get("head"):
+        return "place.head %r differs from head %r" % (place.get("head"), step.get("head"))
+    return None
 
 
 def compare(name, cfg, model_path, out, steps, facts, tally, model=None):
@@ -432,6 +452,9 @@ def compare(name, cfg, model_path, out, steps, facts, tally, model=None):
         want = int(m.group(1)) if m else -1
         if s.get("head", -1) != want:
             fail("step %s: head field %r, expected %d" % (s["id"], s.get("head"), want))
+        fails_place = check_place(s)
+        if fails_place:
+            fail("step %s: %s" % (s["id"], fails_place))
         seen.add(s["id"])
     # text facts
     text = out.get("text", {})
@@ -451,6 +474,11 @@ def compare(name, cfg, model_path, out, steps, facts, tally, model=None):
         if got.shape != want.shape:
             fail("step %s: shape %s, reference %s" % (sid, list(got.shape), list(want.shape)))
             continue
+        axes = [(a["name"], a["labels"]) for a in by_id[sid].get("axes", [])]
+        want_axes = ref.expected_axes(sid, want.ndim, len(facts["source_tokens"]) > 1)
+        tally.axes += 1
+        if axes != want_axes:
+            fail("step %s: axes %s, reference %s" % (sid, axes, want_axes))
         if want.size == 0:
             continue
         want_masked, got_masked = np.isneginf(want), np.isneginf(got)
@@ -599,7 +627,7 @@ def main(argv=None):
             check_preset(args.cli, p, tally)
 
     print("random draws rejected as ill-conditioned before running the CLI: %d" % rejected)
-    print("%d models, %d steps compared, %d failed" % (tally.models, tally.steps, tally.failed))
+    print("%d models, %d steps compared (axes of %d), %d failed" % (tally.models, tally.steps, tally.axes, tally.failed))
     print("largest |diff|/allowed among passing steps: %.3g (%s); torch cross-checks passed: %d"
           % (tally.worst, tally.worst_where, ref.TORCH_CHECKS))
     if tally.failed:

@@ -305,6 +305,10 @@ class RefModel:
             weights("decoder%d." % j, D, ["W_1", "b_1", "W_2", "b_2"], ffn_len)
             for ln in ("ln1", "ln2", "ln3"):
                 norm("decoder%d.%s" % (j, ln), D.get(ln))
+        if c["norm"] == "pre":  # pre-norm stacks end with one LayerNorm (PyTorch's norm=...)
+            norm("final_ln", doc.get("final_ln"))
+            if c["decoder_layers"] > 0:
+                norm("decoder_final_ln", doc.get("decoder_final_ln"))
         if c["num_labels"] > 0:
             cl = doc.get("classifier", {})
             if "W" not in cl:
@@ -479,7 +483,10 @@ def _forward(model, dtype):
             rec.add(L + "residual2", bat(r2))
             x = r2
             rec.add(L + "output", bat(x))
-    rec.add("output", bat(x))
+    if c["norm"] == "pre":
+        x = norm("final_ln", "final_ln", x, "output", B)
+    else:
+        rec.add("output", bat(x))
     enc = x  # [B, T, d]
 
     # ---- classification head ---------------------------------------------------------
@@ -537,7 +544,10 @@ def _forward(model, dtype):
                 rec.add(D + "residual3", r3[0])
                 y = r3
                 rec.add(D + "output", y[0])
-        rec.add("decoder_output", y[0])
+        if c["norm"] == "pre":
+            y = norm("decoder_final_ln", "decoder_final_ln", y, "decoder_output", 1)
+        else:
+            rec.add("decoder_output", y[0])
         logits = y[0] @ P["embedding_table"].T  # weight tying
         if _torch_on():
             _agree("logits", logits, F.linear(_t(y[0]), _t(P["embedding_table"])).numpy())
@@ -553,3 +563,51 @@ def _forward(model, dtype):
         "vocab": model.vocab,
     }
     return rec.steps, facts
+
+
+# ---------------------------------------------------------------------------------------
+# Axes (docs/trace.md, "Axes"): what each dimension of a step means, stated here from the
+# architecture alone, independently of the program's recorder.
+# ---------------------------------------------------------------------------------------
+def _stream(step_id):
+    """'target' for steps of the decoder's stream, else 'source'."""
+    if step_id.startswith(("target_", "decoder_input", "decoder_output", "decoder_final_ln", "logits", "probs")):
+        return "target"
+    if re.match(r"decoder\d+\.", step_id):
+        return "source" if re.match(r"decoder\d+\.cross\.(k|v)$", step_id) else "target"
+    return "source"
+
+
+def expected_axes(step_id, ndim, batch):
+    """[(name, labels)] for step `step_id` of `ndim` dimensions; `batch` says whether the
+    encoder's stream is a padded batch (two sentences). labels: None for plain indices."""
+    tok = _stream(step_id)
+    dec = tok == "target" or step_id.startswith(("decoder", "cross_mask"))
+    lead = [("batch", "batch")] if batch and not dec and not step_id.startswith("cls.") else []
+    if step_id.startswith("cls."):
+        lead = [("batch", "batch")] if batch else []
+        if step_id == "cls.pooled":
+            return lead + [("feature", None)]
+        if step_id in ("cls.probs.rowmax", "cls.probs.rowsum"):
+            return lead or [("sequence", None)]
+        return lead + [("label", "labels")]
+    if step_id in ("positional", "target_positional"):
+        return [("position", None), ("feature", None)]
+    if step_id.endswith(("token_ids",)):
+        return lead + [("token", tok)]
+    if step_id in ("attention_mask", "decoder_mask", "cross_mask") or re.search(r"head\d+\.(scores|scaled|weights)$", step_id):
+        q = "target" if dec else "source"
+        k = "source" if (step_id == "cross_mask" or ".cross." in step_id or not dec) else "target"
+        return lead + [("query", q), ("key", k)]
+    if re.search(r"head\d+\.(rowmax|rowsum)$", step_id):
+        return lead + [("query", "target" if dec else "source")]
+    if step_id.endswith((".mean", ".var", ".rowmax", ".rowsum")):
+        return lead + [("token", tok)]
+    if step_id in ("logits", "probs"):
+        return [("token", "target"), ("vocab", "vocab")]
+    if re.search(r"head\d+\.context$", step_id):
+        return lead + [("token", tok), ("head_feature", None)]
+    if step_id.endswith(("ffn_pre", "ffn_hidden")):
+        return lead + [("token", tok), ("hidden", None)]
+    assert ndim == len(lead) + 2, step_id
+    return lead + [("token", tok), ("feature", None)]
