@@ -7,6 +7,7 @@
 #include <iostream>
 #include <string>
 
+#include "config_schema.h"
 #include "error.h"
 #include "kernels.h"
 #include "model.h"
@@ -18,13 +19,14 @@ namespace {
 
 const char* kUsage =
     "usage: encoder-walkthrough [--model FILE.json | --preset NAME] [--json] [--edge N]\n"
-    "       encoder-walkthrough --list-presets\n"
+    "       encoder-walkthrough --list-presets | --config-schema\n"
     "\n"
     "Runs a Transformer encoder(-decoder) forward pass and prints every step.\n"
     "  --model FILE   a model file (docs/model-file.md); default: the 'default' preset\n"
     "  --preset NAME  a built-in preset (see --list-presets)\n"
     "  --json         print the whole trace as JSON (docs/trace.md)\n"
-    "  --edge N       values shown at each edge of a row/column before '...' (default 3)\n";
+    "  --edge N       values shown at each edge of a row/column before '...' (default 3)\n"
+    "  --config-schema  print the configuration fields (name, type, default, range, values) as JSON\n";
 
 // Numpy-style number: 8 significant digits.
 std::string num(float v) {
@@ -151,6 +153,9 @@ int main(int argc, char** argv) {
       edge = static_cast<int>(n);
     } else if (a == "--list-presets") {
       for (const ew::Preset& p : ew::presets()) std::cout << p.name << "\t" << p.title << "\n";
+      return 0;
+    } else if (a == "--config-schema") {
+      std::cout << ew::config_schema_json() << "\n";
       return 0;
     } else if (a == "--help" || a == "-h") {
       std::cout << kUsage;

@@ -6,6 +6,7 @@
 #include <limits>
 #include <unordered_map>
 
+#include "config_schema.h"
 #include "error.h"
 #include "layers.h"
 #include "model.h"
@@ -171,27 +172,6 @@ Tensor rec_stack_output(Rec r, const std::string& ln, const std::string& out_id,
 
 }  // namespace
 
-void validate(const Config& c) {
-  auto range = [](const char* key, long v, long lo, long hi) {
-    if (v < lo || v > hi)
-      throw Error(std::string("config.") + key + " must be between " + std::to_string(lo) + " and " +
-                  std::to_string(hi) + ", got " + std::to_string(v));
-  };
-  range("d_model", c.d_model, 1, kMaxDModel);
-  range("num_heads", c.num_heads, 1, kMaxHeads);
-  range("d_ff", c.d_ff, 1, kMaxDff);
-  range("num_layers", c.num_layers, 0, kMaxLayers);
-  range("decoder_layers", c.decoder_layers, 0, kMaxLayers);
-  range("max_tokens", c.max_tokens, 1, kMaxTokens);
-  range("bpe_merges", c.bpe_merges, 0, kMaxBpeMerges);
-  range("num_labels", c.num_labels, 0, kMaxLabels);
-  if (c.d_model % c.num_heads != 0)
-    throw Error("config.num_heads (" + std::to_string(c.num_heads) + ") must divide config.d_model (" +
-                std::to_string(c.d_model) + ")");
-  if (!(c.layer_norm_eps > 0.0f) || !std::isfinite(c.layer_norm_eps) || c.layer_norm_eps > 1.0f)
-    throw Error("config.layer_norm_eps must be a positive number no larger than 1, got " + std::to_string(c.layer_norm_eps));
-}
-
 namespace {
 
 // The text of a run as token ids: tokenizer, vocabulary, ids, and the parameters they need.
@@ -356,7 +336,7 @@ void rec_decoder(Rec r, const Tokens& t, const Tensor& enc) {
 }  // namespace
 
 void run(Model& m, Trace& trace) {
-  validate(m.config);
+  validate_config(m.config);
   trace.begin();
   Tokens t = tokenize_all(m, trace.text);
   assign_ids(m, trace.text, t);

@@ -23,6 +23,8 @@ enum class NormOrder { Post, Pre };
 enum class Positional { None, Sinusoidal, Learned };
 enum class TokenizerKind { Whitespace, Regex, Bpe };
 
+// Field defaults are these initialisers; ranges, enum names and descriptions are in the one
+// table of config_schema.h, which parses, validates and writes every field.
 struct Config {
   int d_model = 8;
   int num_heads = 2;
@@ -43,15 +45,6 @@ struct Config {
 
   int d_k() const { return d_model / num_heads; }
 };
-
-// Limits that keep a request from exhausting memory (the page runs in a browser tab).
-inline constexpr int kMaxDModel = 4096;
-inline constexpr int kMaxDff = 16384;
-inline constexpr int kMaxLayers = 48;
-inline constexpr int kMaxHeads = 64;
-inline constexpr int kMaxTokens = 2048;
-inline constexpr int kMaxBpeMerges = 10000;
-inline constexpr int kMaxLabels = 1000;
 
 // A named parameter tensor. Matrices are in×out; vectors have one dimension.
 struct Param {
@@ -83,9 +76,6 @@ struct Model {
   const Param& at(const std::string& id) const;  // throws ew::Error
   Param& at(const std::string& id);
 };
-
-// Validates the configuration (throws ew::Error naming the key and the bad value).
-void validate(const Config& config);
 
 // Runs the whole forward pass into `trace` (which is rewound first). Parameters that
 // depend on the text (embedding rows, the output vocabulary) are created on demand and

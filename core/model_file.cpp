@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "config_schema.h"
 #include "error.h"
 
 namespace ew {
@@ -40,43 +41,11 @@ void check_keys(const json& obj, const std::string& path, const std::set<std::st
   }
 }
 
-long long get_int(const json& v, const std::string& path) {
-  if (v.is_number_integer() || v.is_number_unsigned()) return v.get<long long>();
-  if (v.is_number_float()) {
-    const double d = v.get<double>();
-    if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.0e15) return static_cast<long long>(d);
-  }
-  throw Error(path + " must be an integer, got " + type_name(v));
-}
-
-int get_int_in(const json& v, const std::string& path, long long lo, long long hi) {
-  const long long x = get_int(v, path);
-  if (x < lo || x > hi)
-    throw Error(path + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + std::to_string(x));
-  return static_cast<int>(x);
-}
-
-bool get_bool(const json& v, const std::string& path) {
-  if (!v.is_boolean()) throw Error(path + " must be true or false, got " + type_name(v));
-  return v.get<bool>();
-}
-
 std::string get_string(const json& v, const std::string& path) {
   if (!v.is_string()) throw Error(path + " must be a string, got " + type_name(v));
   std::string s = v.get<std::string>();
   if (s.size() > 100000) throw Error(path + " is longer than 100000 bytes");
   return s;
-}
-
-template <class E>
-E get_enum(const json& v, const std::string& path, std::initializer_list<std::pair<const char*, E>> options) {
-  const std::string s = v.is_string() ? v.get<std::string>() : std::string();
-  std::string list;
-  for (const auto& [name, value] : options) {
-    if (v.is_string() && s == name) return value;
-    list += (list.empty() ? "\"" : ", \"") + std::string(name) + "\"";
-  }
-  throw Error(path + " must be one of " + list + ", got " + type_name(v));
 }
 
 float get_float(const json& v, const std::string& path) {
@@ -133,43 +102,6 @@ void parse_weights(Model& m, const json& v, const std::string& path, const std::
     const std::string p = path + "." + k;
     add_param(m, id + k, k[0] == 'W' ? get_matrix(v[k], p) : get_vector(v[k], p));
   }
-}
-
-void parse_config(Config& c, const json& j) {
-  check_keys(j, "config",
-             {"d_model", "num_heads", "d_ff", "num_layers", "norm", "activation", "layer_norm_eps", "causal",
-              "positional", "scale", "seed", "tokenizer", "bpe_merges", "max_tokens", "decoder_layers", "num_labels"});
-  if (j.contains("d_model")) c.d_model = get_int_in(j["d_model"], "config.d_model", 1, kMaxDModel);
-  if (j.contains("num_heads")) c.num_heads = get_int_in(j["num_heads"], "config.num_heads", 1, kMaxHeads);
-  if (j.contains("d_ff")) c.d_ff = get_int_in(j["d_ff"], "config.d_ff", 1, kMaxDff);
-  if (j.contains("num_layers")) c.num_layers = get_int_in(j["num_layers"], "config.num_layers", 0, kMaxLayers);
-  if (j.contains("decoder_layers")) c.decoder_layers = get_int_in(j["decoder_layers"], "config.decoder_layers", 0, kMaxLayers);
-  if (j.contains("max_tokens")) c.max_tokens = get_int_in(j["max_tokens"], "config.max_tokens", 1, kMaxTokens);
-  if (j.contains("bpe_merges")) c.bpe_merges = get_int_in(j["bpe_merges"], "config.bpe_merges", 0, kMaxBpeMerges);
-  if (j.contains("num_labels")) c.num_labels = get_int_in(j["num_labels"], "config.num_labels", 0, kMaxLabels);
-  if (j.contains("norm"))
-    c.norm = get_enum<NormOrder>(j["norm"], "config.norm", {{"post", NormOrder::Post}, {"pre", NormOrder::Pre}});
-  if (j.contains("activation"))
-    c.activation = get_enum<Activation>(j["activation"], "config.activation",
-                                        {{"relu", Activation::ReLU}, {"gelu", Activation::GELU}});
-  if (j.contains("positional"))
-    c.positional = get_enum<Positional>(j["positional"], "config.positional",
-                                        {{"sinusoidal", Positional::Sinusoidal}, {"learned", Positional::Learned},
-                                         {"none", Positional::None}});
-  if (j.contains("tokenizer"))
-    c.tokenizer = get_enum<TokenizerKind>(j["tokenizer"], "config.tokenizer",
-                                          {{"regex", TokenizerKind::Regex}, {"whitespace", TokenizerKind::Whitespace},
-                                           {"bpe", TokenizerKind::Bpe}});
-  if (j.contains("layer_norm_eps")) c.layer_norm_eps = get_float(j["layer_norm_eps"], "config.layer_norm_eps");
-  if (j.contains("causal")) c.causal = get_bool(j["causal"], "config.causal");
-  if (j.contains("scale")) c.scale = get_bool(j["scale"], "config.scale");
-  if (j.contains("seed")) {
-    const json& s = j["seed"];
-    if (!s.is_number_unsigned() && !(s.is_number_integer() && s.get<long long>() >= 0))
-      throw Error("config.seed must be a non-negative integer, got " + type_name(s));
-    c.seed = s.get<std::uint64_t>();
-  }
-  validate(c);
 }
 
 }  // namespace
@@ -307,27 +239,6 @@ Model model_from_file(const std::string& path) {
   } catch (const Error& e) {
     throw Error(path + ": " + e.what());
   }
-}
-
-json config_to_json(const Config& c) {
-  return json{{"d_model", c.d_model},
-              {"num_heads", c.num_heads},
-              {"d_ff", c.d_ff},
-              {"num_layers", c.num_layers},
-              {"norm", c.norm == NormOrder::Post ? "post" : "pre"},
-              {"activation", c.activation == Activation::GELU ? "gelu" : "relu"},
-              {"layer_norm_eps", c.layer_norm_eps},
-              {"causal", c.causal},
-              {"positional", c.positional == Positional::None ? "none"
-                             : c.positional == Positional::Learned ? "learned" : "sinusoidal"},
-              {"scale", c.scale},
-              {"seed", c.seed},
-              {"tokenizer", c.tokenizer == TokenizerKind::Whitespace ? "whitespace"
-                            : c.tokenizer == TokenizerKind::Bpe ? "bpe" : "regex"},
-              {"bpe_merges", c.bpe_merges},
-              {"max_tokens", c.max_tokens},
-              {"decoder_layers", c.decoder_layers},
-              {"num_labels", c.num_labels}};
 }
 
 }  // namespace ew

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config_schema.h"
 #include "model.h"
 
 namespace ew {
@@ -15,6 +16,6 @@ Model model_from_json(const nlohmann::json& j);
 Model model_from_string(const std::string& text);  // parse errors name line and column
 Model model_from_file(const std::string& path);    // a missing file is an ew::Error
 
-nlohmann::json config_to_json(const Config& c);
+// (The "config" object: config_schema.h.)
 
 }  // namespace ew

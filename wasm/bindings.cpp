@@ -9,7 +9,7 @@
 //   e.paramData(i)  -> Float32Array view of parameter i
 //   e.rerun()       -> runs the forward pass again on the loaded model (benchmarks)
 //   e.delete()
-//   Module.presetsJson(), Module.kernelIsa(), new Module.MatmulBench(M, K, N),
+//   Module.presetsJson(), Module.configSchemaJson() (config_schema.h), Module.kernelIsa(), new Module.MatmulBench(M, K, N),
 //   Module.heapBytesInUse() (C++ heap in use, for the leak test)
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -23,6 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "config_schema.h"
 #include "error.h"
 #include "kernels.h"
 #include "model.h"
@@ -141,6 +142,7 @@ EMSCRIPTEN_BINDINGS(encoder_walkthrough) {
       .function("run", &MatmulBench::run)
       .function("checksum", &MatmulBench::checksum);
   emscripten::function("presetsJson", &presets_json);
+  emscripten::function("configSchemaJson", &ew::config_schema_json);
   emscripten::function("kernelIsa", &kernel_isa);
   emscripten::function("heapBytesInUse", &heap_bytes_in_use);
 }

@@ -51,13 +51,10 @@ export class Trace {
     missing.forEach((p, k) => { p.data = all.subarray(r.offsets[k], r.offsets[k + 1]); });
   }
 
-  // Encoder per-token steps carry a leading batch dimension when there are two sentences.
+  // Whether a step (or parameter) has a leading batch dimension: its own axes say so.
   isBatched(id) {
-    if (this.B < 2) return false;
-    if (id === 'positional' || id.startsWith('cls.') || id.startsWith('target_') || id.startsWith('decoder')) return false;
-    if (['logits', 'probs', 'probs.rowmax', 'probs.rowsum', 'cross_mask'].includes(id)) return false;
-    return id === 'token_ids' || id === 'embedding' || id.startsWith('embedding_') || id === 'input' ||
-      id === 'attention_mask' || id.startsWith('layer') || id === 'output';
+    const s = this.get(id);
+    return !!(s && s.axes && s.axes.length && s.axes[0].name === 'batch');
   }
 
   sourceTokens(b = 0) {
