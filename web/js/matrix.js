@@ -6,60 +6,12 @@
 // A tensor is viewed as a matrix of flat rows × last-dimension columns (llm.c's (B·T, C)):
 // a batched [B, T, n] tensor has B·T flat rows, shown one batch item at a time.
 import { colorFor, gradientStops, lutFor } from './colors.js';
+import { matrixLayout, valueRange as range, axisWindow } from './layout.js';
 import { fmt, exact, shapeText } from './format.js';
 
 const SHOW_ALL_LIMIT = 6000; // cells
 const WINDOW = { rows: 14, cols: 12 };
 let uid = 0;
-
-// How a tensor maps onto a matrix. tensor: {id, shape, data, kind?, isParam?}; B: batch size.
-export function matrixLayout(tensor, B, batched) {
-  const sh = tensor.shape;
-  const columnKinds = ['mean', 'var', 'rowmax', 'rowsum'];
-  if (sh.length === 0) return { rows: 1, cols: 1, per: 1, batches: 1 };
-  if (batched && B > 1) {
-    if (sh.length === 3) return { rows: sh[0] * sh[1], cols: sh[2], per: sh[1], batches: sh[0] };
-    if (sh.length === 2 && columnKinds.includes(tensor.kind)) return { rows: sh[0] * sh[1], cols: 1, per: sh[1], batches: sh[0] };
-  }
-  if (sh.length === 1) {
-    if (columnKinds.includes(tensor.kind)) return { rows: sh[0], cols: 1, per: sh[0], batches: 1 };
-    return { rows: 1, cols: sh[0], per: 1, batches: 1 };
-  }
-  const cols = sh[sh.length - 1];
-  const rows = sh.slice(0, -1).reduce((a, b) => a * b, 1);
-  return { rows, cols, per: rows, batches: 1 };
-}
-
-export function scaleFor(tensor) {
-  if (tensor.kind === 'softmax') return 'prob';
-  if (tensor.kind === 'mask') return 'mask';
-  if (tensor.kind === 'tokens') return 'none';
-  if (['var', 'rowsum'].includes(tensor.kind)) return 'sequential';
-  return 'diverging';
-}
-
-function range(data) {
-  let lo = Infinity, hi = -Infinity;
-  for (let i = 0; i < data.length; i++) {
-    const v = data[i];
-    if (v === -Infinity) continue;
-    if (v < lo) lo = v;
-    if (v > hi) hi = v;
-  }
-  if (lo === Infinity) lo = hi = 0;
-  return [lo, hi];
-}
-
-// Indices to show along one axis: head and tail of a window, plus the pinned ones.
-function axisWindow(n, max, pins, all) {
-  if (all || n <= max) return Array.from({ length: n }, (_, i) => i);
-  const head = Math.ceil(max * 0.6), tail = max - head;
-  const set = new Set();
-  for (let i = 0; i < head; i++) set.add(i);
-  for (let i = n - tail; i < n; i++) set.add(i);
-  for (const p of pins) if (p >= 0 && p < n) set.add(p);
-  return [...set].sort((a, b) => a - b);
-}
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -72,14 +24,15 @@ export { el };
 
 /**
  * createMatrix(opts) → view
- *  opts: {tensor, label (caption), B, batched, batch, rowLabels(b) → [labels], colLabels → [labels],
+ *  opts: {tensor, label (caption), layout (layout.js), scale (a kind's colour scale), batch,
+ *         rowLabels(b) → [labels], colLabels(b) → [labels],
  *         interactive (focusable cells that call onCell), onCell(R, c, how), compact, linkTo}
  *  view: {el, setHighlight({rows, cols, cells, batch}), focusCell(R, c), setBatch(b), layout}
  */
 export function createMatrix(opts) {
   const t = opts.tensor;
-  const layout = matrixLayout(t, opts.B || 1, opts.batched);
-  const scale = opts.scale || scaleFor(t);
+  const layout = opts.layout;
+  const scale = opts.scale;
   // Probabilities: 0 … the largest value (a long sentence's weights are all small; the
   // legend states the range).
   const [lo, hi] = scale === 'prob' ? [0, Math.max(range(t.data)[1], 1e-6)] : range(t.data);
@@ -243,7 +196,7 @@ export function createMatrix(opts) {
     table.setAttribute('role', opts.interactive ? 'grid' : 'table');
     table.setAttribute('aria-label', `${opts.label || t.id}, ${shapeText(t.shape)}${layout.batches > 1 ? `, sentence ${batch + 1}` : ''}`);
     const rowLabels = opts.rowLabels ? opts.rowLabels(batch) : null;
-    const colLabels = opts.colLabels ? opts.colLabels() : null;
+    const colLabels = opts.colLabels ? opts.colLabels(batch) : null;
     const thead = el('thead');
     const htr = el('tr');
     htr.append(el('th', 'corner'));

@@ -1,7 +1,10 @@
 // trace.js — the trace on the main thread: step metadata from the engine plus Float32Array
 // views into the one transferred buffer (no per-step copies, no nested arrays), parameters
-// (eager when small, fetched from the worker on demand otherwise), and the facts the views
-// need: batch size, which axis of a tensor is tokens, target tokens or the vocabulary.
+// (eager when small, fetched from the worker on demand otherwise), and what the views need
+// to know about a tensor — its matrix layout and the labels of its axes — read from the
+// step's own axes and kind, never from its id.
+import { matrixLayout, matrixAxes } from './layout.js';
+import { kindOf } from './kinds/index.js';
 
 export class Trace {
   constructor(result) {
@@ -67,39 +70,23 @@ export class Trace {
     return this.text.target_tokens || [];
   }
 
-  // What the rows and columns of a tensor stand for: 'src' | 'tgt' | 'vocab' | 'pos' | 'batch' | 'labels' | null.
-  axes(id) {
-    const isDec = /^decoder\d+\./.test(id);
-    if (id === 'embedding_table') return { rows: 'vocab', cols: null };
-    if (id === 'position_table') return { rows: 'pos', cols: null };
-    if (this.paramById.has(id)) return { rows: null, cols: null };
-    if (id === 'positional') return { rows: 'pos', cols: null };
-    if (id === 'token_ids') return { rows: this.B > 1 ? 'batch' : null, cols: 'src' };
-    if (id === 'target_token_ids') return { rows: null, cols: 'tgt' };
-    if (id === 'target_positional') return { rows: 'pos', cols: null };
-    if (id.startsWith('cls.')) return { rows: this.B > 1 ? 'batch' : null, cols: id === 'cls.pooled' ? null : 'labels' };
-    if (id === 'logits' || id === 'probs') return { rows: 'tgt', cols: 'vocab' };
-    if (id.startsWith('probs.')) return { rows: 'tgt', cols: null };
-    if (id === 'decoder_mask') return { rows: 'tgt', cols: 'tgt' };
-    if (id === 'cross_mask') return { rows: 'tgt', cols: 'src' };
-    if (id.startsWith('target_') || id === 'decoder_input' || id === 'decoder_output') return { rows: 'tgt', cols: null };
-    if (isDec) {
-      if (/\.cross\.(k|v)$/.test(id)) return { rows: 'src', cols: null };
-      const head = /\.(self|cross)\.head\d+\.(scores|scaled|weights)$/.exec(id);
-      if (head) return { rows: 'tgt', cols: head[1] === 'cross' ? 'src' : 'tgt' };
-      return { rows: 'tgt', cols: null };
-    }
-    if (id === 'attention_mask' || /^layer\d+\.head\d+\.(scores|scaled|weights)$/.test(id)) return { rows: 'src', cols: 'src' };
-    return { rows: 'src', cols: null };
+  // The tensor as a matrix (layout.js), from its axes and its kind.
+  layout(t) {
+    const batched = !!(t.axes && t.axes.length && t.axes[0].name === 'batch');
+    return matrixLayout(t, batched, !!kindOf(t.kind).column);
   }
-
-  labelsFor(kind, b = 0) {
-    switch (kind) {
-      case 'src': return this.sourceTokens(b);
-      case 'tgt': return this.targetTokens();
+  // {rows, cols}: the axes ({name, labels}) the matrix's rows and columns stand for.
+  axesOf(t) {
+    return matrixAxes(t, this.layout(t), !!kindOf(t.kind).column);
+  }
+  // Labels for the indices along `axis` (of batch item b), or null for plain indices.
+  labelsFor(axis, b = 0) {
+    switch (axis && axis.labels) {
+      case 'source': return this.sourceTokens(b);
+      case 'target': return this.targetTokens();
       case 'vocab': return this.text.vocab || [];
-      case 'pos': return null;
       case 'batch': return Array.from({ length: this.B }, (_, i) => `sentence ${i + 1}`);
+      case 'labels': return this.text.labels || null;
       default: return null;
     }
   }

@@ -14,38 +14,36 @@ function svg(tag, attrs = {}) {
   return e;
 }
 
-function headSteps(trace, step, suffix = 'weights') {
-  const prefix = step.id.replace(/head\d+\.\w+$/, '');
-  const out = [];
-  for (let h = 0; h < trace.config.num_heads; h++) {
-    const s = trace.get(`${prefix}head${h}.${suffix}`);
-    if (s) out.push(s);
-  }
-  return out;
+const samePlace = (a, b) => a.section === b.section && a.layer === b.layer && a.block === b.block;
+
+// The per-head steps of the same kind in the same attention block as `step`, by head.
+function headSteps(trace, step) {
+  return trace.steps
+    .filter((s) => s.kind === step.kind && s.place.head >= 0 && samePlace(s.place, step.place))
+    .sort((x, y) => x.place.head - y.place.head);
 }
 
-// The same attention block in every layer: encoder self-attention, decoder self- or
-// cross-attention. [{label, current, steps: [weights of head 0…h−1]}]
+// The same attention block in every layer of the stack: encoder self-attention, decoder
+// self- or cross-attention. [{label, current, steps: [weights of head 0…h−1]}]
 function layerRows(trace, step) {
-  const m = /^(layer|decoder)(\d+)\.((?:self\.|cross\.)?)head\d+\.weights$/.exec(step.id);
-  if (!m) return [{ label: '', current: true, steps: headSteps(trace, step) }];
-  const rows = [];
-  for (let L = 0; L < 48; L++) {
-    const first = trace.get(`${m[1]}${L}.${m[3]}head0.weights`);
-    if (!first) break;
-    rows.push({
-      label: `${m[1] === 'layer' ? 'layer' : 'decoder'} ${L}`,
-      current: String(L) === m[2],
-      steps: headSteps(trace, first),
-    });
+  const p = step.place;
+  const layers = new Map();
+  for (const s of trace.steps) {
+    if (s.kind !== step.kind || s.place.head < 0 || s.place.section !== p.section || s.place.block !== p.block) continue;
+    if (!layers.has(s.place.layer)) layers.set(s.place.layer, []);
+    layers.get(s.place.layer).push(s);
   }
-  return rows.length ? rows : [{ label: '', current: true, steps: headSteps(trace, step) }];
+  return [...layers.entries()].sort((x, y) => x[0] - y[0]).map(([L, steps]) => ({
+    label: `${p.section === 'decoder' ? 'decoder' : 'layer'} ${L}`,
+    current: L === p.layer,
+    steps: steps.sort((x, y) => x.place.head - y.place.head),
+  }));
 }
 
 function sliceOf(trace, s, b) {
   const sh = s.shape;
   const Tq = sh[sh.length - 2], Tk = sh[sh.length - 1];
-  const batched = trace.isBatched(s.id) && sh.length === 3;
+  const batched = trace.layout(s).batches > 1;
   const off = batched ? b * Tq * Tk : 0;
   return { Tq, Tk, w: s.data.subarray(off, off + Tq * Tk) };
 }
@@ -53,8 +51,8 @@ function sliceOf(trace, s, b) {
 export function renderAttention(ctx, host) {
   const { trace, step } = ctx;
   const heads = headSteps(trace, step);
-  const ax = trace.axes(step.id);
-  const b = trace.isBatched(step.id) ? ctx.batch : 0;
+  const ax = trace.axesOf(step);
+  const b = trace.layout(step).batches > 1 ? ctx.batch : 0;
   const qTok = trace.labelsFor(ax.rows, b) || [];
   const kTok = trace.labelsFor(ax.cols, b) || [];
   const wrap = el('section', 'attn');

@@ -2,7 +2,8 @@
 // grid, the explanation of the focused cell, and the input tensors it was computed from
 // with the rows/columns/cells that cell used highlighted.
 import { createMatrix, el } from '../matrix.js';
-import { explain, sym } from '../explain.js';
+import { explain, kindOf } from '../kinds/index.js';
+import { sym } from '../kinds/common.js';
 
 const NAMES = {
   embedding_table: 'Embedding table E', position_table: 'Position table P',
@@ -16,15 +17,15 @@ export function tensorLabel(trace, t) {
 
 export function matrixFor(ctx, t, extra = {}) {
   const { trace } = ctx;
-  const ax = trace.axes(t.id);
+  const ax = trace.axesOf(t);
   return createMatrix({
     tensor: t,
     label: extra.label || tensorLabel(trace, t),
-    B: trace.B,
-    batched: trace.isBatched(t.id),
+    layout: trace.layout(t),
+    scale: kindOf(t.kind).scale,
     batch: ctx.batch,
     rowLabels: ax.rows ? (b) => trace.labelsFor(ax.rows, b) : null,
-    colLabels: ax.cols ? () => trace.labelsFor(ax.cols, 0) : null,
+    colLabels: ax.cols ? (b) => trace.labelsFor(ax.cols, b) : null,
     onBatch: (b) => { ctx.setBatch(b); },
     linkTo: extra.linkTo === false ? null : ctx.goTo,
     ...extra,
@@ -61,7 +62,7 @@ export function renderMatrixStep(ctx, host) {
       inputsCol.append(v.el);
     }
   } else {
-    inputsCol.append(el('p', 'muted', noInputsText(step)));
+    inputsCol.append(el('p', 'muted', kindOf(step.kind).noInputs || ''));
   }
   stage.append(resultCol, inputsCol);
   host.append(stage);
@@ -93,14 +94,4 @@ export function renderMatrixStep(ctx, host) {
   const start = ctx.cell && ctx.cell.step === step.id ? ctx.cell : { R: result.batch * result.layout.per, c: 0 };
   show(start.R, start.c);
   return { result, show };
-}
-
-function noInputsText(step) {
-  switch (step.kind) {
-    case 'tokens': return 'From the tokenizer and the vocabulary (below).';
-    case 'positional': return 'A fixed formula of the position and the column: nothing learned.';
-    case 'mask': return 'Built from the sentence lengths (padding) and, when causal, the positions.';
-    case 'given': return 'Given directly by the model file.';
-    default: return '';
-  }
 }

@@ -10,7 +10,7 @@ export function renderProbs(ctx, host) {
   const sec = el('section', 'predictions');
   const cols = step.shape[step.shape.length - 1];
   const rows = step.data.length / cols;
-  const isVocab = step.id === 'probs';
+  const isVocab = step.axes[step.axes.length - 1].name === 'vocab';
   sec.append(el('h3', '', isVocab ? 'Top predictions at each position' : 'Label probabilities'));
   if (isVocab) sec.append(el('p', 'muted', 'Weights are seeded, not trained, so the predictions are arbitrary — but every number is the real softmax of the real logits.'));
   const vocab = trace.text.vocab || [];

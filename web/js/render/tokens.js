@@ -31,7 +31,7 @@ function vocabText(v) {
 
 export function renderTokens(ctx, host) {
   const { trace, step } = ctx;
-  const isTarget = step.id === 'target_token_ids';
+  const isTarget = step.axes[step.axes.length - 1].labels === 'target';
   const text = trace.text;
   const box = el('section', 'tokenize');
   const [name, rule] = RULES[text.tokenizer] || [text.tokenizer, ''];
