@@ -3,7 +3,8 @@
 #   native release: doctest suites + the NumPy/PyTorch reference (ctest)
 #   native ASan+UBSan: the doctest suites
 #   wasm (SIMD128) in Node: the same doctest suites, then the wasm trace vs the native one,
-#     and a leak check over thousands of recomputes through the Embind surface
+#     the page's step kinds against real traces, and a leak check over thousands of
+#     recomputes through the Embind surface
 #   browser: the built page in headless Chromium against the native CLI
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +31,9 @@ ctest --preset wasm
 
 section "wasm module vs native CLI"
 node tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrough
+
+section "page: every step kind's explanations recomputed from real traces (Node)"
+node tests/web/kinds.mjs
 
 section "wasm module: thousands of recomputes leak nothing"
 node tests/wasm/no_leak.mjs

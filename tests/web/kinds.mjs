@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// kinds.mjs — the page's step kinds (web/js/kinds/) against real traces, in Node: for the
+// trace of every preset and of models chosen to reach every branch (a padded batch, causal,
+// pre-norm with its final LayerNorm, GELU, learned positions, a classifier, two decoder
+// layers, BPE, explicit input rows), built by the wasm module exactly as the page's Worker
+// builds them,
+//   1. every step kind in every trace has a registered module, and
+//   2. every cell's explanation, whose arithmetic is recomputed in float64 from the trace's
+//      own input steps, gives the recorded float32 value:
+//        |recomputed − recorded| ≤ 1e-5·|recorded| + 1e-6·(1 + max|row of the step|)
+//      (float32 accumulation in another order; a −∞ mask entry must be recomputed as −∞).
+// Every cell of small steps is checked, a fixed sample of the large ones.
+//
+//   node tests/web/kinds.mjs [--module build/wasm/node/encoder_walkthrough_node.js]
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import { root, arg, loadWasmModule } from '../harness.mjs';
+import { Trace } from '../../web/js/trace.js';
+import { KINDS, explain } from '../../web/js/kinds/index.js';
+
+const modPath = path.resolve(root, arg('--module', 'build/wasm/node/encoder_walkthrough_node.js'));
+if (!existsSync(modPath)) {
+  console.error(`kinds: wasm module not found at ${modPath} — build the wasm preset first`);
+  process.exit(2);
+}
+const M = await loadWasmModule(modPath);
+const engine = new M.Engine();
+
+const models = JSON.parse(M.presetsJson()).map((p) => ({ name: `preset ${p.name}`, model: p.model }));
+const extra = (name, config, text, more = {}) => models.push({ name, model: { config: { seed: 7, ...config }, text, ...more } });
+extra('batch + causal + pre-norm + GELU + learned + classifier + 2 decoder layers',
+  { d_model: 12, num_heads: 3, d_ff: 20, num_layers: 2, decoder_layers: 2, norm: 'pre', activation: 'gelu',
+    positional: 'learned', causal: true, num_labels: 3 }, 'the frost was hard and the snow lay deep', { text2: 'earth stood hard' });
+extra('post-norm batch with decoder, no scaling', { d_model: 8, num_heads: 4, d_ff: 16, num_layers: 1, decoder_layers: 1, scale: false },
+  'in the bleak midwinter frosty wind made moan', { text2: 'earth stood' });
+extra('BPE, whitespace-free punctuation', { d_model: 16, num_heads: 2, tokenizer: 'bpe', bpe_merges: 8 }, 'lower lowest newer, wider!');
+extra('no positions, one head', { d_model: 6, num_heads: 1, d_ff: 10, positional: 'none' }, 'a b c b a');
+
+// The page's Trace from one load, copying the step and parameter views as the Worker does.
+function traceOf(model) {
+  const meta = JSON.parse(engine.load(JSON.stringify(model)));
+  if (!meta.ok) throw new Error(meta.error);
+  const pack = (n, at) => {
+    const offsets = [0];
+    for (let i = 0; i < n; i++) offsets.push(offsets[i] + at(i).length);
+    const out = new Float32Array(offsets[n]);
+    for (let i = 0; i < n; i++) out.set(at(i), offsets[i]);
+    return { buffer: out.buffer, offsets };
+  };
+  const steps = pack(meta.steps.length, (i) => engine.stepData(i));
+  const params = pack(meta.params.length, (i) => engine.paramData(i));
+  return new Trace({ meta, steps, params, generation: 1, timing: {} });
+}
+
+// Cells to check: all of a small step, else a fixed spread (corners, diagonal, a stride).
+function cellsOf(L) {
+  const n = L.rows * L.cols;
+  if (n <= 600) return Array.from({ length: n }, (_, k) => [Math.floor(k / L.cols), k % L.cols]);
+  const out = [[0, 0], [L.rows - 1, L.cols - 1], [0, L.cols - 1], [L.rows - 1, 0]];
+  for (let k = 0; k < 120; k++) out.push([(k * 7919) % L.rows, (k * 104729) % L.cols]);
+  return out;
+}
+
+let failures = 0, cells = 0, recomputed = 0, worst = 0;
+const kindsSeen = new Set();
+for (const { name, model } of models) {
+  const trace = traceOf(model);
+  for (const step of trace.steps) {
+    kindsSeen.add(step.kind);
+    if (!KINDS[step.kind]) {
+      failures++;
+      console.log(`FAIL ${name}: step ${step.id} has kind "${step.kind}", which no module in web/js/kinds/ registers`);
+      continue;
+    }
+    const L = trace.layout(step);
+    for (const [R, c] of cellsOf(L)) {
+      cells++;
+      let x;
+      try {
+        x = explain(trace, step, R, c);
+      } catch (e) {
+        failures++;
+        console.log(`FAIL ${name}: ${step.id}[${R}, ${c}]: the explanation threw ${e.message}`);
+        continue;
+      }
+      if (x.check === undefined) continue;
+      recomputed++;
+      const v = x.value;
+      let rowMax = 0;
+      for (let j = 0; j < L.cols; j++) {
+        const a = Math.abs(step.data[R * L.cols + j]);
+        if (Number.isFinite(a)) rowMax = Math.max(rowMax, a);
+      }
+      const allowed = 1e-5 * Math.abs(v) + 1e-6 * (1 + rowMax);
+      const ok = v === -Infinity ? x.check === -Infinity : Math.abs(x.check - v) <= allowed;
+      if (Number.isFinite(v) && Number.isFinite(x.check)) worst = Math.max(worst, Math.abs(x.check - v) / allowed);
+      if (!ok) {
+        failures++;
+        if (failures <= 20)
+          console.log(`FAIL ${name}: ${step.id}[${R}, ${c}] (${step.kind}): recorded ${v}, the explanation's arithmetic gives ${x.check} (allowed ±${allowed.toExponential(2)})`);
+      }
+    }
+  }
+}
+console.log(`kinds: ${models.length} traces, ${kindsSeen.size} kinds (${[...kindsSeen].sort().join(', ')}), ` +
+  `${cells} cells explained, ${recomputed} recomputed in float64; worst ${worst.toFixed(3)} of the tolerance`);
+const unused = Object.keys(KINDS).filter((k) => !kindsSeen.has(k));
+if (unused.length) console.log(`note: registered kinds no trace used: ${unused.join(', ')}`);
+console.log(`kinds: ${failures ? 'FAILED' : 'all passed'} (${failures} failures)`);
+process.exit(failures ? 1 : 0);
