@@ -16,9 +16,12 @@ import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { root, arg, launchChromium } from '../harness.mjs';
 import { runCli, runCliPreset, compareTrace } from '../wasm/compare.mjs';
-import { defaults, buildModel } from '../../web/js/state.js';
+import { execFileSync } from 'node:child_process';
+import { defaults, buildModel, useSchema } from '../../web/js/state.js';
 
 const cli = path.resolve(root, arg('--cli', 'build/native-release/encoder-walkthrough'));
+// The page's settings come from the core's config schema; the test's own model files too.
+useSchema(JSON.parse(execFileSync(cli, ['--config-schema'], { encoding: 'utf8' })));
 const dist = path.resolve(root, arg('--dist', 'dist'));
 const exe = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
 const artifacts = path.resolve(root, arg('--artifacts', 'artifacts'));

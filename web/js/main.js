@@ -5,7 +5,7 @@
 import { EngineClient } from './engine.js';
 import { Trace } from './trace.js';
 import {
-  FIELDS, defaults, parseValue, fromURL, toURL, buildModel, presetSettings, presetHasText,
+  FIELDS, CONFIG_KEYS, useSchema, defaults, parseValue, fromURL, toURL, buildModel, presetSettings, presetHasText,
   presetHasWeights, overrides, estimateFloats,
 } from './state.js';
 import { outline, placeOf, shortLabel } from './steps.js';
@@ -17,22 +17,33 @@ import { installApi } from './api.js';
 const $ = (id) => document.getElementById(id);
 const MAX_FLOATS = 96e6; // ~384 MB of float32 in the trace: beyond that the tab would struggle
 
-const SETTINGS_UI = [
-  ['d_model', 'd_model', 'width of every token vector'],
-  ['num_heads', 'heads', 'must divide d_model; d_k = d_model / heads'],
-  ['d_ff', 'd_ff', 'hidden width of the feed-forward network'],
-  ['num_layers', 'encoder layers', ''],
-  ['decoder_layers', 'decoder layers', '0 = encoder only'],
-  ['norm', 'LayerNorm', { post: 'post-norm: LN(x + f(x))', pre: 'pre-norm: x + f(LN(x))' }],
-  ['activation', 'activation', { relu: 'ReLU', gelu: 'GELU (exact, erf)' }],
-  ['positional', 'positions', { sinusoidal: 'sinusoidal', learned: 'learned (BERT)', none: 'none' }],
-  ['tokenizer', 'tokenizer', { regex: 'regex (words + punctuation)', whitespace: 'whitespace split', bpe: 'BPE (learned merges)' }],
-  ['bpe_merges', 'BPE merges', ''],
-  ['scale', 'scale scores by √d_k', 'bool'],
-  ['causal', 'causal mask in the encoder', 'bool'],
-  ['layer_norm_eps', 'LayerNorm ε', ''],
-  ['seed', 'seed', 'seeds every weight not given'],
-];
+// How the form names each configuration field, and its options: page wording only. Which
+// fields exist, their order, types, ranges and enum values come from the core's schema.
+const LABELS = {
+  d_model: ['d_model', ''],
+  num_heads: ['heads', 'must divide d_model; d_k = d_model / heads'],
+  d_ff: ['d_ff', 'hidden width of the feed-forward network'],
+  num_layers: ['encoder layers', ''],
+  decoder_layers: ['decoder layers', '0 = encoder only'],
+  norm: ['LayerNorm', { post: 'post-norm: LN(x + f(x))', pre: 'pre-norm: x + f(LN(x))' }],
+  activation: ['activation', { relu: 'ReLU', gelu: 'GELU (exact, erf)' }],
+  positional: ['positions', { sinusoidal: 'sinusoidal', learned: 'learned (BERT)', none: 'none' }],
+  tokenizer: ['tokenizer', { regex: 'regex (words + punctuation)', whitespace: 'whitespace split', bpe: 'BPE (learned merges)' }],
+  bpe_merges: ['BPE merges', ''],
+  scale: ['scale scores by √d_k', ''],
+  causal: ['causal mask in the encoder', ''],
+  layer_norm_eps: ['LayerNorm ε', ''],
+  seed: ['seed', 'seeds every weight not given'],
+  max_tokens: ['max tokens', 'longer text is refused, never cut'],
+  num_labels: ['classifier labels', '0 = no classification head'],
+};
+// [key, label, options or hint] for every configuration field, in the schema's order.
+function settingsUI() {
+  return CONFIG_KEYS.map((k) => {
+    const [label, extra] = LABELS[k] || [k, FIELDS[k].description || ''];
+    return [k, label, extra === '' ? FIELDS[k].description || '' : extra];
+  });
+}
 
 const app = {
   engine: null,
@@ -366,7 +377,7 @@ function writeURL() {
 // ---- the form ------------------------------------------------------------------------------
 function buildForm() {
   const grid = $('settings-grid');
-  for (const [key, label, extra] of SETTINGS_UI) {
+  for (const [key, label, extra] of settingsUI()) {
     const f = FIELDS[key];
     const wrap = el('div', 'setting');
     wrap.dataset.key = key;
@@ -393,7 +404,8 @@ function buildForm() {
       } else {
         input = document.createElement('input');
         input.type = f.type === 'int' ? 'number' : 'text';
-        if (f.type === 'int') {
+        if (f.type === 'uint64') input.inputMode = 'numeric';
+        else if (f.type === 'int') {
           input.min = f.min;
           input.max = f.max;
           input.step = 1;
@@ -410,8 +422,9 @@ function buildForm() {
       }
     }
     input.name = key;
-    input.addEventListener(f.type === 'int' || f.type === 'float' ? 'input' : 'change', () => onSetting(key, f.type === 'int' || f.type === 'float'));
-    if (f.type === 'int' || f.type === 'float') input.addEventListener('change', () => onSetting(key, false));
+    const typed = ['int', 'float', 'uint64'].includes(f.type);
+    input.addEventListener(typed ? 'input' : 'change', () => onSetting(key, typed));
+    if (typed) input.addEventListener('change', () => onSetting(key, false));
     grid.append(wrap);
   }
   const sel = $('preset');
@@ -480,7 +493,7 @@ function syncVisibility() {
 // `force`: also overwrite the focused field (a preset or the JS API changed the state; the
 // reader is not typing into it). Otherwise the focused field keeps what is being typed.
 function syncForm(state = app.state, force = false) {
-  for (const [key] of SETTINGS_UI) {
+  for (const key of CONFIG_KEYS) {
     const input = $(`f-${key}`);
     if (!input || (!force && document.activeElement === input)) continue;
     if (input.type === 'checkbox') input.checked = !!state[key];
@@ -561,6 +574,7 @@ async function start() {
   app.engine = new EngineClient();
   const init = await app.engine.call('init');
   app.isa = init.isa;
+  useSchema(init.schema);
   app.presets = init.presets;
   buildForm();
   const { state, errors } = fromURL(location.search, app.presets);

@@ -3,26 +3,43 @@
 // keys plus text, text2, preset and step, so a link reproduces exactly what the reader saw.
 // Parsing never throws: a bad value becomes the default plus a message naming it.
 
+// The page's own fields; the model's configuration fields are added from the core's config
+// schema (Module.configSchemaJson(), sent by the Worker's init) by useSchema: their types,
+// defaults, ranges and enum names are written once, in core/config_schema.cpp.
 export const FIELDS = {
   text: { type: 'text', def: 'in the bleak midwinter', max: 4000 },
   text2: { type: 'text', def: '', max: 4000 },
-  d_model: { type: 'int', def: 8, min: 1, max: 4096, config: true },
-  num_heads: { type: 'int', def: 2, min: 1, max: 64, config: true },
-  d_ff: { type: 'int', def: 32, min: 1, max: 16384, config: true },
-  num_layers: { type: 'int', def: 1, min: 0, max: 48, config: true },
-  decoder_layers: { type: 'int', def: 1, min: 0, max: 48, config: true },
-  norm: { type: 'enum', def: 'post', values: ['post', 'pre'], config: true },
-  activation: { type: 'enum', def: 'relu', values: ['relu', 'gelu'], config: true },
-  layer_norm_eps: { type: 'float', def: 1e-5, min: 1e-30, max: 1, config: true },
-  causal: { type: 'bool', def: false, config: true },
-  positional: { type: 'enum', def: 'sinusoidal', values: ['sinusoidal', 'learned', 'none'], config: true },
-  scale: { type: 'bool', def: true, config: true },
-  seed: { type: 'int', def: 66, min: 0, max: 4294967295, config: true },
-  tokenizer: { type: 'enum', def: 'regex', values: ['regex', 'whitespace', 'bpe'], config: true },
-  bpe_merges: { type: 'int', def: 10, min: 0, max: 10000, config: true },
 };
-export const CONFIG_KEYS = Object.keys(FIELDS).filter((k) => FIELDS[k].config);
-export const SETTING_KEYS = Object.keys(FIELDS);
+export const CONFIG_KEYS = [];
+export const SETTING_KEYS = ['text', 'text2'];
+
+// Adds the schema's fields (in the schema's order, which is the form's). Call once, before
+// anything else here.
+export function useSchema(schema) {
+  for (const f of schema) {
+    const field = { type: f.type, def: f.default, config: true, description: f.description };
+    if (f.type === 'int' || f.type === 'float') Object.assign(field, { min: f.min, max: f.max, exclusiveMin: !!f.exclusive_min });
+    if (f.type === 'uint64') Object.assign(field, { def: u64Value(BigInt(f.default)), max: BigInt(f.max) });
+    if (f.type === 'enum') field.values = f.values;
+    if (!(f.name in FIELDS)) {
+      CONFIG_KEYS.push(f.name);
+      SETTING_KEYS.push(f.name);
+    }
+    FIELDS[f.name] = field;
+  }
+}
+
+// Fields a link and getState() list only when they differ from their default.
+const QUIET_WHEN_DEFAULT = new Set(['max_tokens', 'num_labels']);
+function listed(state, k) {
+  if (k === 'bpe_merges' && state.tokenizer !== 'bpe') return false;
+  return !(QUIET_WHEN_DEFAULT.has(k) && state[k] === FIELDS[k].def);
+}
+
+// A uint64 as the page keeps it: a number while it is a safe integer, else its digits.
+function u64Value(big) {
+  return big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big.toString();
+}
 
 export function defaults() {
   const s = {};
@@ -52,8 +69,16 @@ export function parseValue(key, raw) {
     case 'float': {
       const n = typeof str === 'number' ? str : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(String(str)) ? Number(str) : NaN;
       if (!Number.isFinite(n)) return { error: `${key} must be a number, got "${String(raw).slice(0, 40)}"` };
-      if (n < f.min || n > f.max) return { error: `${key} must be greater than 0 and at most ${f.max}, got ${n}` };
+      const low = f.exclusiveMin ? n <= f.min : n < f.min;
+      if (low || n > f.max)
+        return { error: `${key} must be ${f.exclusiveMin ? 'greater than' : 'at least'} ${f.min} and at most ${f.max}, got ${n}` };
       return { value: n };
+    }
+    case 'uint64': {
+      const digits = String(str);
+      if (!/^\d{1,20}$/.test(digits) || BigInt(digits) > f.max)
+        return { error: `${key} must be a whole number from 0 to ${f.max}, got "${String(raw).slice(0, 40)}"` };
+      return { value: u64Value(BigInt(digits)) };
     }
     case 'bool': {
       if (typeof raw === 'boolean') return { value: raw };
@@ -128,7 +153,7 @@ export function toURL(state, presets, extra = {}) {
   for (const k of SETTING_KEYS) {
     if ((k === 'text' || k === 'text2') && !hasText) continue;
     if (k === 'text2' && !state.text2) continue;
-    if (k === 'bpe_merges' && state.tokenizer !== 'bpe') continue;
+    if (!listed(state, k)) continue;
     q.set(k, String(state[k]));
   }
   if (state.step) q.set('step', state.step);
@@ -145,7 +170,7 @@ export function publicState(state, presets) {
   for (const k of SETTING_KEYS) {
     if ((k === 'text' || k === 'text2') && !hasText) continue;
     if (k === 'text2' && !state.text2) continue;
-    if (k === 'bpe_merges' && state.tokenizer !== 'bpe') continue;
+    if (!listed(state, k)) continue;
     out[k] = state[k];
   }
   if (state.step) out.step = state.step;

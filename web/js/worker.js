@@ -50,7 +50,7 @@ async function handle(msg) {
   switch (msg.action) {
     case 'init': {
       if (!engine) engine = new M.Engine();
-      return { isa: M.kernelIsa(), presets: JSON.parse(M.presetsJson()) };
+      return { isa: M.kernelIsa(), presets: JSON.parse(M.presetsJson()), schema: JSON.parse(M.configSchemaJson()) };
     }
     case 'run': {
       if (!engine) engine = new M.Engine();
