@@ -1,0 +1,122 @@
+// compute.js — the compute queue: a request (settings → model file) goes to the engine
+// Worker; a newer request supersedes one not yet started (its promise follows the newer
+// outcome); a long computation shows a progress line; a model too large for a tab is
+// refused before it starts; a preset whose weights no longer fit falls back to seeded
+// weights with a notice. What happens once a trace is ready is the page's hook.
+import { app, $ } from './app.js';
+import { Trace } from './trace.js';
+import { FIELDS, buildModel, presetHasText, presetHasWeights, overrides, estimateFloats } from './state.js';
+import { showError, clearError, showNotice } from './messages.js';
+
+const MAX_FLOATS = 96e6; // ~384 MB of float32 in the trace: beyond that the tab would struggle
+
+const hooks = { shown: async () => {} };
+// hook(prevTrace, trace, opts) runs once a new trace is in app.trace (it draws it).
+export function onTraceShown(hook) {
+  hooks.shown = hook;
+}
+
+let pending = null; // the newest request not yet started
+let running = false;
+let statusTimer = null;
+
+export function requestCompute(state, opts = {}) {
+  return new Promise((resolve, reject) => {
+    const req = { state: structuredClone(state), resolve, reject, opts };
+    if (pending) {
+      // A newer request supersedes the queued one; the old promise follows the new outcome.
+      const old = pending;
+      req.followers = [...(old.followers || []), old];
+    }
+    pending = req;
+    pump();
+  });
+}
+
+async function pump() {
+  if (running || !pending) return;
+  const req = pending;
+  pending = null;
+  running = true;
+  try {
+    const r = await runOne(req);
+    for (const f of [req, ...(req.followers || [])]) f.resolve(r);
+  } catch (e) {
+    for (const f of [req, ...(req.followers || [])]) f.reject(e);
+  } finally {
+    running = false;
+    pump();
+  }
+}
+
+function setBusy(on, what = '') {
+  const s = $('status');
+  clearInterval(statusTimer);
+  if (!on) {
+    s.hidden = true;
+    document.body.classList.remove('busy');
+    return;
+  }
+  const t0 = performance.now();
+  statusTimer = setInterval(() => {
+    const dt = performance.now() - t0;
+    if (dt < 150) return;
+    s.hidden = false;
+    document.body.classList.add('busy');
+    s.textContent = `computing${what ? ' ' + what : ''}… ${(dt / 1000).toFixed(1)} s`;
+  }, 100);
+}
+
+async function runOne(req) {
+  const state = req.state;
+  const est = estimateFloats(state);
+  if (est > MAX_FLOATS) {
+    const msg = `this model would record about ${Math.round(est / 1e6)} million numbers (${Math.round((est * 4) / 1e6)} MB); the page stops at ${MAX_FLOATS / 1e6} million. Use fewer layers, a smaller d_model or d_ff, or a shorter text.`;
+    showError(msg);
+    throw new Error(msg);
+  }
+  const model = buildModel(state, app.presets);
+  const words = (state.text.match(/\S+/g) || []).length;
+  setBusy(true, `(d_model ${state.d_model}, ~${words} tokens)`);
+  let result;
+  try {
+    result = await app.engine.call('run', { model: JSON.stringify(model) }, (p) => {
+      if (p === 'copy') $('status').dataset.phase = 'copy';
+    });
+  } catch (e) {
+    setBusy(false);
+    showError(e.message);
+    throw e;
+  }
+  setBusy(false);
+  if (!result.meta.ok) {
+    const p = app.presets.find((x) => x.name === state.preset);
+    if (p && presetHasWeights(p) && overrides(state, p).length && !req.opts.noFallback) {
+      // The preset's given weights do not fit the new settings: fall back to seeded weights.
+      const changed = overrides(state, p);
+      const next = { ...state, preset: '' };
+      if (!presetHasText(p)) {
+        next.text = FIELDS.text.def;
+        next.text2 = '';
+      }
+      const r = await runOne({ state: next, opts: { ...req.opts, noFallback: true, keepNotice: true } });
+      showNotice(`“${p.title}” gives its own weights, which do not fit ${changed.map((k) => `${k} = ${state[k]}`).join(', ')} (${result.meta.error}). Switched to seeded weights (seed ${next.seed}).`);
+      return r;
+    }
+    showError(result.meta.error);
+    throw new Error(result.meta.error);
+  }
+  clearError();
+  if (!req.opts.keepNotice) showNotice('');
+  const prevTrace = app.trace;
+  const trace = new Trace(result);
+  app.trace = trace;
+  app.state = state;
+  app.shownState = structuredClone(state);
+  // The forward pass proper; drawing seeded weights (first run of new settings) is shown apart.
+  app.computeMs = result.meta.ms - (result.meta.setup_ms || 0);
+  app.timing = result.timing;
+  if (app.batch >= trace.B) app.batch = 0;
+  await hooks.shown(prevTrace, trace, req.opts);
+  return trace;
+}

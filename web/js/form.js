@@ -1,0 +1,190 @@
+// form.js — the settings form: its fields come from the core's config schema (state.js),
+// their wording from LABELS; editing a field or the sentence recomputes (debounced), a
+// preset replaces the settings, and syncForm shows any state (a link, the JS API).
+import { app, $ } from './app.js';
+import { el } from './matrix.js';
+import {
+  FIELDS, CONFIG_KEYS, defaults, parseValue, presetSettings, presetHasText, presetHasWeights, overrides,
+} from './state.js';
+import { showError, showNotice } from './messages.js';
+import { requestCompute } from './compute.js';
+
+// How the form names each configuration field, and its options: page wording only. Which
+// fields exist, their order, types, ranges and enum values come from the core's schema.
+const LABELS = {
+  d_model: ['d_model', ''],
+  num_heads: ['heads', 'must divide d_model; d_k = d_model / heads'],
+  d_ff: ['d_ff', 'hidden width of the feed-forward network'],
+  num_layers: ['encoder layers', ''],
+  decoder_layers: ['decoder layers', '0 = encoder only'],
+  norm: ['LayerNorm', { post: 'post-norm: LN(x + f(x))', pre: 'pre-norm: x + f(LN(x))' }],
+  activation: ['activation', { relu: 'ReLU', gelu: 'GELU (exact, erf)' }],
+  positional: ['positions', { sinusoidal: 'sinusoidal', learned: 'learned (BERT)', none: 'none' }],
+  tokenizer: ['tokenizer', { regex: 'regex (words + punctuation)', whitespace: 'whitespace split', bpe: 'BPE (learned merges)' }],
+  bpe_merges: ['BPE merges', ''],
+  scale: ['scale scores by √d_k', ''],
+  causal: ['causal mask in the encoder', ''],
+  layer_norm_eps: ['LayerNorm ε', ''],
+  seed: ['seed', 'seeds every weight not given'],
+  max_tokens: ['max tokens', 'longer text is refused, never cut'],
+  num_labels: ['classifier labels', '0 = no classification head'],
+};
+// [key, label, options or hint] for every configuration field, in the schema's order.
+export function settingsUI() {
+  return CONFIG_KEYS.map((k) => {
+    const [label, extra] = LABELS[k] || [k, FIELDS[k].description || ''];
+    return [k, label, extra === '' ? FIELDS[k].description || '' : extra];
+  });
+}
+
+export function buildForm() {
+  const grid = $('settings-grid');
+  for (const [key, label, extra] of settingsUI()) {
+    const f = FIELDS[key];
+    const wrap = el('div', 'setting');
+    wrap.dataset.key = key;
+    const id = `f-${key}`;
+    let input;
+    if (f.type === 'bool') {
+      wrap.classList.add('check');
+      input = document.createElement('input');
+      input.type = 'checkbox';
+      input.id = id;
+      const lab = el('label', '', label);
+      lab.htmlFor = id;
+      wrap.append(input, lab);
+    } else {
+      const lab = el('label', '', label);
+      lab.htmlFor = id;
+      if (f.type === 'enum') {
+        input = document.createElement('select');
+        for (const v of f.values) {
+          const o = el('option', '', extra && extra[v] ? extra[v] : v);
+          o.value = v;
+          input.append(o);
+        }
+      } else {
+        input = document.createElement('input');
+        input.type = f.type === 'int' ? 'number' : 'text';
+        if (f.type === 'uint64') input.inputMode = 'numeric';
+        else if (f.type === 'int') {
+          input.min = f.min;
+          input.max = f.max;
+          input.step = 1;
+          input.inputMode = 'numeric';
+        } else input.inputMode = 'decimal';
+      }
+      input.id = id;
+      wrap.append(lab, input);
+      if (typeof extra === 'string' && extra && extra !== 'bool') {
+        const h = el('span', 'hint', extra);
+        h.id = `${id}-hint`;
+        input.setAttribute('aria-describedby', h.id);
+        wrap.append(h);
+      }
+    }
+    input.name = key;
+    const typed = ['int', 'float', 'uint64'].includes(f.type);
+    input.addEventListener(typed ? 'input' : 'change', () => onSetting(key, typed));
+    if (typed) input.addEventListener('change', () => onSetting(key, false));
+    grid.append(wrap);
+  }
+  const sel = $('preset');
+  const o = el('option', '', 'Your own settings (seeded weights)');
+  o.value = '';
+  sel.append(o);
+  for (const p of app.presets) {
+    const op = el('option', '', p.title);
+    op.value = p.name;
+    sel.append(op);
+  }
+  sel.addEventListener('change', () => {
+    const p = app.presets.find((x) => x.name === sel.value);
+    const next = p ? presetSettings(p) : { ...defaults() };
+    next.step = app.state.step;
+    app.state = next;
+    showNotice('');
+    syncForm(next, true);
+    requestCompute(next, { useStateStep: true }).catch(() => {});
+  });
+  let textTimer = null;
+  const onText = (key) => {
+    clearTimeout(textTimer);
+    textTimer = setTimeout(() => {
+      const r = parseValue(key, $(key).value);
+      if (r.error) return showError(r.error);
+      app.state = { ...app.state, [key]: r.value };
+      requestCompute(app.state).catch(() => {});
+    }, 220);
+  };
+  $('text').addEventListener('input', () => onText('text'));
+  $('text2').addEventListener('input', () => onText('text2'));
+  $('form').addEventListener('submit', (e) => e.preventDefault());
+}
+
+let settingTimer = null;
+export function onSetting(key, debounce) {
+  clearTimeout(settingTimer);
+  const go = () => {
+    const input = $(`f-${key}`);
+    const raw = input.type === 'checkbox' ? input.checked : input.value;
+    const r = parseValue(key, raw);
+    input.setAttribute('aria-invalid', r.error ? 'true' : 'false');
+    if (r.error) return showError(r.error);
+    if (app.state[key] === r.value && $('msg').hidden) return;
+    app.state = { ...app.state, [key]: r.value };
+    syncVisibility();
+    requestCompute(app.state).catch(() => {});
+  };
+  if (debounce) settingTimer = setTimeout(go, 350);
+  else go();
+}
+
+export function settingsSummary(s) {
+  const layers = `${s.num_layers} encoder${s.decoder_layers ? ` + ${s.decoder_layers} decoder` : ''} layer${s.num_layers + s.decoder_layers === 1 ? '' : 's'}`;
+  return `d_model ${s.d_model} · ${s.num_heads} head${s.num_heads === 1 ? '' : 's'} · d_ff ${s.d_ff} · ${layers} · ${s.norm}-norm · ${s.activation === 'gelu' ? 'GELU' : 'ReLU'}` +
+    `${s.causal ? ' · causal' : ''}${s.scale ? '' : ' · no scaling'} · ${s.positional} positions · ${s.tokenizer} · seed ${s.seed}`;
+}
+
+export function syncVisibility() {
+  const s = app.state;
+  const row = document.querySelector('.setting[data-key="bpe_merges"]');
+  if (row) row.hidden = s.tokenizer !== 'bpe';
+}
+
+// `force`: also overwrite the focused field (a preset or the JS API changed the state; the
+// reader is not typing into it). Otherwise the focused field keeps what is being typed.
+export function syncForm(state = app.state, force = false) {
+  for (const key of CONFIG_KEYS) {
+    const input = $(`f-${key}`);
+    if (!input || (!force && document.activeElement === input)) continue;
+    if (input.type === 'checkbox') input.checked = !!state[key];
+    else input.value = String(state[key]);
+    input.setAttribute('aria-invalid', 'false');
+  }
+  const p = app.presets.find((x) => x.name === state.preset);
+  $('preset').value = p ? p.name : '';
+  const hasText = !p || presetHasText(p);
+  for (const k of ['text', 'text2']) {
+    if (force || document.activeElement !== $(k)) $(k).value = hasText ? state[k] : '';
+    $(k).disabled = !hasText;
+  }
+  $('text-note').textContent = hasText ? '' : 'This preset feeds its own input vectors X (no sentence, no tokenizer): the text is fixed.';
+  if (state.text2) $('text2-box').open = true;
+  const desc = $('preset-desc');
+  desc.replaceChildren();
+  if (p) {
+    desc.append(el('span', '', p.description));
+    if (p.source) desc.append(' ', el('span', 'source', `Source: ${p.source}.`));
+    const ov = overrides(state, p);
+    if (presetHasWeights(p)) {
+      desc.append(el('span', 'lock', ov.length
+        ? ` Changed from the preset: ${ov.join(', ')}.`
+        : ' Its weights are given, so d_model, heads, d_ff and the layer counts are fixed by them: changing one switches to seeded weights.'));
+    } else if (ov.length) desc.append(el('span', 'lock', ` Changed from the preset: ${ov.join(', ')}.`));
+  } else {
+    desc.textContent = 'Every weight is drawn from the seed; the same word gets the same embedding in any sentence.';
+  }
+  $('settings-summary').textContent = settingsSummary(state);
+  syncVisibility();
+}

@@ -1,0 +1,77 @@
+// toc.js — the table of contents: sections, groups and per-head rows from each step's place
+// (steps.js), one link per step (a real link: it opens the same state at that step), and
+// marking the step on screen.
+import { app, $ } from './app.js';
+import { el } from './matrix.js';
+import { toURL } from './state.js';
+import { outline, shortLabel } from './steps.js';
+
+let tocLinks = [];
+export function stepHref(id) {
+  const base = toURL({ ...app.shownState, step: '' }, app.presets, { embed: app.embed ? '1' : '' });
+  return `${base}&step=${encodeURIComponent(id)}`;
+}
+export function buildToc() {
+  const trace = app.trace;
+  const root = $('toc-list');
+  const sections = outline(trace.steps);
+  const base = toURL({ ...app.shownState, step: '' }, app.presets, { embed: app.embed ? '1' : '' });
+  tocLinks = new Array(trace.steps.length);
+  app.places = new Array(trace.steps.length);
+  for (const sec of sections)
+    for (const g of sec.groups)
+      for (const it of g.items)
+        for (const st of it.step ? [it.step] : it.head.steps)
+          app.places[st.index] = { section: sec.title, group: g.title, head: it.head ? it.head.head : -1 };
+  const link = (s, text) => {
+    const a = el('a', 'toc-link', text);
+    a.href = `${base}&step=${encodeURIComponent(s.id)}`;
+    a.dataset.i = s.index;
+    a.title = s.title;
+    tocLinks[s.index] = a;
+    return a;
+  };
+  const frag = document.createDocumentFragment();
+  for (const sec of sections) {
+    const d = el('details', 'toc-sec');
+    d.dataset.first = sec.first;
+    const sum = el('summary', '', sec.title);
+    d.append(sum);
+    for (const g of sec.groups) {
+      const gd = el('div', 'toc-group');
+      if (g.title) gd.append(el('p', 'toc-gtitle', g.title));
+      const ol = el('ol');
+      for (const it of g.items) {
+        const li = el('li');
+        if (it.step) li.append(link(it.step, shortLabel(it.step)));
+        else {
+          li.className = 'toc-head';
+          li.append(el('span', 'toc-hlabel', `head ${it.head.head}`));
+          const row = el('span', 'toc-hsteps');
+          for (const s of it.head.steps) row.append(link(s, shortLabel(s)));
+          li.append(row);
+        }
+        ol.append(li);
+      }
+      gd.append(ol);
+      d.append(gd);
+    }
+    frag.append(d);
+  }
+  root.replaceChildren(frag);
+  $('toc-count').textContent = `${trace.steps.length} steps`;
+}
+export function markToc() {
+  for (const a of $('toc-list').querySelectorAll('a[aria-current]')) a.removeAttribute('aria-current');
+  const a = tocLinks[app.index];
+  if (!a) return;
+  a.setAttribute('aria-current', 'step');
+  const sec = a.closest('details');
+  for (const d of $('toc-list').children) if (d !== sec && d.open && !d.dataset.userOpen) d.open = false;
+  if (sec && !sec.open) sec.open = true;
+  const box = $('toc-list');
+  if (box.offsetParent) {
+    const r = a.getBoundingClientRect(), b = box.getBoundingClientRect();
+    if (r.top < b.top || r.bottom > b.bottom) box.scrollTop += r.top - b.top - b.height / 3;
+  }
+}

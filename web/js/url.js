@@ -1,0 +1,12 @@
+// url.js — the address bar follows what is on screen: the shown settings, text and step
+// (state.js writes them), so a copied link reopens exactly this view.
+import { app, $ } from './app.js';
+import { toURL } from './state.js';
+
+export function writeURL() {
+  if (!app.shownState) return;
+  const q = toURL(app.shownState, app.presets, { embed: app.embed ? '1' : '' });
+  if (location.search !== q) history.replaceState(null, '', location.pathname + q);
+  const full = $('open-full');
+  if (full) full.href = location.pathname + toURL(app.shownState, app.presets);
+}
