@@ -94,3 +94,13 @@ export const HEAD_COLORS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#D55E00
 export function headColor(h) {
   return HEAD_COLORS[h % HEAD_COLORS.length];
 }
+
+// The colour of one cell of a step drawn with a kind's scale ('diverging', 'sequential',
+// 'prob': 0 … hi, 'mask' and 'none': uncoloured), or null. A constant tensor (γ = 1, b = 0)
+// has nothing to contrast and stays uncoloured.
+export function cellColor(v, scale, lo, hi) {
+  if (scale === 'mask' || scale === 'none') return null;
+  if (lo === hi && scale !== 'prob') return null;
+  if (scale === 'prob') return colorFor(v, 'sequential', 0, hi);
+  return colorFor(v, scale, lo, hi);
+}

@@ -1,26 +1,22 @@
-// matrix.js — one tensor as a heatmap table WITH its numbers as text (role=grid), plus a
-// canvas overview for matrices too big to show cell by cell. Large matrices are elided
-// ("…" rows/columns) to a window that always includes the rows/columns being explained;
-// moderate sizes offer "show all". Never more than a few thousand DOM cells.
-//
-// A tensor is viewed as a matrix of flat rows × last-dimension columns (llm.c's (B·T, C)):
-// a batched [B, T, n] tensor has B·T flat rows, shown one batch item at a time.
-import { colorFor, gradientStops, lutFor } from './colors.js';
-import { matrixLayout, valueRange as range, axisWindow } from './layout.js';
+// matrix.js — one tensor as a heatmap table WITH its numbers as text (role=grid): caption,
+// legend (legend.js), batch switch, cell focus and highlights, and for matrices too big to
+// read cell by cell a canvas overview (overview.js). Large matrices are elided ("…"
+// rows/columns) to a window that always includes the rows/columns being explained;
+// moderate sizes offer "show all". Never more than a few thousand DOM cells. Which flat rows
+// and columns a tensor has is layout.js's business (the caller passes the layout).
+import { el } from './dom.js';
+import { cellColor } from './colors.js';
+import { legendFor } from './legend.js';
+import { createOverview } from './overview.js';
+import { valueRange as range, axisWindow } from './layout.js';
 import { fmt, exact, shapeText } from './format.js';
 
 const SHOW_ALL_LIMIT = 6000; // cells
 const WINDOW = { rows: 14, cols: 12 };
 let uid = 0;
 
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
-export { el };
+export { el };  // for the views that import it from here
 
 /**
  * createMatrix(opts) → view
@@ -45,6 +41,19 @@ export function createMatrix(opts) {
   let hl = { rows: new Set(), cols: new Set(), cells: new Set() };
   let active = null; // [R, c] with tabindex 0
   let cellRefs = new Map(); // "R,c" -> td
+
+  const legend = () => legendFor(scale, lo, hi);
+  const color = (v) => cellColor(v, scale, lo, hi);
+  const drawOverview = () =>
+    createOverview({
+      tensor: t, layout, scale, lo, hi, batch: () => batch,
+      onPick: (r, c) => {
+        pinsR = [r];
+        pinsC = [c];
+        render();
+        focusCell(batch * layout.per + r, c);
+      },
+    });
 
   const root = el('figure', 'matrix' + (opts.compact ? ' compact' : ''));
   root.dataset.tensor = t.id;
@@ -102,90 +111,6 @@ export function createMatrix(opts) {
     }
   }
   if (scale !== 'none' && !opts.compact) tools.append(legend());
-
-  function legend() {
-    const lg = el('span', 'legend');
-    lg.setAttribute('aria-hidden', 'true');
-    if (scale === 'mask') {
-      lg.append(el('span', 'swatch masked-swatch'), ' −∞ masked  ', el('span', 'swatch zero-swatch'), ' 0 allowed');
-      return lg;
-    }
-    const bar = el('span', 'legend-bar');
-    const stops = gradientStops(scale === 'diverging' ? 'diverging' : 'sequential', 7);
-    for (const c of stops) {
-      const s = el('span', 'legend-stop');
-      s.style.backgroundColor = c;
-      bar.append(s);
-    }
-    const m = Math.max(Math.abs(lo), Math.abs(hi));
-    const a = scale === 'diverging' ? fmt(-m) : fmt(lo);
-    const b = scale === 'diverging' ? fmt(m) : fmt(hi);
-    lg.append(el('span', 'legend-lab', a), bar, el('span', 'legend-lab', b));
-    return lg;
-  }
-
-  function color(v) {
-    if (scale === 'mask' || scale === 'none') return null;
-    if (lo === hi && scale !== 'prob') return null; // a constant (γ = 1, b = 0): nothing to contrast
-    if (scale === 'prob') return colorFor(v, 'sequential', 0, hi);
-    return colorFor(v, scale, lo, hi);
-  }
-
-  function drawOverview() {
-    const wrap = el('div', 'overview');
-    const cv = document.createElement('canvas');
-    const W = Math.min(layout.cols, 480), H = Math.min(layout.per, 240);
-    cv.width = W;
-    cv.height = H;
-    cv.className = 'overview-canvas';
-    cv.style.height = `${Math.min(200, Math.max(36, layout.per * 8))}px`;
-    cv.setAttribute('role', 'img');
-    cv.setAttribute('aria-label', `Overview of all ${layout.per} × ${layout.cols} values; the table below lists them as text.`);
-    wrap.append(cv);
-    const paint = () => {
-      const ctx = cv.getContext('2d');
-      const img = ctx.createImageData(W, H);
-      const base = batch * layout.per * layout.cols;
-      // The cell colours of color(), from a lookup table (one pixel per value).
-      const plain = scale === 'mask' || scale === 'none' || (lo === hi && scale !== 'prob');
-      const { lut, index } = scale === 'prob' ? lutFor('sequential', 0, hi) : lutFor(scale, lo, hi);
-      const px = img.data;
-      for (let y = 0; y < H; y++) {
-        const r = Math.floor((y * layout.per) / H);
-        for (let x = 0; x < W; x++) {
-          const c = Math.floor((x * layout.cols) / W);
-          const v = t.data[base + r * layout.cols + c];
-          const o = (y * W + x) * 4;
-          if (v === -Infinity) {
-            px[o] = px[o + 1] = px[o + 2] = 150;
-          } else if (plain) {
-            px[o] = px[o + 1] = px[o + 2] = 240;
-          } else {
-            const i = index(v);
-            px[o] = lut[i];
-            px[o + 1] = lut[i + 1];
-            px[o + 2] = lut[i + 2];
-          }
-          px[o + 3] = 255;
-        }
-      }
-      ctx.putImageData(img, 0, 0);
-    };
-    paint();
-    wrap.repaint = paint;
-    cv.addEventListener('click', (e) => {
-      const rect = cv.getBoundingClientRect();
-      const c = Math.min(layout.cols - 1, Math.floor(((e.clientX - rect.left) / rect.width) * layout.cols));
-      const r = Math.min(layout.per - 1, Math.floor(((e.clientY - rect.top) / rect.height) * layout.per));
-      const R = batch * layout.per + r;
-      pinsR = [r];
-      pinsC = [c];
-      render();
-      focusCell(R, c);
-    });
-    wrap.append(el('span', 'muted small-note', 'overview — click to jump to a cell'));
-    return wrap;
-  }
 
   function render() {
     cellRefs = new Map();

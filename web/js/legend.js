@@ -1,0 +1,26 @@
+// legend.js — the colour legend beside a matrix: the scale's gradient with its two ends
+// (symmetric around 0 for signed values), or the mask's two swatches.
+import { el } from './dom.js';
+import { gradientStops } from './colors.js';
+import { fmt } from './format.js';
+
+
+export function legendFor(scale, lo, hi) {
+  const lg = el('span', 'legend');
+  lg.setAttribute('aria-hidden', 'true');
+  if (scale === 'mask') {
+    lg.append(el('span', 'swatch masked-swatch'), ' −∞ masked  ', el('span', 'swatch zero-swatch'), ' 0 allowed');
+    return lg;
+  }
+  const bar = el('span', 'legend-bar');
+  for (const c of gradientStops(scale === 'diverging' ? 'diverging' : 'sequential', 7)) {
+    const s = el('span', 'legend-stop');
+    s.style.backgroundColor = c;
+    bar.append(s);
+  }
+  const m = Math.max(Math.abs(lo), Math.abs(hi));
+  const a = scale === 'diverging' ? fmt(-m) : fmt(lo);
+  const b = scale === 'diverging' ? fmt(m) : fmt(hi);
+  lg.append(el('span', 'legend-lab', a), bar, el('span', 'legend-lab', b));
+  return lg;
+}
