@@ -7,6 +7,7 @@
 #include <iostream>
 #include <string>
 
+#include "backward.h"
 #include "config_schema.h"
 #include "error.h"
 #include "kernels.h"
@@ -25,6 +26,7 @@ const char* kUsage =
     "  --model FILE   a model file (docs/model-file.md); default: the 'default' preset\n"
     "  --preset NAME  a built-in preset (see --list-presets)\n"
     "  --json         print the whole trace as JSON (docs/trace.md)\n"
+    "  --backward     also the loss and every gradient dL/dX (needs a classifier label or a decoder)\n"
     "  --edge N       values shown at each edge of a row/column before '...' (default 3)\n"
     "  --config-schema  print the configuration fields (name, type, default, range, values) as JSON\n";
 
@@ -125,7 +127,7 @@ void print_walkthrough(const ew::Trace& trace, const ew::Model& model, int edge)
 
 int main(int argc, char** argv) {
   std::string model_path, preset_name;
-  bool json = false;
+  bool json = false, backward = false;
   int edge = 3;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -142,6 +144,8 @@ int main(int argc, char** argv) {
       preset_name = value("--preset");
     } else if (a == "--json") {
       json = true;
+    } else if (a == "--backward") {
+      backward = true;
     } else if (a == "--edge") {
       const std::string v = value("--edge");
       char* end = nullptr;
@@ -180,6 +184,7 @@ int main(int argc, char** argv) {
     }
     ew::Trace trace;
     ew::run(model, trace);
+    if (backward) ew::run_backward(model, trace);
     if (json) {
       ew::write_trace_json(std::cout, trace, model);
       std::cout << "\n";

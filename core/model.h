@@ -60,6 +60,11 @@ struct Model {
   std::string text;   // the source sentence
   std::string text2;  // optional second sentence: a padded batch of two
   std::string target; // decoder input text; empty: "<s>" + source tokens shifted right
+  // What a classifier should predict (backward pass, training): an index per sentence
+  // (-1: none given), and optional names of the labels (num_labels of them).
+  int label = -1;
+  int label2 = -1;
+  std::vector<std::string> label_names;
   // Explicit layer-0 input rows (T×d_model): replaces tokenizer, embedding, positional.
   std::optional<xt::xarray<float>> input;
   // A user vocabulary with its embedding table (V×d_model); empty: the vocabulary is

@@ -104,13 +104,44 @@ void parse_weights(Model& m, const json& v, const std::string& path, const std::
   }
 }
 
+// "labels" (names, one per class), "label" and "label2" (an index or a name) of a classifier.
+void parse_labels(Model& m, const json& j) {
+  const int n = m.config.num_labels;
+  if (j.contains("labels")) {
+    const json& v = j["labels"];
+    if (!v.is_array() || static_cast<int>(v.size()) != n)
+      throw Error("labels must be an array of config.num_labels (" + std::to_string(n) + ") names, got " + type_name(v));
+    for (std::size_t i = 0; i < v.size(); ++i) m.label_names.push_back(get_string(v[i], "labels[" + std::to_string(i) + "]"));
+  }
+  for (const char* key : {"label", "label2"}) {
+    if (!j.contains(key)) continue;
+    if (n == 0) throw Error(std::string(key) + " needs a classifier: config.num_labels is 0");
+    const json& v = j[key];
+    int idx = -1;
+    if (v.is_string()) {
+      for (std::size_t i = 0; i < m.label_names.size(); ++i)
+        if (m.label_names[i] == v.get<std::string>()) idx = static_cast<int>(i);
+      if (idx < 0) throw Error(std::string(key) + " is " + type_name(v) + ", which is not one of the labels");
+    } else if (v.is_number_integer()) {
+      const long long x = v.get<long long>();
+      if (x < 0 || x >= n)
+        throw Error(std::string(key) + " must be between 0 and " + std::to_string(n - 1) + " (config.num_labels − 1), got " +
+                    std::to_string(x));
+      idx = static_cast<int>(x);
+    } else {
+      throw Error(std::string(key) + " must be a label index or name, got " + type_name(v));
+    }
+    (std::string(key) == "label" ? m.label : m.label2) = idx;
+  }
+}
+
 }  // namespace
 
 Model model_from_json(const json& j) {
   check_keys(j, "the model file",
              {"config", "text", "text2", "target", "input", "vocab", "embedding", "position_table", "embedding_ln",
               "layers", "decoder", "classifier", "final_ln", "decoder_final_ln", "bpe_corpus", "title", "description",
-              "source"});
+              "source", "label", "label2", "labels"});
   Model m;
   if (j.contains("config")) parse_config(m.config, j["config"]);
   const Config& c = m.config;
@@ -210,6 +241,7 @@ Model model_from_json(const json& j) {
         if (D[i].contains(ln)) parse_norm(m, D[i][ln], path + "." + ln, id + ln);
     }
   }
+  parse_labels(m, j);
   if (j.contains("classifier")) {
     if (c.num_labels == 0) throw Error("\"classifier\" weights need config.num_labels > 0");
     check_keys(j["classifier"], "classifier", {"W", "b"});
