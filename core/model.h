@@ -59,7 +59,8 @@ struct Model {
   Config config;
   std::string text;   // the source sentence
   std::string text2;  // optional second sentence: a padded batch of two
-  std::string target; // decoder input text; empty: "<s>" + source tokens shifted right
+  std::string target; // what the decoder should produce; it reads "<s>" + these tokens.
+                      // Empty: it reads "<s>" + the source tokens but the last.
   // What a classifier should predict (backward pass, training): an index per sentence
   // (-1: none given), and optional names of the labels (num_labels of them).
   int label = -1;

@@ -48,7 +48,7 @@ def random_model(rng, index):
     doc = {"config": cfg, "text": text}
     if enc_dec:
         cfg["decoder_layers"] = int(rng.integers(1, 3))
-        doc["target"] = "<s> " + " ".join(rng.choice(WORDS, size=int(rng.integers(1, 5))))
+        doc["target"] = " ".join(rng.choice(WORDS, size=int(rng.integers(1, 5))))
         if rng.random() < 0.3:
             cfg["num_labels"] = 2
             doc["label"] = int(rng.integers(0, 2))

@@ -267,6 +267,8 @@ def finish_doc(g, doc, texts, unk=None, extra_rows=None):
                 lengths.append(len(doc["input"]))
             if c["decoder_layers"] and "target" not in doc:
                 lengths.append(len(ref.tokenize(doc["text"], c["tokenizer"])))  # <s> + all but last
+            if c["decoder_layers"] and "target" in doc:
+                lengths.append(len(ref.tokenize(doc["target"], c["tokenizer"])) + 1)  # <s> + the target
             rows = max(lengths) + (int(rng.integers(0, 3)) if extra_rows is None else extra_rows)
             doc["position_table"] = g.normal((rows, d), 0.5)
             ln = g.ln(d)

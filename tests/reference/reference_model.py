@@ -251,8 +251,8 @@ class RefModel:
                 sources.append(tokenize(doc["text2"], c["tokenizer"]))
         target = None
         if c["decoder_layers"] > 0:
-            if doc.get("target"):
-                target = tokenize(doc["target"], c["tokenizer"])
+            if doc.get("target"):  # the sequence to produce; the decoder reads <s> first
+                target = ["<s>"] + tokenize(doc["target"], c["tokenizer"])
             else:  # teacher forcing: <s> + the first sentence's tokens but the last
                 target = ["<s>"] + sources[0][:-1]
         looks_up = sources is not None or target is not None  # any embedding lookup at all
