@@ -1,9 +1,13 @@
 // main.cpp — the encoder-walkthrough command: runs a model file (or a built-in preset)
 // and prints the walkthrough the way the seed notebooks do (each step's title, formula,
 // shape and values with "..." elision), or the whole trace as JSON with --json.
+#include <unistd.h>
+
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -15,12 +19,14 @@
 #include "model_file.h"
 #include "presets.h"
 #include "trace_json.h"
+#include "train.h"
 
 namespace {
 
 const char* kUsage =
     "usage: encoder-walkthrough [--model FILE.json | --preset NAME] [--json] [--edge N]\n"
     "       encoder-walkthrough --list-presets | --config-schema\n"
+    "       encoder-walkthrough train --task NAME ... (train --help)\n"
     "\n"
     "Runs a Transformer encoder(-decoder) forward pass and prints every step.\n"
     "  --model FILE   a model file (docs/model-file.md); default: the 'default' preset\n"
@@ -123,9 +129,112 @@ void print_walkthrough(const ew::Trace& trace, const ew::Model& model, int edge)
   for (std::size_t i = 0; i < trace.size(); ++i) print_step(trace[i], edge);
 }
 
+// A whole number or a decimal for --name, or exit 2 with a message naming it.
+double number_arg(const std::string& name, const std::string& v, bool whole) {
+  char* end = nullptr;
+  const double x = std::strtod(v.c_str(), &end);
+  if (v.empty() || !end || *end || !std::isfinite(x) || (whole && x != std::floor(x))) {
+    std::cerr << "encoder-walkthrough train: " << name << " must be " << (whole ? "a whole number" : "a number")
+              << ", got \"" << v << "\"\n";
+    std::exit(2);
+  }
+  return x;
+}
+
+const char* kTrainUsage =
+    "usage: encoder-walkthrough train --task NAME [--steps N] [--batch B] [--lr X] [--seed S]\n"
+    "         [--d_model D] [--num_heads H] [--d_ff F] [--num_layers L] [--decoder_layers L]\n"
+    "         [--warmup N] [--eval N] [--eval-every N] [--out FILE.json]\n"
+    "Trains a model on a task (number-words, brackets) with AdamW and prints step, loss, held-out\n"
+    "accuracy and steps/s; --out writes the trained model as a model file (--model FILE.json).\n";
+
+int train_main(int argc, char** argv) {
+  ew::TrainOptions o;
+  int eval_n = 200, eval_every = 250;
+  std::string out;
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      std::cout << kTrainUsage;
+      return 0;
+    }
+    if (i + 1 >= argc) {
+      std::cerr << "encoder-walkthrough train: " << (a.rfind("--", 0) == 0 ? a + " needs a value" : "unknown argument \"" + a + "\"")
+                << "\n" << kTrainUsage;
+      return 2;
+    }
+    const std::string v = argv[++i];
+    auto whole = [&](int lo, int hi) {
+      const double x = number_arg(a, v, true);
+      if (x < lo || x > hi) {
+        std::cerr << "encoder-walkthrough train: " << a << " must be between " << lo << " and " << hi << ", got " << v << "\n";
+        std::exit(2);
+      }
+      return static_cast<int>(x);
+    };
+    if (a == "--task") o.task = v;
+    else if (a == "--steps") o.steps = whole(1, 10000000);
+    else if (a == "--batch") o.batch = whole(1, 4096);
+    else if (a == "--lr") o.lr = number_arg(a, v, false);
+    else if (a == "--seed") o.seed = static_cast<std::uint64_t>(whole(0, 2000000000));
+    else if (a == "--d_model") o.d_model = whole(1, 4096);
+    else if (a == "--num_heads") o.num_heads = whole(1, 64);
+    else if (a == "--d_ff") o.d_ff = whole(1, 16384);
+    else if (a == "--num_layers") o.num_layers = whole(0, 48);
+    else if (a == "--decoder_layers") o.decoder_layers = whole(1, 48);
+    else if (a == "--warmup") o.warmup = whole(0, 10000000);
+    else if (a == "--eval") eval_n = whole(0, 100000);
+    else if (a == "--eval-every") eval_every = whole(1, 10000000);
+    else if (a == "--out") out = v;
+    else {
+      std::cerr << "encoder-walkthrough train: unknown option \"" << a << "\"\n" << kTrainUsage;
+      return 2;
+    }
+  }
+  try {
+    ew::Trainer t(o);
+    const bool tty = isatty(1);
+    std::cout << "training " << o.task << ": d_model " << o.d_model << ", " << o.num_heads << " heads, d_ff " << o.d_ff
+              << ", " << o.num_layers << " encoder layer(s)" << (t.task().classifier ? "" : ", " + std::to_string(o.decoder_layers) + " decoder layer(s)")
+              << "; " << o.steps << " steps of " << o.batch << " examples, lr " << o.lr << ", seed " << o.seed << std::endl;
+    const auto t0 = std::chrono::steady_clock::now();
+    double loss = 0;
+    for (int s = 1; s <= o.steps; ++s) {
+      loss = t.step();
+      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const bool report = s % eval_every == 0 || s == o.steps;
+      if (tty && !report)
+        std::cout << "\r  step " << s << "/" << o.steps << "  loss " << loss << "  " << static_cast<int>(s / secs) << " steps/s   " << std::flush;
+      if (report) {
+        const double acc = t.evaluate(eval_n);
+        std::cout << (tty ? "\r" : "") << "  step " << s << "/" << o.steps << "  loss " << loss << "  held-out exact match "
+                  << 100.0 * acc << "% (" << eval_n << ")  " << s / secs << " steps/s  " << secs << " s" << std::endl;
+      }
+    }
+    const ew::Example ex = t.task().sample(o.seed, 0, ew::Split::HeldOut);
+    std::string got;
+    for (const auto& tok : t.predict(ex.source)) got += (got.empty() ? "" : " ") + tok;
+    std::cout << "example (held out): \"" << ex.source << "\" -> " << got << "\n";
+    if (!out.empty()) {
+      ew::Model& m = t.model();
+      m.text = ex.source;
+      nlohmann::json doc = ew::model_to_json(m);
+      if (!t.task().classifier) doc["target"] = "";
+      std::ofstream f(out);
+      if (!(f << doc.dump() << "\n")) throw ew::Error("cannot write \"" + out + "\"");
+      std::cout << "wrote " << out << "\n";
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "encoder-walkthrough train: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "train") return train_main(argc, argv);
   std::string model_path, preset_name;
   bool json = false, backward = false;
   int edge = 3;

@@ -220,9 +220,10 @@ Tokens tokenize_all(const Model& m, TextInfo& info) {
   t.B = static_cast<int>(info.source_tokens.size());
   for (const auto& toks : info.source_tokens) t.src_len.push_back(static_cast<int>(toks.size()));
   if (c.decoder_layers > 0) {
-    if (!m.target.empty()) {  // teacher forcing: <s>, then the sequence to produce
+    if (m.target_given || !m.target.empty()) {  // teacher forcing: <s>, then the sequence to produce
       info.target_tokens.push_back("<s>");
-      for (auto& tok : tokenize(m, m.target, "target", info)) info.target_tokens.push_back(std::move(tok));
+      if (!m.target.empty())
+        for (auto& tok : tokenize(m, m.target, "target", info)) info.target_tokens.push_back(std::move(tok));
     } else {
       if (explicit_input) throw Error("a decoder over explicit \"input\" rows needs a \"target\" text");
       info.target_tokens.push_back("<s>");

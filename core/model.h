@@ -61,6 +61,7 @@ struct Model {
   std::string text2;  // optional second sentence: a padded batch of two
   std::string target; // what the decoder should produce; it reads "<s>" + these tokens.
                       // Empty: it reads "<s>" + the source tokens but the last.
+  bool target_given = false;  // "target" was given (even empty: the decoder reads <s> alone)
   // What a classifier should predict (backward pass, training): an index per sentence
   // (-1: none given), and optional names of the labels (num_labels of them).
   int label = -1;

@@ -1,6 +1,7 @@
 // model_file.cpp — strict JSON → Model (see model_file.h).
 #include "model_file.h"
 
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -147,7 +148,10 @@ Model model_from_json(const json& j) {
   const Config& c = m.config;
   if (j.contains("text")) m.text = get_string(j["text"], "text");
   if (j.contains("text2")) m.text2 = get_string(j["text2"], "text2");
-  if (j.contains("target")) m.target = get_string(j["target"], "target");
+  if (j.contains("target")) {
+    m.target = get_string(j["target"], "target");
+    m.target_given = true;
+  }
   if (j.contains("input")) {
     m.input = get_matrix(j["input"], "input");
     const auto rows = m.input->shape()[0], cols = m.input->shape()[1];
@@ -271,6 +275,61 @@ Model model_from_file(const std::string& path) {
   } catch (const Error& e) {
     throw Error(path + ": " + e.what());
   }
+}
+
+namespace {
+
+json values_json(const Param& p) {
+  const float* v = p.value.data();
+  if (p.value.dimension() == 1) return std::vector<float>(v, v + p.value.size());
+  const std::size_t rows = p.value.shape()[0], cols = p.value.shape()[1];
+  json m = json::array();
+  for (std::size_t r = 0; r < rows; ++r) m.push_back(std::vector<float>(v + r * cols, v + (r + 1) * cols));
+  return m;
+}
+
+// The model-file place of parameter `id` ("layer1.ln2.gamma" → layers[1].ln2.gamma).
+json& slot_of(json& doc, const std::string& id) {
+  auto split = [](const std::string& s) {
+    std::vector<std::string> parts;
+    std::size_t a = 0, b;
+    while ((b = s.find('.', a)) != std::string::npos) parts.push_back(s.substr(a, b - a)), a = b + 1;
+    parts.push_back(s.substr(a));
+    return parts;
+  };
+  std::vector<std::string> parts = split(id);
+  json* node = &doc;
+  std::size_t k = 0;
+  for (const char* stack : {"layer", "decoder"}) {
+    const std::string pre = stack;
+    if (parts[0].rfind(pre, 0) == 0 && parts[0].size() > pre.size() && std::isdigit(static_cast<unsigned char>(parts[0][pre.size()]))) {
+      const std::size_t i = std::stoul(parts[0].substr(pre.size()));
+      json& list = doc[pre == "layer" ? "layers" : "decoder"];
+      while (list.size() <= i) list.push_back(json::object());
+      node = &list[i];
+      k = 1;
+    }
+  }
+  if (parts[0] == "cls") node = &doc["classifier"], k = 1;
+  for (; k + 1 < parts.size(); ++k) node = &(*node)[parts[k]];
+  return (*node)[parts.back()];
+}
+
+}  // namespace
+
+json model_to_json(const Model& m) {
+  json doc = {{"config", config_to_json(m.config)}};
+  if (!m.text.empty()) doc["text"] = m.text;
+  if (!m.vocab.empty()) doc["vocab"] = m.vocab;
+  if (!m.label_names.empty()) doc["labels"] = m.label_names;
+  for (const Param& p : m.params) {
+    if (p.id == "embedding_table") {
+      if (m.user_embedding) doc["embedding"] = values_json(p);
+      continue;
+    }
+    slot_of(doc, p.id) = values_json(p);
+  }
+  return doc;
 }
 
 }  // namespace ew

@@ -15,6 +15,9 @@ namespace ew {
 Model model_from_json(const nlohmann::json& j);
 Model model_from_string(const std::string& text);  // parse errors name line and column
 Model model_from_file(const std::string& path);    // a missing file is an ew::Error
+// A model (after ew::run: every parameter exists) as a model file with all its weights;
+// model_from_json of it gives the same numbers.
+nlohmann::json model_to_json(const Model& m);
 
 // (The "config" object: config_schema.h.)
 

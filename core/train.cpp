@@ -1,0 +1,155 @@
+// train.cpp — the training loop (train.h).
+#include "train.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "backward.h"
+#include "config_schema.h"
+#include "error.h"
+#include "params.h"
+
+namespace ew {
+
+void validate(const TrainOptions& o) {
+  auto range = [](const char* name, double v, double lo, double hi) {
+    if (!(v >= lo && v <= hi))
+      throw Error(std::string("--") + name + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) +
+                  ", got " + std::to_string(v));
+  };
+  find_task(o.task);
+  range("steps", o.steps, 1, 1e7);
+  range("batch", o.batch, 1, 4096);
+  if (!(o.lr > 0 && o.lr <= 1)) throw Error("--lr must be greater than 0 and at most 1, got " + std::to_string(o.lr));
+  range("warmup", o.warmup, 0, 1e7);
+}
+
+namespace {
+
+Model initial_model(const TrainOptions& o, const Task& task) {
+  Model m;
+  Config& c = m.config;
+  c.d_model = o.d_model;
+  c.num_heads = o.num_heads;
+  c.d_ff = o.d_ff;
+  c.num_layers = o.num_layers;
+  c.decoder_layers = task.classifier ? 0 : o.decoder_layers;
+  c.num_labels = task.classifier ? static_cast<int>(task.labels.size()) : 0;
+  c.norm = NormOrder::Pre;
+  c.activation = Activation::GELU;
+  c.tokenizer = TokenizerKind::Whitespace;
+  c.seed = o.seed;
+  validate_config(c);
+  m.vocab = task.vocab;
+  m.label_names = task.labels;
+  // The token table is a parameter like any other: seeded rows, scaled to a small norm.
+  Param E{"embedding_table", xt::xarray<float>::from_shape({task.vocab.size(), static_cast<std::size_t>(c.d_model)}), {}, {}, {}};
+  for (std::size_t i = 0; i < task.vocab.size(); ++i) {
+    float* row = E.value.data() + i * c.d_model;
+    seeded_embedding_row(row, o.seed, task.vocab[i], c.d_model);
+    for (int k = 0; k < c.d_model; ++k) row[k] *= 0.1f;
+  }
+  m.params.push_back(std::move(E));
+  m.user_embedding = true;
+  return m;
+}
+
+AdamWConfig optimizer(const TrainOptions& o) {
+  AdamWConfig a;
+  a.lr = o.lr;
+  a.weight_decay = o.weight_decay;
+  a.warmup_steps = std::min(o.warmup, o.steps);
+  a.total_steps = o.steps;
+  a.min_lr_ratio = 0.1;
+  a.clip_norm = o.clip_norm;
+  return a;
+}
+
+void set_example(Model& m, const Task& task, const Example& ex) {
+  m.text = ex.source;
+  m.target = ex.target;
+  m.target_given = !task.classifier;
+  m.label = ex.label;
+}
+
+}  // namespace
+
+Trainer::Trainer(const TrainOptions& o)
+    : o_(o), task_((validate(o), find_task(o.task))), model_(initial_model(o, task_)), opt_(optimizer(o)) {
+  set_example(model_, task_, task_.sample(o_.seed, 0, Split::Train));
+  run(model_, trace_);  // creates every parameter
+}
+
+double Trainer::step() {
+  if (grads_.empty())
+    for (const Param& p : model_.params) grads_.emplace_back(p.value.size(), 0.0f);
+  for (auto& g : grads_) std::fill(g.begin(), g.end(), 0.0f);
+  double loss = 0;
+  for (int b = 0; b < o_.batch; ++b) {
+    set_example(model_, task_, task_.sample(o_.seed, drawn_++, Split::Train));
+    run(model_, trace_);
+    run_backward(model_, trace_);
+    loss += trace_.at("loss").data[0];
+    for (std::size_t k = 0; k < model_.params.size(); ++k)
+      if (const Step* g = trace_.find("grad." + model_.params[k].id))
+        for (std::size_t i = 0; i < g->size(); ++i) grads_[k][i] += g->data[i] / static_cast<float>(o_.batch);
+  }
+  std::vector<ParamSlot> slots;
+  for (std::size_t k = 0; k < model_.params.size(); ++k) {
+    Param& p = model_.params[k];
+    slots.push_back({p.value.data(), grads_[k].data(), p.value.size(), p.value.dimension() == 2});
+  }
+  const AdamWStepInfo info = opt_.step(slots);
+  if (!std::isfinite(info.grad_norm))
+    throw Error("training stopped at step " + std::to_string(info.t) + ": the gradient is not finite");
+  for (Param& p : model_.params) p.packed.data.clear();  // repacked by the next run
+  loss /= o_.batch;
+  if (!std::isfinite(loss)) throw Error("training stopped at step " + std::to_string(info.t) + ": the loss is not finite");
+  return loss;
+}
+
+std::vector<std::string> Trainer::predict(const std::string& source, int max_len) {
+  Model& m = model_;
+  m.text = source;
+  m.label = -1;
+  std::vector<std::string> out;
+  if (task_.classifier) {
+    m.target_given = false;
+    run(m, trace_);
+    const Step& p = trace_.at("cls.probs");
+    const int best = static_cast<int>(std::max_element(p.data.begin(), p.data.end()) - p.data.begin());
+    return {task_.labels.at(best)};
+  }
+  m.target_given = true;
+  for (int k = 0; k < max_len; ++k) {
+    std::string so_far;
+    for (const auto& t : out) so_far += (so_far.empty() ? "" : " ") + t;
+    m.target = so_far;
+    run(m, trace_);
+    const Step& p = trace_.at("probs");
+    const int V = p.shape[1];
+    const float* last = p.data.data() + (p.shape[0] - 1) * V;
+    const std::string tok = trace_.text.vocab[std::max_element(last, last + V) - last];
+    if (tok == "</s>") break;
+    out.push_back(tok);
+  }
+  return out;
+}
+
+double Trainer::evaluate(int n) {
+  int right = 0;
+  for (int i = 0; i < n; ++i) {
+    const Example ex = task_.sample(o_.seed, static_cast<std::uint64_t>(i), Split::HeldOut);
+    const std::vector<std::string> got = predict(ex.source);
+    if (task_.classifier) {
+      right += got.at(0) == task_.labels.at(ex.label);
+    } else {
+      std::string s;
+      for (const auto& t : got) s += (s.empty() ? "" : " ") + t;
+      right += s == ex.target;
+    }
+  }
+  return n ? static_cast<double>(right) / n : 0.0;
+}
+
+}  // namespace ew
