@@ -3,6 +3,7 @@
 // shape and values with "..." elision), or the whole trace as JSON with --json.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -33,6 +34,9 @@ const char* kUsage =
     "  --preset NAME  a built-in preset (see --list-presets)\n"
     "  --json         print the whole trace as JSON (docs/trace.md)\n"
     "  --backward     also the loss and every gradient dL/dX (needs a classifier label or a decoder)\n"
+    "  --text TEXT    the sentence to run (replaces the preset's or model file's)\n"
+    "  --generate     decode greedily, one token per run, until </s> (at most 32 tokens); the\n"
+    "                 walkthrough (or JSON, with \"generated\") is that of the last round\n"
     "  --edge N       values shown at each edge of a row/column before '...' (default 3)\n"
     "  --config-schema  print the configuration fields (name, type, default, range, values) as JSON\n";
 
@@ -127,6 +131,38 @@ void print_walkthrough(const ew::Trace& trace, const ew::Model& model, int edge)
     std::cout << "]\n";
   }
   for (std::size_t i = 0; i < trace.size(); ++i) print_step(trace[i], edge);
+}
+
+// Greedy decoding: run the decoder on "<s>" + what it has produced so far, take the most
+// probable next token of the last position, append it, run again, until </s> or 32 tokens.
+// The trace is left as the last round's.
+std::vector<std::string> generate_greedy(ew::Model& model, ew::Trace& trace) {
+  if (model.config.decoder_layers == 0) throw ew::Error("--generate needs a decoder (config.decoder_layers > 0)");
+  std::vector<std::string> out;
+  model.target_given = true;
+  for (int round = 0; round < 32; ++round) {
+    std::string so_far;
+    for (const auto& t : out) so_far += (so_far.empty() ? "" : " ") + t;
+    model.target = so_far;
+    ew::run(model, trace);
+    const ew::Step& p = trace.at("probs");
+    const int V = p.shape[1];
+    const float* last = p.data.data() + static_cast<std::size_t>(p.shape[0] - 1) * V;
+    const std::string tok = trace.text.vocab[std::max_element(last, last + V) - last];
+    if (tok == "</s>") break;
+    out.push_back(tok);
+  }
+  return out;
+}
+
+// A classifier's answer for the first sentence: {"label", "labels", "probs"}.
+nlohmann::json prediction(const ew::Model& model, const ew::Trace& trace) {
+  const ew::Step& p = trace.at("cls.probs");
+  const int n = model.config.num_labels;
+  std::vector<std::string> names = model.label_names;
+  for (int i = static_cast<int>(names.size()); i < n; ++i) names.push_back("label " + std::to_string(i));
+  const int best = static_cast<int>(std::max_element(p.data.begin(), p.data.begin() + n) - p.data.begin());
+  return {{"label", names[best]}, {"labels", names}, {"probs", std::vector<float>(p.data.begin(), p.data.begin() + n)}};
 }
 
 // A whole number or a decimal for --name, or exit 2 with a message naming it.
@@ -236,7 +272,9 @@ int train_main(int argc, char** argv) {
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "train") return train_main(argc, argv);
   std::string model_path, preset_name;
-  bool json = false, backward = false;
+  bool json = false, backward = false, generate = false;
+  std::string text;
+  bool text_given = false;
   int edge = 3;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -255,6 +293,11 @@ int main(int argc, char** argv) {
       json = true;
     } else if (a == "--backward") {
       backward = true;
+    } else if (a == "--generate") {
+      generate = true;
+    } else if (a == "--text") {
+      text = value("--text");
+      text_given = true;
     } else if (a == "--edge") {
       const std::string v = value("--edge");
       char* end = nullptr;
@@ -291,14 +334,37 @@ int main(int argc, char** argv) {
       if (!p) throw ew::Error("unknown preset \"" + preset_name + "\" (see --list-presets)");
       model = ew::model_from_string(p->model_json);
     }
+    if (text_given) model.text = text;
     ew::Trace trace;
-    ew::run(model, trace);
+    std::vector<std::string> generated;
+    if (generate) {
+      generated = generate_greedy(model, trace);
+    } else {
+      ew::run(model, trace);
+    }
     if (backward) ew::run_backward(model, trace);
+    nlohmann::json extra = nlohmann::json::object();
+    if (generate) extra["generated"] = generated;
+    if (model.config.num_labels > 0) extra["prediction"] = prediction(model, trace);
     if (json) {
-      ew::write_trace_json(std::cout, trace, model);
-      std::cout << "\n";
+      std::string out = ew::trace_json(trace, model);
+      out.pop_back();  // the closing brace: the extra keys go inside
+      for (auto it = extra.begin(); it != extra.end(); ++it) out += ",\"" + it.key() + "\":" + it.value().dump();
+      std::cout << out << "}\n";
     } else {
       print_walkthrough(trace, model, edge);
+      if (generate) {
+        std::cout << "\nGenerated:";
+        for (const auto& tok : generated) std::cout << " " << tok;
+        std::cout << "\n";
+      }
+      if (extra.contains("prediction")) {
+        const auto& p = extra["prediction"];
+        std::cout << "\nPrediction: " << p["label"].get<std::string>() << "  (";
+        for (std::size_t i = 0; i < p["probs"].size(); ++i)
+          std::cout << (i ? ", " : "") << p["labels"][i].get<std::string>() << " " << p["probs"][i].get<double>();
+        std::cout << ")\n";
+      }
     }
   } catch (const std::exception& e) {
     std::cerr << "encoder-walkthrough: " << e.what() << "\n";
