@@ -19,6 +19,7 @@
 #include "model.h"
 #include "model_file.h"
 #include "presets.h"
+#include "safetensors.h"
 #include "trace_json.h"
 #include "train.h"
 
@@ -180,19 +181,26 @@ double number_arg(const std::string& name, const std::string& v, bool whole) {
 const char* kTrainUsage =
     "usage: encoder-walkthrough train --task NAME [--steps N] [--batch B] [--lr X] [--seed S]\n"
     "         [--d_model D] [--num_heads H] [--d_ff F] [--num_layers L] [--decoder_layers L]\n"
-    "         [--warmup N] [--eval N] [--eval-every N] [--out FILE.json]\n"
+    "         [--warmup N] [--eval N] [--eval-every N] [--out FILE.json | FILE.safetensors [--float16]]\n"
     "Trains a model on a task (number-words, brackets) with AdamW and prints step, loss, held-out\n"
-    "accuracy and steps/s; --out writes the trained model as a model file (--model FILE.json).\n";
+    "accuracy and steps/s; --out writes the trained model as a model file (--model FILE.json), or its\n"
+    "weights as safetensors (config, vocabulary and labels in __metadata__), used by a model file\n"
+    "{\"weights\": \"FILE.safetensors\", \"text\": ...}.\n";
 
 int train_main(int argc, char** argv) {
   ew::TrainOptions o;
   int eval_n = 200, eval_every = 250;
   std::string out;
+  bool half = false;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--help" || a == "-h") {
       std::cout << kTrainUsage;
       return 0;
+    }
+    if (a == "--float16") {
+      half = true;
+      continue;
     }
     if (i + 1 >= argc) {
       std::cerr << "encoder-walkthrough train: " << (a.rfind("--", 0) == 0 ? a + " needs a value" : "unknown argument \"" + a + "\"")
@@ -254,10 +262,16 @@ int train_main(int argc, char** argv) {
     if (!out.empty()) {
       ew::Model& m = t.model();
       m.text = ex.source;
-      nlohmann::json doc = ew::model_to_json(m);
-      if (!t.task().classifier) doc["target"] = "";
-      std::ofstream f(out);
-      if (!(f << doc.dump() << "\n")) throw ew::Error("cannot write \"" + out + "\"");
+      std::ofstream f(out, std::ios::binary);
+      if (out.size() > 12 && out.compare(out.size() - 12, 12, ".safetensors") == 0) {
+        const auto bytes = ew::write_safetensors(ew::model_to_safetensors(m), half ? ew::DiskType::F16 : ew::DiskType::F32);
+        f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+      } else {
+        nlohmann::json doc = ew::model_to_json(m);
+        if (!t.task().classifier) doc["target"] = "";
+        f << doc.dump() << "\n";
+      }
+      if (!f) throw ew::Error("cannot write \"" + out + "\"");
       std::cout << "wrote " << out << "\n";
     }
   } catch (const std::exception& e) {

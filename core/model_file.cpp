@@ -10,6 +10,7 @@
 
 #include "config_schema.h"
 #include "error.h"
+#include "safetensors.h"
 
 namespace ew {
 
@@ -142,7 +143,9 @@ Model model_from_json(const json& j) {
   check_keys(j, "the model file",
              {"config", "text", "text2", "target", "input", "vocab", "embedding", "position_table", "embedding_ln",
               "layers", "decoder", "classifier", "final_ln", "decoder_final_ln", "bpe_corpus", "title", "description",
-              "source", "label", "label2", "labels"});
+              "source", "label", "label2", "labels", "weights"});
+  if (j.contains("weights"))
+    throw Error("\"weights\" names a safetensors file: only a model file read from disk (--model) can use it");
   Model m;
   if (j.contains("config")) parse_config(m.config, j["config"]);
   const Config& c = m.config;
@@ -265,13 +268,54 @@ Model model_from_string(const std::string& text) {
   return model_from_json(j);
 }
 
-Model model_from_file(const std::string& path) {
+namespace {
+
+std::string read_bytes(const std::string& path, const char* what) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot open the model file \"" + path + "\"");
+  if (!in) throw Error(std::string("cannot open the ") + what + " \"" + path + "\"");
   std::ostringstream s;
   s << in.rdbuf();
+  return s.str();
+}
+
+// A model file whose "weights" name a safetensors file (relative to the model file): the
+// configuration, vocabulary, labels and parameters come from it, the rest from the file.
+Model model_with_weights(json j, const std::string& path) {
+  for (const char* k : {"config", "vocab", "labels", "embedding", "position_table", "embedding_ln", "layers", "decoder",
+                        "classifier", "final_ln", "decoder_final_ln"})
+    if (j.contains(k))
+      throw Error(std::string("\"") + k + "\" belongs in the weights file: a model file with \"weights\" takes its "
+                  "configuration and parameters from there");
+  if (!j["weights"].is_string()) throw Error("weights must be the path of a .safetensors file");
+  const std::string name = j["weights"].get<std::string>();
+  const std::size_t slash = path.find_last_of('/');
+  const std::string file = name.size() && name[0] == '/' ? name : (slash == std::string::npos ? "" : path.substr(0, slash + 1)) + name;
+  const std::string bytes = read_bytes(file, "weights file");
+  Model w = model_from_safetensors(read_safetensors(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+  j.erase("weights");
+  j["config"] = config_to_json(w.config);
+  if (!w.vocab.empty()) j["vocab"] = w.vocab;
+  if (!w.label_names.empty()) j["labels"] = w.label_names;
+  Model m = model_from_json(j);
+  m.params = std::move(w.params);
+  m.given_params = w.given_params;
+  m.user_embedding = w.user_embedding;
+  return m;
+}
+
+}  // namespace
+
+Model model_from_file(const std::string& path) {
+  const std::string text = read_bytes(path, "model file");
   try {
-    return model_from_string(s.str());
+    json j;
+    try {
+      j = json::parse(text);
+    } catch (const json::parse_error& e) {
+      throw Error(std::string("the model file is not valid JSON: ") + e.what());
+    }
+    if (j.is_object() && j.contains("weights")) return model_with_weights(std::move(j), path);
+    return model_from_json(j);
   } catch (const Error& e) {
     throw Error(path + ": " + e.what());
   }
