@@ -262,7 +262,7 @@ Model model_from_string(const std::string& text) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e9999
     throw Error(std::string("the model file is not valid JSON: ") + e.what());
   }
   return model_from_json(j);
@@ -311,7 +311,7 @@ Model model_from_file(const std::string& path) {
     json j;
     try {
       j = json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e9999
       throw Error(std::string("the model file is not valid JSON: ") + e.what());
     }
     if (j.is_object() && j.contains("weights")) return model_with_weights(std::move(j), path);

@@ -133,7 +133,7 @@ SafeTensors read_safetensors(const std::uint8_t* p, std::size_t size) {
   };
   try {
     h = json::parse(p + 8, p + 8 + n, no_duplicates);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e9999
     throw Error(std::string("safetensors: the header is not valid JSON: ") + e.what());
   }
   if (!h.is_object()) throw Error("safetensors: the header is not a JSON object");
@@ -211,7 +211,7 @@ Model model_from_safetensors(const SafeTensors& st) {
     if (it == st.metadata.end()) return nullptr;
     try {
       return json::parse(it->second);
-    } catch (const json::parse_error&) {
+    } catch (const json::exception&) {
       throw Error(std::string("safetensors: __metadata__ \"") + key + "\" is not JSON");
     }
   };

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # setup.sh — installs everything building and testing need on a fresh Debian 12 machine:
 # Debian packages (compiler, Emscripten, header-only libraries, Chromium, NumPy/PyTorch for the
-# reference tests) and the npm packages of package-lock.json (KaTeX, playwright-core).
+# reference tests, clang-14's libFuzzer for the fuzz targets) and the npm packages of package-lock.json (KaTeX, playwright-core).
 # Idempotent: installs only what is missing. Nothing is downloaded at run time afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake make g++ emscripten xtensor-dev xtl-dev libxsimd-dev doctest-dev nlohmann-json3-dev
-          libbenchmark-dev chromium python3 python3-numpy python3-torch)
+          libbenchmark-dev chromium python3 python3-numpy python3-torch clang-14 libclang-rt-14-dev)
 # Node.js 18+ with npm: the machine's own if it has one, else Debian's (18 in Debian 12).
 command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 missing=()

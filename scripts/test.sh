@@ -5,6 +5,7 @@
 #   wasm (SIMD128) in Node: the same doctest suites, then the wasm trace vs the native one,
 #     the page's step kinds against real traces, and a leak check over thousands of
 #     recomputes through the Embind surface
+#   fuzz: the two parsers of files a user drops in, replaying every past crash, then 20 s each
 #   browser: the built page in headless Chromium against the native CLI
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +38,9 @@ node tests/web/kinds.mjs
 
 section "wasm module: thousands of recomputes leak nothing"
 node tests/wasm/no_leak.mjs
+
+section "fuzz: the model-file and safetensors parsers, 20 s each (libFuzzer + ASan + UBSan)"
+bash tests/fuzz/run.sh 20
 
 section "browser: the page in headless Chromium"
 node tests/browser/run.mjs --cli build/native-release/encoder-walkthrough

@@ -94,3 +94,12 @@ TEST_CASE("no NaN anywhere in a causal, padded batch") {
   for (std::size_t i = 0; i < t.size(); ++i)
     for (float v : t[i].data) CHECK_MESSAGE(!std::isnan(v), t[i].id);
 }
+
+TEST_CASE("a number too large for a double is a clear error, not an escaping exception (found by the fuzzer)") {
+  try {
+    ew::model_from_string(R"({"config": {"layer_norm_eps": 9.9e8275}, "text": "a"})");
+    FAIL("accepted");
+  } catch (const ew::Error& e) {
+    CHECK(std::string(e.what()).find("not valid JSON") != std::string::npos);
+  }
+}

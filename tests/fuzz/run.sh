@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# run.sh [SECONDS] — builds the two fuzz targets (the model-file parser and the safetensors
+# reader, the parsers of files a user drops in) with Debian's clang-14 (libclang-rt-14-dev has
+# libFuzzer; clang-19 cannot compile xtensor 0.24's headers), libFuzzer, ASan and UBSan, replays every input in regressions/<target>/ (crashes found before, kept), then
+# fuzzes each target for SECONDS (default 30) from corpus/<target>/. Exits non-zero on a crash
+# or a sanitizer report; a new crashing input is left as crash-* in the work folder — add it
+# to regressions/<target>/ with the fix.
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds=${1:-30}
+root=$(cd ../.. && pwd)
+work=${FUZZ_WORK:-$root/build/fuzz}
+mkdir -p "$work"
+cxx=${CXX_FUZZ:-clang++-14}
+command -v "$cxx" >/dev/null || { echo "fuzz: $cxx not found (apt-get install clang-14 libclang-rt-14-dev)" >&2; exit 1; }
+flags=(-std=c++17 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -I"$root/core")
+# The core, compiled once for both targets (two at a time); a file is rebuilt when it or any
+# core header is newer than its object.
+mkdir -p "$work/obj"
+newest_header=$(ls -t "$root"/core/*.h | head -1)
+for src in "$root"/core/*.cpp; do
+  obj="$work/obj/$(basename "$src" .cpp).o"
+  if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_header" -nt "$obj" ]; then
+    echo "$cxx ${flags[*]} -c $src -o $obj"
+  fi
+done | xargs -P 2 -I{} sh -c '{}'
+for target in model_json safetensors; do
+  bin="$work/fuzz_$target"
+  echo "fuzz: linking $target"
+  "$cxx" "${flags[@]}" -fsanitize=fuzzer "fuzz_$target.cpp" "$work"/obj/*.o -o "$bin"
+  regressions=(regressions/$target/*)
+  if [ -e "${regressions[0]}" ]; then
+    echo "fuzz: $target: replaying ${#regressions[@]} regression input(s)"
+    "$bin" "${regressions[@]}" >"$work/$target-regressions.log" 2>&1 || { cat "$work/$target-regressions.log"; exit 1; }
+  fi
+  mkdir -p "$work/corpus-$target"
+  echo "fuzz: $target: ${seconds} s"
+  (cd "$work" && "$bin" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+     "corpus-$target" "$root/tests/fuzz/corpus/$target" >"$target.log" 2>&1) ||
+    { tail -40 "$work/$target.log"; echo "fuzz: $target FAILED (see $work/$target.log; the input is $work/crash-*)"; exit 1; }
+  grep -E "^#[0-9]+ *DONE|Done [0-9]+ runs" "$work/$target.log" | tail -1 | sed "s/^/fuzz: $target: /"
+done
+echo "fuzz: no crash"
