@@ -437,7 +437,7 @@ void record_grad(Trace& t, Grads& G, const std::string& id, const std::vector<fl
 
 }  // namespace
 
-void run_backward(const Model& m, Trace& t) {
+void run_backward(const Model& m, Trace& t, bool activations) {
   Grads G(t, m);
   for (const Param& p : m.params) G.set_live(p.id);
   const std::size_t n = t.size();
@@ -461,7 +461,7 @@ void run_backward(const Model& m, Trace& t) {
                   "The mean of −log(probability of the right answer).");
   L.data[0] = static_cast<float>(loss);
   if (!std::isfinite(L.data[0])) throw Error("the loss is not finite");
-  for (std::size_t i = n; i-- > 0;) {
+  for (std::size_t i = n; activations && i-- > 0;) {
     const Step& s = t[i];
     if (const auto* g = G.find(s.id)) {
       const std::vector<int> shape = s.shape;

@@ -23,6 +23,8 @@ namespace ew {
 // Throws ew::Error when the model has nothing to predict (no classifier label, no decoder),
 // when a target token is not in the vocabulary, or when the loss or a gradient is not finite
 // (naming the step).
-void run_backward(const Model& model, Trace& trace);
+// activations = false records only the loss and the parameters' gradients (all that
+// training needs; the others are still computed, as the chain rule requires).
+void run_backward(const Model& model, Trace& trace, bool activations = true);
 
 }  // namespace ew

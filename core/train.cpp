@@ -88,7 +88,7 @@ double Trainer::step() {
   for (int b = 0; b < o_.batch; ++b) {
     set_example(model_, task_, task_.sample(o_.seed, drawn_++, Split::Train));
     run(model_, trace_);
-    run_backward(model_, trace_);
+    run_backward(model_, trace_, /*activations=*/false);
     loss += trace_.at("loss").data[0];
     for (std::size_t k = 0; k < model_.params.size(); ++k)
       if (const Step* g = trace_.find("grad." + model_.params[k].id))
