@@ -18,6 +18,7 @@ import { root, arg, launchChromium } from '../harness.mjs';
 import { runCli, runCliPreset, compareTrace } from '../wasm/compare.mjs';
 import { execFileSync } from 'node:child_process';
 import { defaults, buildModel, useSchema } from '../../web/js/state.js';
+import { KINDS } from '../../web/js/kinds/index.js';
 
 const cli = path.resolve(root, arg('--cli', 'build/native-release/encoder-walkthrough'));
 // The page's settings come from the core's config schema; the test's own model files too.
@@ -247,8 +248,10 @@ await check('every step of a batch + classifier + decoder trace explains its cel
   await api(page, () => window.encoderWalkthrough.setState({ preset: 'seed004-bert', text2: 'an arrow flies', decoder_layers: 1 }));
   const tr = await getTrace(page);
   const kinds = new Set(tr.steps.map((s) => s.kind));
-  for (const k of ['tokens', 'lookup', 'add', 'mean', 'var', 'layernorm', 'mask', 'linear', 'scores', 'scale_mask', 'rowmax', 'rowsum', 'softmax', 'context', 'concat', 'activation', 'copy', 'pool', 'logits', 'positional'])
-    if (!kinds.has(k) && k !== 'positional') throw new Error(`kind ${k} missing from this trace`);
+  // Every registered kind but 'given' (explicit input rows) and 'positional' (this model's
+  // positions are learned) occurs in this trace.
+  for (const k of Object.keys(KINDS))
+    if (!kinds.has(k) && k !== 'positional' && k !== 'given') throw new Error(`kind ${k} missing from this trace`);
   for (const s of tr.steps) {
     await api(page, (id) => window.encoderWalkthrough.goTo(id), s.id);
     await page.waitForFunction((id) => document.querySelector('#step-meta .mono').textContent === id, s.id);
