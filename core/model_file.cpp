@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "config_schema.h"
+#include "builtin_models.h"
 #include "error.h"
 #include "safetensors.h"
 
@@ -137,6 +138,53 @@ void parse_labels(Model& m, const json& j) {
   }
 }
 
+std::string read_bytes(const std::string& path, const char* what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(std::string("cannot open the ") + what + " \"" + path + "\"");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A model file whose "weights" name a safetensors file — "builtin:<name>" for a shipped model
+// (builtin_models.h), or a path relative to the model file at `path` (only when it was read
+// from disk): the configuration, vocabulary, labels and parameters come from it, the rest
+// from the model file.
+Model model_with_weights(json j, const std::string& path) {
+  for (const char* k : {"config", "vocab", "labels", "embedding", "position_table", "embedding_ln", "layers", "decoder",
+                        "classifier", "final_ln", "decoder_final_ln"})
+    if (j.contains(k))
+      throw Error(std::string("\"") + k + "\" belongs in the weights file: a model file with \"weights\" takes its "
+                  "configuration and parameters from there");
+  if (!j["weights"].is_string()) throw Error("weights must be the path of a .safetensors file");
+  const std::string name = j["weights"].get<std::string>();
+  std::string bytes;
+  if (name.rfind("builtin:", 0) == 0) {
+    std::string names;
+    for (const BuiltinModel& b : builtin_models()) {
+      if (name.substr(8) == b.name) bytes.assign(reinterpret_cast<const char*>(b.data), b.size);
+      names += (names.empty() ? "" : ", ") + std::string(b.name);
+    }
+    if (bytes.empty()) throw Error("weights \"" + name + "\" is not a shipped model (builtin: " + names + ")");
+  } else {
+    if (path.empty())
+      throw Error("\"weights\" names a safetensors file: only a model file read from disk (--model) can use a path");
+    const std::size_t slash = path.find_last_of('/');
+    const std::string file = name.size() && name[0] == '/' ? name : (slash == std::string::npos ? "" : path.substr(0, slash + 1)) + name;
+    bytes = read_bytes(file, "weights file");
+  }
+  Model w = model_from_safetensors(read_safetensors(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+  j.erase("weights");
+  j["config"] = config_to_json(w.config);
+  if (!w.vocab.empty()) j["vocab"] = w.vocab;
+  if (!w.label_names.empty()) j["labels"] = w.label_names;
+  Model m = model_from_json(j);  // j no longer names "weights"
+  m.params = std::move(w.params);
+  m.given_params = w.given_params;
+  m.user_embedding = w.user_embedding;
+  return m;
+}
+
 }  // namespace
 
 Model model_from_json(const json& j) {
@@ -144,8 +192,7 @@ Model model_from_json(const json& j) {
              {"config", "text", "text2", "target", "input", "vocab", "embedding", "position_table", "embedding_ln",
               "layers", "decoder", "classifier", "final_ln", "decoder_final_ln", "bpe_corpus", "title", "description",
               "source", "label", "label2", "labels", "weights"});
-  if (j.contains("weights"))
-    throw Error("\"weights\" names a safetensors file: only a model file read from disk (--model) can use it");
+  if (j.contains("weights")) return model_with_weights(j, "");
   Model m;
   if (j.contains("config")) parse_config(m.config, j["config"]);
   const Config& c = m.config;
@@ -268,42 +315,6 @@ Model model_from_string(const std::string& text) {
   return model_from_json(j);
 }
 
-namespace {
-
-std::string read_bytes(const std::string& path, const char* what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(std::string("cannot open the ") + what + " \"" + path + "\"");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// A model file whose "weights" name a safetensors file (relative to the model file): the
-// configuration, vocabulary, labels and parameters come from it, the rest from the file.
-Model model_with_weights(json j, const std::string& path) {
-  for (const char* k : {"config", "vocab", "labels", "embedding", "position_table", "embedding_ln", "layers", "decoder",
-                        "classifier", "final_ln", "decoder_final_ln"})
-    if (j.contains(k))
-      throw Error(std::string("\"") + k + "\" belongs in the weights file: a model file with \"weights\" takes its "
-                  "configuration and parameters from there");
-  if (!j["weights"].is_string()) throw Error("weights must be the path of a .safetensors file");
-  const std::string name = j["weights"].get<std::string>();
-  const std::size_t slash = path.find_last_of('/');
-  const std::string file = name.size() && name[0] == '/' ? name : (slash == std::string::npos ? "" : path.substr(0, slash + 1)) + name;
-  const std::string bytes = read_bytes(file, "weights file");
-  Model w = model_from_safetensors(read_safetensors(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
-  j.erase("weights");
-  j["config"] = config_to_json(w.config);
-  if (!w.vocab.empty()) j["vocab"] = w.vocab;
-  if (!w.label_names.empty()) j["labels"] = w.label_names;
-  Model m = model_from_json(j);
-  m.params = std::move(w.params);
-  m.given_params = w.given_params;
-  m.user_embedding = w.user_embedding;
-  return m;
-}
-
-}  // namespace
 
 Model model_from_file(const std::string& path) {
   const std::string text = read_bytes(path, "model file");
