@@ -1,6 +1,8 @@
 // tasks.cpp — the task generators (tasks.h).
 #include "tasks.h"
 
+#include <array>
+
 #include "error.h"
 #include "random.h"
 
@@ -12,6 +14,10 @@ const char* const kOnes[] = {"zero", "one", "two", "three", "four", "five", "six
                              "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
                              "eighteen", "nineteen"};
 const char* const kTens[] = {"", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"};
+const char* const kMonths[] = {"January", "February", "March",     "April",   "May",      "June",
+                               "July",    "August",   "September", "October", "November", "December"};
+
+std::string two_digits(int n) { return (n < 10 ? "0" : "") + std::to_string(n); }
 
 // A deterministic stream of 64-bit values for example `index` of a task and split.
 struct Draw {
@@ -21,19 +27,73 @@ struct Draw {
   int below(int n) { return static_cast<int>(next() % static_cast<std::uint64_t>(n)); }
 };
 
-std::string below_100(int n, bool hyphen) {
-  if (n < 20) return kOnes[n];
-  std::string s = kTens[n / 10];
-  if (n % 10) s += (hyphen ? "-" : " ") + std::string(kOnes[n % 10]);
+// Number words with, for each digit of the number, the index of the word that says it.
+struct Spelling {
+  std::vector<std::string> words;
+  std::vector<int> align;  // per digit, most significant first (Example::align)
+  int push(const std::string& w) {
+    words.push_back(w);
+    return static_cast<int>(words.size()) - 1;
+  }
+};
+
+// Appends the words of 1 ≤ g < 1000 ("three hundred and forty-two"; "and" before the tens if
+// asked) and returns the word index that says its hundreds, tens and units digit: zero
+// fillers after a hundred → that "hundred"; -1 where the group's words say nothing (g < 100).
+std::array<int, 3> spell_group(Spelling& s, int g, bool with_and, bool hyphen) {
+  std::array<int, 3> at = {-1, -1, -1};
+  const int h = g / 100, r = g % 100;
+  int hundred = -1;
+  if (h) {
+    at[0] = s.push(kOnes[h]);
+    hundred = s.push("hundred");
+    if (r && with_and) s.push("and");
+  }
+  if (r >= 20 && r % 10 && hyphen) {
+    at[1] = at[2] = s.push(std::string(kTens[r / 10]) + "-" + kOnes[r % 10]);
+  } else if (r >= 20) {
+    at[1] = s.push(kTens[r / 10]);
+    at[2] = r % 10 ? s.push(kOnes[r % 10]) : at[1];  // "forty" says 4 and 0
+  } else if (r >= 10) {
+    at[1] = at[2] = s.push(kOnes[r]);
+  } else if (r > 0) {
+    at[2] = s.push(kOnes[r]);
+  }
+  for (int k = 1; k < 3; ++k)
+    if (at[k] < 0) at[k] = hundred;
+  return at;
+}
+
+// The digits of 1 ≤ g < 1000 as written without leading zeros, from spell_group's indices.
+void align_leading(std::vector<int>& out, int g, const std::array<int, 3>& at) {
+  for (int k = g >= 100 ? 0 : g >= 10 ? 1 : 2; k < 3; ++k) out.push_back(at[k]);
+}
+
+Spelling spell_number(int n, bool with_and, bool hyphen) {
+  if (n < 0 || n >= 1000000) throw Error("number_words: " + std::to_string(n) + " is outside 0–999,999");
+  Spelling s;
+  if (n == 0) {
+    s.align.push_back(s.push("zero"));
+    return s;
+  }
+  if (n < 1000) {
+    align_leading(s.align, n, spell_group(s, n, with_and, hyphen));
+    return s;
+  }
+  const int hi = n / 1000, lo = n % 1000;
+  align_leading(s.align, hi, spell_group(s, hi, with_and, hyphen));
+  const int thousand = s.push("thousand");
+  std::array<int, 3> at = {-1, -1, -1};
+  if (lo && with_and && lo < 100) s.push("and");
+  if (lo) at = spell_group(s, lo, with_and, hyphen);
+  for (int k = 0; k < 3; ++k) s.align.push_back(at[k] < 0 ? thousand : at[k]);
   return s;
 }
 
-// 1 ≤ n < 1000, with "and" before the tens if asked ("three hundred and forty two").
-std::string below_1000(int n, bool with_and, bool hyphen) {
-  if (n < 100) return below_100(n, hyphen);
-  std::string s = std::string(kOnes[n / 100]) + " hundred";
-  if (n % 100) s += (with_and ? " and " : " ") + below_100(n % 100, hyphen);
-  return s;
+std::string join(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
+  return out;
 }
 
 std::string spaced_digits(std::uint64_t n) {
@@ -54,7 +114,8 @@ Example number_words_sample(std::uint64_t seed, std::uint64_t index, Split split
     const bool held = n >= 100 && is_held_out(static_cast<std::uint64_t>(n));
     if (held != (split == Split::HeldOut)) continue;
     const bool with_and = r.below(2), hyphen = r.below(2);
-    return {number_words(n, with_and, hyphen), spaced_digits(static_cast<std::uint64_t>(n)), -1};
+    const Spelling sp = spell_number(n, with_and, hyphen);
+    return {join(sp.words), spaced_digits(static_cast<std::uint64_t>(n)), -1, sp.align};
   }
 }
 
@@ -117,7 +178,7 @@ Example brackets_sample(std::uint64_t seed, std::uint64_t index, Split split) {
     if (held != (split == Split::HeldOut)) continue;
     std::string text;
     for (char c : s) text += (text.empty() ? "" : " ") + std::string(1, c);
-    return {text, "", balanced(s) ? 0 : 1};
+    return {text, "", balanced(s) ? 0 : 1, {}};
   }
 }
 
@@ -134,19 +195,62 @@ std::vector<std::string> number_vocab() {
   return v;
 }
 
+// A date uniformly drawn by year, month and day-of-month; one format of four. Source token
+// positions under the regex tokenizer: format 1 is [month, day, ",", year], the others
+// [day, month, year]; the target [year, month, day].
+Example dates_sample(std::uint64_t seed, std::uint64_t index, Split split) {
+  Draw r(seeded_stream(seed, split == Split::Train ? "dates:train" : "dates:held-out"), index);
+  for (;;) {
+    const int year = 1900 + r.below(200), month = 1 + r.below(12);
+    int days = 28;
+    while (is_real_date(year, month, days + 1)) ++days;
+    const int day = 1 + r.below(days);
+    const bool held = is_held_out(static_cast<std::uint64_t>(year * 10000 + month * 100 + day));
+    if (held != (split == Split::HeldOut)) continue;
+    const int format = r.below(4);
+    const std::string target = std::to_string(year) + "-" + two_digits(month) + "-" + two_digits(day);
+    const std::vector<int> align = format == 1 ? std::vector<int>{3, 0, 1} : std::vector<int>{2, 1, 0};
+    return {date_words(year, month, day, format), target, -1, align};
+  }
+}
+
+std::vector<std::string> date_vocab() {
+  std::vector<std::string> v = {"<pad>", "<s>", "</s>", "<unk>", ","};
+  for (int d = 1; d <= 31; ++d) v.push_back(std::to_string(d));
+  for (int d = 1; d <= 9; ++d) v.push_back(two_digits(d));
+  for (const char* m : kMonths) v.push_back(m);
+  for (const char* m : kMonths)
+    if (std::string(m).size() > 3) v.push_back(std::string(m).substr(0, 3));  // "May" is already there
+  for (int y = 1900; y <= 2099; ++y) v.push_back(std::to_string(y));
+  return v;
+}
+
 }  // namespace
 
 // One value in ten is held out, by a hash that does not depend on any seed.
 bool is_held_out(std::uint64_t canonical) { return splitmix64(canonical ^ 0x68656C642D6F7574ull) % 10 == 0; }
 
-std::string number_words(int n, bool with_and, bool hyphen) {
-  if (n < 0 || n >= 1000000) throw Error("number_words: " + std::to_string(n) + " is outside 0–999,999");
-  if (n == 0) return "zero";
-  if (n < 1000) return below_1000(n, with_and, hyphen);
-  std::string s = below_1000(n / 1000, with_and, hyphen) + " thousand";
-  const int rest = n % 1000;
-  if (rest) s += (with_and && rest < 100 ? " and " : " ") + below_1000(rest, with_and, hyphen);
-  return s;
+std::string number_words(int n, bool with_and, bool hyphen) { return join(spell_number(n, with_and, hyphen).words); }
+
+std::vector<int> number_alignment(int n, bool with_and, bool hyphen) { return spell_number(n, with_and, hyphen).align; }
+
+bool is_real_date(int year, int month, int day) {
+  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (month < 1 || month > 12 || day < 1) return false;
+  const bool leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+  return day <= kDays[month - 1] + (month == 2 && leap);
+}
+
+std::string date_words(int year, int month, int day, int format) {
+  if (year < 1900 || year > 2099 || !is_real_date(year, month, day) || format < 0 || format > 3)
+    throw Error("date_words: not a date of 1900–2099 in formats 0–3");
+  const std::string d = std::to_string(day), y = std::to_string(year), name = kMonths[month - 1];
+  switch (format) {
+    case 0: return d + " " + name + " " + y;
+    case 1: return name + " " + d + ", " + y;
+    case 2: return d + " " + name.substr(0, 3) + " " + y;
+    default: return two_digits(day) + "/" + two_digits(month) + "/" + y;
+  }
 }
 
 const std::vector<Task>& tasks() {
@@ -155,6 +259,8 @@ const std::vector<Task>& tasks() {
        number_words_sample},
       {"brackets", "Is a string of brackets balanced?", true, {"balanced", "unbalanced"},
        {"<pad>", "<s>", "</s>", "<unk>", "(", ")"}, brackets_sample},
+      {"dates", "Dates in four formats to ISO 8601 (yyyy-mm-dd), 1900–2099", false, {}, date_vocab(), dates_sample,
+       TokenizerKind::Regex},
   };
   return all;
 }

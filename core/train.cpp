@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analyze.h"
 #include "backward.h"
 #include "config_schema.h"
 #include "error.h"
@@ -37,7 +38,7 @@ Model initial_model(const TrainOptions& o, const Task& task) {
   c.num_labels = task.classifier ? static_cast<int>(task.labels.size()) : 0;
   c.norm = NormOrder::Pre;
   c.activation = Activation::GELU;
-  c.tokenizer = TokenizerKind::Whitespace;
+  c.tokenizer = task.tokenizer;
   c.seed = o.seed;
   validate_config(c);
   m.vocab = task.vocab;
@@ -109,47 +110,9 @@ double Trainer::step() {
 }
 
 std::vector<std::string> Trainer::predict(const std::string& source, int max_len) {
-  Model& m = model_;
-  m.text = source;
-  m.label = -1;
-  std::vector<std::string> out;
-  if (task_.classifier) {
-    m.target_given = false;
-    run(m, trace_);
-    const Step& p = trace_.at("cls.probs");
-    const int best = static_cast<int>(std::max_element(p.data.begin(), p.data.end()) - p.data.begin());
-    return {task_.labels.at(best)};
-  }
-  m.target_given = true;
-  for (int k = 0; k < max_len; ++k) {
-    std::string so_far;
-    for (const auto& t : out) so_far += (so_far.empty() ? "" : " ") + t;
-    m.target = so_far;
-    run(m, trace_);
-    const Step& p = trace_.at("probs");
-    const int V = p.shape[1];
-    const float* last = p.data.data() + (p.shape[0] - 1) * V;
-    const std::string tok = trace_.text.vocab[std::max_element(last, last + V) - last];
-    if (tok == "</s>") break;
-    out.push_back(tok);
-  }
-  return out;
+  return ew::predict(model_, trace_, task_, source, max_len);
 }
 
-double Trainer::evaluate(int n) {
-  int right = 0;
-  for (int i = 0; i < n; ++i) {
-    const Example ex = task_.sample(o_.seed, static_cast<std::uint64_t>(i), Split::HeldOut);
-    const std::vector<std::string> got = predict(ex.source);
-    if (task_.classifier) {
-      right += got.at(0) == task_.labels.at(ex.label);
-    } else {
-      std::string s;
-      for (const auto& t : got) s += (s.empty() ? "" : " ") + t;
-      right += s == ex.target;
-    }
-  }
-  return n ? static_cast<double>(right) / n : 0.0;
-}
+double Trainer::evaluate(int n) { return held_out_accuracy(model_, trace_, task_, o_.seed, n); }
 
 }  // namespace ew

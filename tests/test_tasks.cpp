@@ -1,17 +1,21 @@
 // test_tasks.cpp — the training tasks (tasks.h): the issue's examples verbatim; every
 // number-words example read back by an independent parser gives its target; held-out values
 // never appear in a large training sample; bracket labels agree with an independent count and
-// hard negatives are there; examples are deterministic; an unknown task is named.
+// hard negatives are there; dates: every format, only real dates (checked against the C
+// library's timegm), leap years, no held-out date in training; the alignment of every target
+// token to the source token that produces it; examples are deterministic; an unknown task is named.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
+#include <ctime>
 #include <string>
 
 #include "error.h"
 #include "tasks.h"
+#include "tokenizer.h"
 #include "train.h"
 
 namespace {
@@ -114,7 +118,9 @@ TEST_CASE("examples are deterministic, and an unknown task is named") {
   const ew::Task& t = ew::find_task("number-words");
   CHECK(t.sample(5, 123, ew::Split::Train).source == t.sample(5, 123, ew::Split::Train).source);
   CHECK(t.sample(5, 123, ew::Split::Train).source != t.sample(6, 123, ew::Split::Train).source);
-  CHECK_THROWS_WITH_AS(ew::find_task("sorting"), doctest::Contains("tasks: number-words, brackets"), ew::Error);
+  CHECK_THROWS_WITH_AS(ew::find_task("sorting"), doctest::Contains("tasks: number-words, brackets, dates"), ew::Error);
+  const ew::Task& d = ew::find_task("dates");
+  CHECK(d.sample(5, 99, ew::Split::HeldOut).source == d.sample(5, 99, ew::Split::HeldOut).source);
 }
 
 TEST_CASE("training learns: 40 steps of number-words lower the loss and keep it finite") {
@@ -133,4 +139,138 @@ TEST_CASE("training learns: 40 steps of number-words lower the loss and keep it 
   }
   CHECK(last < 0.8 * first);
   CHECK_THROWS_WITH_AS(ew::Trainer(ew::TrainOptions{"sorting"}), doctest::Contains("unknown task"), ew::Error);
+}
+
+namespace {
+
+// The digits a number word says ("forty-two" → "42", "forty" → "40", "twelve" → "12");
+// "hundred" and "thousand" say the zeros they stand for ("0"); "and" says nothing.
+std::string says(const std::string& w) {
+  if (w == "hundred" || w == "thousand") return "0";
+  if (w == "and") return "";
+  return std::to_string(parse_words(w));
+}
+
+// A date as yyyy-mm-dd read back from its spelling by a parser independent of tasks.cpp.
+std::string parse_date(const std::string& s) {
+  static const char* names[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  int y = 0, m = 0, d = 0;
+  char month[16] = {0};
+  if (std::sscanf(s.c_str(), "%2d/%2d/%4d", &d, &m, &y) == 3 && s.size() == 10) {
+  } else if (std::sscanf(s.c_str(), "%d %15s %d", &d, month, &y) == 3 || std::sscanf(s.c_str(), "%15s %d, %d", month, &d, &y) == 3) {
+    for (int k = 0; k < 12; ++k)
+      if (std::string(month).compare(0, 3, names[k]) == 0) m = k + 1;
+  }
+  char out[16];
+  std::snprintf(out, sizeof out, "%04d-%02d-%02d", y, m, d);
+  return out;
+}
+
+// A real date by the C library: timegm normalises an impossible one (31 April → 1 May).
+bool libc_real(int y, int m, int d) {
+  std::tm t{};
+  t.tm_year = y - 1900, t.tm_mon = m - 1, t.tm_mday = d, t.tm_hour = 12;
+  timegm(&t);
+  return t.tm_year == y - 1900 && t.tm_mon == m - 1 && t.tm_mday == d;
+}
+
+}  // namespace
+
+TEST_CASE("dates: the four formats as the issue spells them") {
+  CHECK(ew::date_words(2026, 11, 23, 0) == "23 November 2026");
+  CHECK(ew::date_words(2026, 11, 23, 1) == "November 23, 2026");
+  CHECK(ew::date_words(2026, 11, 23, 2) == "23 Nov 2026");
+  CHECK(ew::date_words(2026, 11, 23, 3) == "23/11/2026");
+  CHECK(ew::date_words(1950, 3, 5, 3) == "05/03/1950");
+  CHECK(ew::date_words(1950, 3, 5, 0) == "5 March 1950");
+  CHECK(ew::date_words(2000, 2, 29, 2) == "29 Feb 2000");
+  CHECK_THROWS_AS(ew::date_words(1900, 2, 29, 0), ew::Error);
+  CHECK_THROWS_AS(ew::date_words(2100, 1, 1, 0), ew::Error);
+  // Seed 001's regex tokenizer reads them as the model does.
+  CHECK(ew::tokenize_regex("November 23, 2026") == std::vector<std::string>{"November", "23", ",", "2026"});
+  CHECK(ew::tokenize_regex("23/11/2026") == std::vector<std::string>{"23", "11", "2026"});
+  CHECK(ew::tokenize_regex("2026-11-23") == std::vector<std::string>{"2026", "11", "23"});
+}
+
+TEST_CASE("dates: real dates exactly, by the C library's calendar, 1900–2099 (leap years included)") {
+  int feb29 = 0;
+  for (int y = 1900; y <= 2099; ++y)
+    for (int m = 1; m <= 12; ++m)
+      for (int d = 1; d <= 31; ++d) {
+        REQUIRE(ew::is_real_date(y, m, d) == libc_real(y, m, d));
+        feb29 += m == 2 && d == 29 && ew::is_real_date(y, m, d);
+      }
+  CHECK(feb29 == 49);  // 1904 … 2096 every fourth year, 2000 included, 1900 not
+  CHECK(ew::is_real_date(2000, 2, 29));
+  CHECK(!ew::is_real_date(1900, 2, 29));
+}
+
+TEST_CASE("dates examples read back to their target; tokens in the vocabulary; held-out dates never train") {
+  const ew::Task& t = ew::find_task("dates");
+  CHECK(t.tokenizer == ew::TokenizerKind::Regex);
+  std::set<std::string> train;
+  std::set<int> leap_years;
+  for (std::uint64_t i = 0; i < 40000; ++i) {
+    const ew::Example e = t.sample(11, i, ew::Split::Train);
+    REQUIRE(parse_date(e.source) == e.target);
+    const int y = std::stoi(e.target.substr(0, 4)), m = std::stoi(e.target.substr(5, 2)), d = std::stoi(e.target.substr(8));
+    REQUIRE(libc_real(y, m, d));
+    CHECK(y >= 1900);
+    CHECK(y <= 2099);
+    if (m == 2 && d == 29) leap_years.insert(y);
+    for (const auto& tok : ew::tokenize_regex(e.source + " " + e.target))
+      REQUIRE(std::find(t.vocab.begin(), t.vocab.end(), tok) != t.vocab.end());
+    train.insert(e.target);
+  }
+  CHECK(leap_years.size() > 10);
+  for (int y : leap_years) CHECK(libc_real(y, 2, 29));
+  CHECK(train.size() > 25000);
+  for (std::uint64_t i = 0; i < 3000; ++i) {
+    const ew::Example e = t.sample(11, i, ew::Split::HeldOut);
+    CHECK(parse_date(e.source) == e.target);
+    CHECK(train.count(e.target) == 0);
+  }
+  std::set<std::string> spellings;  // all four formats occur
+  for (std::uint64_t i = 0; i < 200; ++i) {
+    const std::string s = t.sample(11, i, ew::Split::Train).source;
+    const bool slash = s.find('/') != std::string::npos, comma = s.find(',') != std::string::npos;
+    const auto toks = ew::tokenize_regex(s);
+    spellings.insert(slash ? "slash" : comma ? "month first" : toks[1].size() == 3 ? "abbreviated" : "full");
+  }
+  CHECK(spellings.size() == 4);
+}
+
+TEST_CASE("alignment: each target token points at the source token that produces it") {
+  // The definition on examples: fillers go to the scale word, "and" gets nothing.
+  const ew::Task& nw = ew::find_task("number-words");
+  for (std::uint64_t i = 0; i < 5000; ++i) {
+    const ew::Example e = nw.sample(2, i, ew::Split::Train);
+    const auto words = ew::tokenize_whitespace(e.source), digits = ew::tokenize_whitespace(e.target);
+    REQUIRE(e.align.size() == digits.size());
+    for (std::size_t k = 0; k < digits.size(); ++k) {
+      REQUIRE(e.align[k] >= 0);
+      REQUIRE(e.align[k] < static_cast<int>(words.size()));
+      const std::string said = says(words[e.align[k]]);
+      CHECK_MESSAGE(said.find(digits[k]) != std::string::npos, e.source, " digit ", k);
+    }
+  }
+  // Hand-checked cases: "twelve thousand and five" → 1 2 0 0 5 → twelve twelve thousand thousand five.
+  CHECK(ew::number_alignment(12005, true, false) == std::vector<int>{0, 0, 1, 1, 3});
+  CHECK(ew::number_alignment(42, false, true) == std::vector<int>{0, 0});
+  CHECK(ew::number_alignment(40, false, false) == std::vector<int>{0, 0});
+  CHECK(ew::number_alignment(305, true, false) == std::vector<int>{0, 1, 3});  // three hundred and five
+  CHECK(ew::number_alignment(300000, false, false) == std::vector<int>{0, 1, 1, 2, 2, 2});
+  CHECK(ew::number_alignment(0, false, false) == std::vector<int>{0});
+
+  const ew::Task& dt = ew::find_task("dates");
+  for (std::uint64_t i = 0; i < 2000; ++i) {
+    const ew::Example e = dt.sample(2, i, ew::Split::HeldOut);
+    const auto src = ew::tokenize_regex(e.source), tgt = ew::tokenize_regex(e.target);
+    REQUIRE(e.align.size() == 3);
+    REQUIRE(tgt.size() == 3);
+    CHECK(src.at(e.align[0]) == tgt[0]);                                  // the year token itself
+    CHECK(std::stoi(src.at(e.align[2])) == std::stoi(tgt[2]));           // the day, padded or not
+    const std::string& m = src.at(e.align[1]);                            // the month: 11, Nov, November
+    CHECK((std::isdigit(static_cast<unsigned char>(m[0])) ? m : parse_date("1 " + m + " 2000").substr(5, 2)) == tgt[1]);
+  }
 }
