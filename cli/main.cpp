@@ -169,11 +169,11 @@ nlohmann::json prediction(const ew::Model& model, const ew::Trace& trace) {
 }
 
 // A whole number or a decimal for --name, or exit 2 with a message naming it.
-double number_arg(const std::string& name, const std::string& v, bool whole) {
+double number_arg(const std::string& name, const std::string& v, bool whole, const char* cmd = "train") {
   char* end = nullptr;
   const double x = std::strtod(v.c_str(), &end);
   if (v.empty() || !end || *end || !std::isfinite(x) || (whole && x != std::floor(x))) {
-    std::cerr << "encoder-walkthrough train: " << name << " must be " << (whole ? "a whole number" : "a number")
+    std::cerr << "encoder-walkthrough " << cmd << ": " << name << " must be " << (whole ? "a whole number" : "a number")
               << ", got \"" << v << "\"\n";
     std::exit(2);
   }
@@ -326,7 +326,7 @@ int analyze_main(int argc, char** argv) {
   std::string task_name, preset_name, model_path;
   int n = 1000;
   std::uint64_t seed = 1;
-  double require = -1;
+  double require = -1, seed_value = 1;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--help" || a == "-h") {
@@ -342,19 +342,21 @@ int analyze_main(int argc, char** argv) {
     if (a == "--task") task_name = v;
     else if (a == "--preset") preset_name = v;
     else if (a == "--model") model_path = v;
-    else if (a == "--n") n = static_cast<int>(number_arg(a, v, true));
-    else if (a == "--seed") seed = static_cast<std::uint64_t>(number_arg(a, v, true));
-    else if (a == "--require") require = number_arg(a, v, false);
+    else if (a == "--n") n = static_cast<int>(std::clamp(number_arg(a, v, true, "analyze"), 0.0, 1e6));
+    else if (a == "--seed") seed_value = number_arg(a, v, true, "analyze");
+    else if (a == "--require") require = number_arg(a, v, false, "analyze");
     else {
       std::cerr << "encoder-walkthrough analyze: unknown option \"" << a << "\"\n" << kAnalyzeUsage;
       return 2;
     }
   }
-  if (task_name.empty() || preset_name.empty() == model_path.empty() || n < 1 || n > 100000 || require > 1) {
+  if (task_name.empty() || preset_name.empty() == model_path.empty() || n < 1 || n > 100000 || require > 1 ||
+      seed_value < 0 || seed_value > 2e9) {
     std::cerr << "encoder-walkthrough analyze: give --task, and one of --preset or --model; --n from 1 to 100000; "
-                 "--require at most 1\n" << kAnalyzeUsage;
+                 "--seed from 0 to 2000000000; --require at most 1\n" << kAnalyzeUsage;
     return 2;
   }
+  seed = static_cast<std::uint64_t>(seed_value);
   try {
     const ew::Task& task = ew::find_task(task_name);
     ew::Model model;

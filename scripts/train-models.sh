@@ -14,8 +14,10 @@ train() {
   echo "== $name"
   "$cli" train "$@" --eval 1000 --out "models/$name.safetensors" --float16 | tee "models/$name.log"
 }
-train number-words --task number-words --seed 1 --steps 1500 --batch 32 --lr 0.003 \
-  --d_model 32 --num_heads 4 --d_ff 64 --num_layers 1 --decoder_layers 1 --eval-every 500
-train brackets --task brackets --seed 1 --steps 1500 --batch 32 --lr 0.003 \
-  --d_model 32 --num_heads 4 --d_ff 64 --num_layers 2 --eval-every 500
+train number-words --task number-words --seed 1 --steps 4000 --batch 32 --lr 0.003 \
+  --d_model 32 --num_heads 4 --d_ff 64 --num_layers 1 --decoder_layers 1 --eval-every 1000
+train dates --task dates --seed 1 --steps 1500 --batch 32 --lr 0.003 \
+  --d_model 32 --num_heads 4 --d_ff 64 --num_layers 1 --decoder_layers 1 --eval-every 250
+train brackets --task brackets --seed 1 --steps 4000 --batch 32 --lr 0.003 \
+  --d_model 32 --num_heads 4 --d_ff 64 --num_layers 2 --eval-every 1000
 ls -l models/*.safetensors

@@ -14,6 +14,8 @@
 #include <string>
 
 #include "error.h"
+#include "model_file.h"
+#include "presets.h"
 #include "tasks.h"
 #include "tokenizer.h"
 #include "train.h"
@@ -174,6 +176,14 @@ bool libc_real(int y, int m, int d) {
   return t.tm_year == y - 1900 && t.tm_mon == m - 1 && t.tm_mday == d;
 }
 
+// "2026-11-23" → "20261123".
+std::string undigits_dash(const std::string& t) {
+  std::string s;
+  for (char c : t)
+    if (c != '-') s += c;
+  return s;
+}
+
 }  // namespace
 
 TEST_CASE("dates: the four formats as the issue spells them") {
@@ -273,4 +283,28 @@ TEST_CASE("alignment: each target token points at the source token that produces
     const std::string& m = src.at(e.align[1]);                            // the month: 11, Nov, November
     CHECK((std::isdigit(static_cast<unsigned char>(m[0])) ? m : parse_date("1 " + m + " 2000").substr(5, 2)) == tgt[1]);
   }
+}
+
+TEST_CASE("each trained preset's example was held out: the model never saw it in training") {
+  auto model_of = [](const char* name) {
+    const ew::Preset* p = ew::find_preset(name);
+    REQUIRE(p != nullptr);
+    return ew::model_from_string(p->model_json);
+  };
+  const ew::Model nw = model_of("trained-number-words");
+  const long n = parse_words(nw.text);
+  CHECK(std::to_string(n) == undigits(nw.target));
+  CHECK(n >= 100);
+  CHECK(ew::is_held_out(static_cast<std::uint64_t>(n)));
+  const ew::Model dt = model_of("trained-dates");
+  CHECK(parse_date(dt.text) == dt.target);
+  CHECK(ew::is_held_out(static_cast<std::uint64_t>(std::stoi(undigits_dash(dt.target)))));
+  const ew::Model br = model_of("trained-brackets");
+  std::string s;
+  for (char c : br.text)
+    if (c != ' ') s += c;
+  std::uint64_t key = s.size();  // tasks.cpp's canonical value: the length, then one bit per bracket
+  for (char c : s) key = (key << 1) | (c == '(' ? 1u : 0u);
+  CHECK(s.size() >= 10);
+  CHECK(ew::is_held_out(key));
 }
