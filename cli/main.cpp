@@ -370,8 +370,16 @@ int analyze_main(int argc, char** argv) {
     std::cout << "analyze " << task.name << ": " << (model_path.empty() ? "preset " + preset_name : model_path) << ", "
               << n << " held-out examples (seed " << seed << ")" << std::endl;
     ew::Model seeded_model = ew::seeded_copy(model);
-    const ew::Analysis trained = ew::analyze(model, task, seed, n);
-    const ew::Analysis seeded = ew::analyze(seeded_model, task, seed, n, /*accuracy=*/false);
+    // Progress on a terminal: examples done of both passes (trained, then seeded).
+    const bool tty = isatty(2);
+    auto shown = [&](int base) {
+      return [&, base](int done) {
+        if (tty && (done % 50 == 0 || done == n)) std::cerr << "\r  example " << base + done << "/" << 2 * n << std::flush;
+      };
+    };
+    const ew::Analysis trained = ew::analyze(model, task, seed, n, true, shown(0));
+    const ew::Analysis seeded = ew::analyze(seeded_model, task, seed, n, /*accuracy=*/false, shown(n));
+    if (tty) std::cerr << "\r" << std::string(30, ' ') << "\r";
     print_analysis(trained, seeded);
     if (require >= 0 && trained.accuracy < require) {
       std::cerr << "encoder-walkthrough analyze: accuracy " << percent(trained.accuracy) << " is below the required "

@@ -99,7 +99,8 @@ std::vector<std::string> predict(Model& m, Trace& trace, const Task& task, const
   return out;
 }
 
-Analysis analyze(Model& m, const Task& task, std::uint64_t seed, int n, bool accuracy) {
+Analysis analyze(Model& m, const Task& task, std::uint64_t seed, int n, bool accuracy,
+                 const std::function<void(int)>& progress) {
   if (task.classifier != (m.config.num_labels > 0) || task.classifier == (m.config.decoder_layers > 0))
     throw Error("this model does not fit task \"" + task.name + "\": " +
                 (task.classifier ? "it needs a classification head and no decoder" : "it needs a decoder"));
@@ -117,6 +118,7 @@ Analysis analyze(Model& m, const Task& task, std::uint64_t seed, int n, bool acc
     m.target_given = !task.classifier;
     run(m, trace);
     add_heads(a.heads, trace, ex);
+    if (progress) progress(i + 1);
   }
   for (HeadStats& h : a.heads) {
     if (h.rows) h.entropy /= static_cast<double>(h.rows);

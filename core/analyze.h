@@ -9,6 +9,7 @@
 // Heads are found by the trace's structure (kind "softmax", a place with a head), never by ids.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -43,7 +44,9 @@ double held_out_accuracy(Model& m, Trace& trace, const Task& task, std::uint64_t
 
 // Accuracy and head statistics over the first n held-out examples of `task` drawn with
 // `seed` (held out whatever the seed). Throws ew::Error when the model does not fit the task (a classifier for a decoder task…).
-Analysis analyze(Model& m, const Task& task, std::uint64_t seed, int n, bool accuracy = true);
+// `progress` (may be empty) is called after each example with how many are done.
+Analysis analyze(Model& m, const Task& task, std::uint64_t seed, int n, bool accuracy = true,
+                 const std::function<void(int)>& progress = {});
 
 // The same architecture with every parameter seeded from config.seed, as the page shows an
 // untrained model (the trained weights dropped).
