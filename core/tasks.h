@@ -18,7 +18,7 @@
 //     23, ",", 2026], and the target "2026-11-23" is [2026, 11, 23] — the year, the padded
 //     month, the padded day: each output token copies or translates exactly one source token,
 //     and every output token is already a source token, so the output adds nothing to the
-//     vocabulary (269 tokens). Held out by a hash of the date (yyyymmdd), whatever its format.
+//     vocabulary (268 tokens). Held out by a hash of the date (yyyymmdd), whatever its format.
 // Every encoder–decoder example also says, per target token, which source token produces it
 // (Example::align): the ground truth the cross-attention measurement (analyze.h) compares with.
 // Deliberately not here yet: masked words.

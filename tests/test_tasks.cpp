@@ -218,6 +218,8 @@ TEST_CASE("dates: real dates exactly, by the C library's calendar, 1900–2099 (
 TEST_CASE("dates examples read back to their target; tokens in the vocabulary; held-out dates never train") {
   const ew::Task& t = ew::find_task("dates");
   CHECK(t.tokenizer == ew::TokenizerKind::Regex);
+  CHECK(std::set<std::string>(t.vocab.begin(), t.vocab.end()).size() == t.vocab.size());  // no duplicate ("May")
+  CHECK(t.vocab.size() == 268);  // docs/training.md
   std::set<std::string> train;
   std::set<int> leap_years;
   for (std::uint64_t i = 0; i < 40000; ++i) {
