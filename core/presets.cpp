@@ -52,7 +52,7 @@ const std::vector<Preset>& presets() {
        "",
        R"json({"weights":"builtin:dates","text":"July 21, 1980","target":"1980-07-21"})json"},
       {"trained-brackets", "Trained: are the brackets balanced?",
-       "An encoder-only classifier this project trained itself (scripts/train-models.sh: encoder-walkthrough train --task brackets --seed 1 --steps 4000 --batch 32 --lr 0.003 --d_model 32 --num_heads 4 --d_ff 64 --num_layers 2) on generated bracket strings of length 2–24 to tell balanced ones from unbalanced ones, including hard negatives that have as many ( as ) and start and end right — as this one does, yet it closes one bracket too early. This string was held out: the model never saw it in training. The label is read from the first token's output.",
+       "An encoder-only classifier this project trained itself (scripts/train-models.sh: encoder-walkthrough train --task brackets --seed 1 --steps 8000 --batch 32 --lr 0.003 --d_model 32 --num_heads 4 --d_ff 64 --num_layers 2) on generated bracket strings of length 2–24 to tell balanced ones from unbalanced ones, including hard negatives that have as many ( as ) and start and end right — as this one does, yet it closes one bracket too early. This string was held out: the model never saw it in training. The label is read from the first token's output.",
        "",
        R"json({"weights":"builtin:brackets","text":"( ( ) ( ) ) ) ( ( )","label":"unbalanced"})json"},
       {"padding-batch", "Two sentences: the padding mask",

@@ -18,6 +18,6 @@ train number-words --task number-words --seed 1 --steps 4000 --batch 32 --lr 0.0
   --d_model 32 --num_heads 4 --d_ff 64 --num_layers 1 --decoder_layers 1 --eval-every 1000
 train dates --task dates --seed 1 --steps 1500 --batch 32 --lr 0.003 \
   --d_model 32 --num_heads 4 --d_ff 64 --num_layers 1 --decoder_layers 1 --eval-every 250
-train brackets --task brackets --seed 1 --steps 4000 --batch 32 --lr 0.003 \
-  --d_model 32 --num_heads 4 --d_ff 64 --num_layers 2 --eval-every 1000
+train brackets --task brackets --seed 1 --steps 8000 --batch 32 --lr 0.003 \
+  --d_model 32 --num_heads 4 --d_ff 64 --num_layers 2 --eval-every 2000
 ls -l models/*.safetensors
