@@ -22,14 +22,27 @@ function ramp(stops) {
 }
 
 // Blue (negative) – near-white (0) – orange (positive); after ColorBrewer's PuOr/RdBu ends.
-const diverging = ramp([
+const divergingLight = ramp([
   [0, '#1d4f91'], [0.25, '#6f9fd0'], [0.5, '#f4f4f2'], [0.75, '#f4a95c'], [1, '#b04a05'],
 ]);
 // Pale (0) then viridis from yellow to deep purple (1).
-const sequential = ramp([
+const sequentialLight = ramp([
   [0, '#f7f7f2'], [0.12, '#fde725'], [0.35, '#7ad151'], [0.55, '#22a884'],
   [0.75, '#2a788e'], [0.9, '#414487'], [1, '#440154'],
 ]);
+
+// The dark theme's scales: the same hues on a dark page, where a larger magnitude is LIGHTER
+// (blue – dark grey – orange; viridis run from dark purple to yellow), so 0 recedes into the
+// background as it does on white. Both stay blue/orange and viridis: colour-blind safe.
+const divergingDark = ramp([
+  [0, '#8fc1f5'], [0.25, '#2f6db3'], [0.5, '#2b2b30'], [0.75, '#b8600f'], [1, '#ffb15e'],
+]);
+const sequentialDark = ramp([
+  [0, '#2b2b30'], [0.12, '#440154'], [0.3, '#414487'], [0.5, '#2a788e'],
+  [0.68, '#22a884'], [0.85, '#7ad151'], [1, '#fde725'],
+]);
+let diverging = divergingLight;
+let sequential = sequentialLight;
 
 function css([r, g, b]) {
   return `rgb(${r}, ${g}, ${b})`;
@@ -63,7 +76,15 @@ function makeLut(f) {
   for (let i = 0; i < LUT_N; i++) a.set(f(i / (LUT_N - 1)), i * 3);
   return a;
 }
-const LUTS = { diverging: makeLut(diverging), sequential: makeLut(sequential) };
+let LUTS = { diverging: makeLut(diverging), sequential: makeLut(sequential) };
+
+// Switches every scale (cells, legends, canvases) to the dark or the light theme's ramps;
+// already drawn views keep their colours until they are drawn again.
+export function useDarkScales(dark) {
+  diverging = dark ? divergingDark : divergingLight;
+  sequential = dark ? sequentialDark : sequentialLight;
+  LUTS = { diverging: makeLut(diverging), sequential: makeLut(sequential) };
+}
 export function lutFor(scale, lo, hi) {
   const lut = scale === 'diverging' ? LUTS.diverging : LUTS.sequential;
   let a, k;  // t = (v - a)·k in [0, 1]

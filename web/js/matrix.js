@@ -12,8 +12,14 @@ import { valueRange as range, axisWindow } from './layout.js';
 import { fmt, exact, shapeText } from './format.js';
 
 const SHOW_ALL_LIMIT = 6000; // cells
-const WINDOW = { rows: 14, cols: 12 };
+const WINDOW = { rows: 14, cols: 12, maxCols: 24 };
 let uid = 0;
+
+// How many rows and columns a table shows before eliding ("…"); maxCols caps what fit() lets
+// the width add. A figure (view=figure) shows everything that fits.
+export function setMatrixWindow(w) {
+  Object.assign(WINDOW, w);
+}
 
 
 export { el };  // for the views that import it from here
@@ -355,7 +361,7 @@ export function createMatrix(opts) {
     const rh = scroller.querySelector('th.row-h, th.corner');
     const used = (rh ? rh.offsetWidth : 30) + 34; // row labels + a "…" column + spacing
     const fitCols = Math.max(3, Math.floor((width - used) / ((cw || 52) + 2)));
-    const want = Math.min(layout.cols, Math.max(3, Math.min(fitCols, 24)));
+    const want = Math.min(layout.cols, Math.max(3, Math.min(fitCols, WINDOW.maxCols)));
     if (want !== maxCols && !(want >= layout.cols && maxCols >= layout.cols)) {
       maxCols = want;
       render();
