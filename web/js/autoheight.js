@@ -19,12 +19,18 @@ export function startAutoHeight(stepId = () => '') {
     last = h;
     window.parent.postMessage({ type: HEIGHT_MESSAGE, version: 1, height: h, step: stepId() }, '*');
   };
-  const ro = new ResizeObserver(() => {
+  // Timers, not requestAnimationFrame, and DOM mutations besides ResizeObserver: Chromium
+  // pauses rendering (rAF, ResizeObserver) in cross-origin frames scrolled out of view, and a
+  // frame that never reports its real height would stay out of view, too small, for good.
+  const schedule = () => {
     if (!queued) {
       queued = true;
-      requestAnimationFrame(post);
+      setTimeout(post, 0);
     }
-  });
-  ro.observe(document.documentElement);
+  };
+  new ResizeObserver(schedule).observe(document.documentElement);
+  new MutationObserver(schedule).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  window.addEventListener('resize', schedule);
+  if (document.fonts) document.fonts.addEventListener('loadingdone', schedule);
   post();
 }

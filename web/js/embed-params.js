@@ -8,6 +8,9 @@ export const VIEWS = ['full', 'figure'];
 export const CONTROLS = ['text', 'nav'];
 export const THEMES = ['auto', 'light', 'dark'];
 
+// A figure shows every row and column that fits its width (matrix.js elides only what does not).
+export const FIGURE_WINDOW = { rows: 64, cols: 64, maxCols: 64 };
+
 const clip = (s) => String(s).slice(0, 40);
 
 // → {view, inputs, controls: Set, theme, notes: [messages], given: {key: value as written}}

@@ -4,12 +4,9 @@
 // link to the full walkthrough in the same state. Also applies theme= and collects the
 // notices for bad embed parameters, which a figure shows inside itself.
 import { app, $ } from './app.js';
-import { readEmbedParams } from './embed-params.js';
+import { readEmbedParams, FIGURE_WINDOW } from './embed-params.js';
 import { applyTheme } from './theme.js';
 import { setMatrixWindow } from './matrix.js';
-
-// A figure shows every row and column that fits its width (matrix.js elides only what does not).
-export const FIGURE_WINDOW = { rows: 64, cols: 64, maxCols: 64 };
 
 // Reads the URL's view keys and sets the page up for them. Returns the notes for bad values.
 // redraw() is called when the system theme changes.

@@ -139,7 +139,8 @@ installApi(app, {
 // page works without it (file://, browsers or embeds that refuse one).
 ready
   .then(() => {
-    if ('serviceWorker' in navigator && location.protocol.startsWith('http'))
+    // Not for the single-file build (data-single-file): its folder's sw.js is someone else's.
+    if ('serviceWorker' in navigator && location.protocol.startsWith('http') && !document.documentElement.hasAttribute('data-single-file'))
       return navigator.serviceWorker.register('sw.js').catch(() => {});
   })
   .catch(() => {});

@@ -368,6 +368,9 @@ export function createMatrix(opts) {
     }
   }
   render();
+  // Once attached, fit the width at hand: ResizeObserver alone is not enough, as Chromium
+  // pauses it in cross-origin frames out of view (an embedded figure further down a post).
+  setTimeout(fit, 0);
   if (typeof ResizeObserver !== 'undefined') {
     let last = 0;
     const ro = new ResizeObserver(() => {
