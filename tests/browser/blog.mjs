@@ -177,6 +177,11 @@ for (const width of [1280, 390]) {
     for (const id of ['el-a', 'el-b']) await checkElement(page, id, width);
     const engines = await page.$$eval('iframe[data-encoder-walkthrough-engine]', (x) => x.length);
     assert(engines === 1, `${engines} engine frames for two elements (want one shared engine)`);
+    // Screenshots: each figure scrolled into view (Chromium paints frames out of view lazily),
+    // then the whole post.
+    for (const id of ['fig-a', 'fig-b', 'fig-c', 'el-a', 'el-b'])
+      await (await page.$(`#${id}`)).screenshot({ path: path.join(artifacts, `${id}-${width}.png`) });
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(artifacts, `blog-${width}.png`), fullPage: true });
     console.log(`     ${sizes.join(', ')}`);
     if (width === 1280) blogPage = page;
