@@ -21,7 +21,6 @@ import { root, arg, launchChromium } from '../harness.mjs';
 import { runCli, runCliPreset, compareTrace, REL, ABS } from '../wasm/compare.mjs';
 import { defaults, buildModel, useSchema } from '../../web/js/state.js';
 import { fmt } from '../../web/js/format.js';
-import { svgLayout } from '../../web/js/svg-figure.js';
 
 const cli = path.resolve(root, arg('--cli', 'build/native-release/encoder-walkthrough'));
 useSchema(JSON.parse(execFileSync(cli, ['--config-schema'], { encoding: 'utf8' })));
@@ -224,7 +223,7 @@ async function exported(target, format, how) {
   return { ...b64, buf, file };
 }
 
-function checkExports(label, files, s, trace, labels) {
+function checkExports(label, files, s, trace) {
   const [R, C] = [s.shape.slice(0, -1).reduce((a, b) => a * b, 1), s.shape[s.shape.length - 1]];
   // .npy → NumPy (Debian's python3), against the CLI's values within the tolerance of the
   // wasm-vs-native comparison (compare.mjs: summation order differs, FMA natively).
@@ -237,19 +236,22 @@ print(json.dumps({"shape": list(a.shape), "dtype": str(a.dtype), "close": ok, "f
   writeFileSync(wantFile, JSON.stringify(s.data));
   const np = JSON.parse(execFileSync('/usr/bin/python3', ['-c', py, files.npy.file, wantFile], { encoding: 'utf8' }));
   assert(np.dtype === 'float32' && JSON.stringify(np.shape) === JSON.stringify(s.shape) && np.close, `${label}: .npy in NumPy: ${JSON.stringify(np)} (CLI shape ${s.shape}, first ${s.data.slice(0, 3)})`);
-  // SVG: the size its layout gives, one rect per value, the settings in <metadata>.
+  // SVG: a size that holds every cell (one rect per value, all inside the image) and the
+  // settings in <metadata>.
   const svg = files.svg.buf.toString('utf8');
-  const L = svgLayout(R, C, labels.rows, s.title);
   const wh = /<svg[^>]* width="(\d+)" height="(\d+)"/.exec(svg);
-  assert(wh && Number(wh[1]) === L.W && Number(wh[2]) === L.H && L.W > 100 && L.H > 80, `${label}: SVG size ${wh && wh.slice(1)} vs layout ${L.W}×${L.H}`);
-  const rects = (svg.match(/<rect x=/g) || []).length;
-  assert(rects >= R * C, `${label}: SVG has ${rects} cells for ${R}×${C} values`);
+  assert(wh, `${label}: SVG without a size`);
+  const [W, H] = [Number(wh[1]), Number(wh[2])];
+  const cells = [...svg.matchAll(/<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" rx="2"/g)].map((m) => m.slice(1).map(Number));
+  assert(cells.length === R * C, `${label}: SVG has ${cells.length} cells for ${R}×${C} values`);
+  assert(cells.every(([x, y, w, h]) => x >= 0 && y >= 0 && x + w <= W && y + h <= H && w > 2 && h > 2), `${label}: SVG cells outside its ${W}×${H}`);
+  assert(W >= 320 && H > 80, `${label}: SVG ${W}×${H}`);
   assert(/<metadata id="encoder-walkthrough-settings">.*&#34;step&#34;/.test(svg), `${label}: SVG metadata missing`);
   // PNG: signature, IHDR = 2 × the SVG's size, a tEXt chunk with the settings, non-trivial body.
   const png = files.png.buf;
   assert(png.subarray(1, 4).toString() === 'PNG', `${label}: not a PNG`);
   const pw = png.readUInt32BE(16), ph = png.readUInt32BE(20);
-  assert(pw === 2 * L.W && ph === 2 * L.H, `${label}: PNG ${pw}×${ph}, expected ${2 * L.W}×${2 * L.H}`);
+  assert(pw === 2 * W && ph === 2 * H, `${label}: PNG ${pw}×${ph}, expected twice the SVG's ${W}×${H}`);
   assert(png.includes(Buffer.from('tEXtencoder-walkthrough\0{')), `${label}: PNG has no settings chunk`);
   assert(png.length > 2000, `${label}: PNG only ${png.length} bytes`);
   // CSV: comment lines with the settings, a header, one line per row, values = the CLI's.
@@ -278,8 +280,7 @@ for (const how of ['iframe', 'element']) {
     const target = how === 'iframe' ? await (await blogPage.$('#fig-a')).contentFrame() : blogPage;
     const files = {};
     for (const f of ['svg', 'png', 'csv', 'npy', 'tex', 'json']) files[f] = await exported(target, f, how);
-    const tokens = native[id].tokens;
-    checkExports(how, files, stepOf(id), native[id], { rows: tokens });
+    checkExports(how, files, stepOf(id), native[id]);
     console.log(`     ${Object.values(files).map((f) => `${f.name} ${f.buf.length} B`).join(', ')}`);
   });
 }

@@ -73,7 +73,7 @@ function svgOf(src, t) {
   const sub = `${t.id} · shape [${t.shape.join(', ')}]${m.L.batches > 1 ? ` · sentence ${m.b + 1}` : ''} · Encoder Walkthrough`;
   const o = { title, subtitle: sub, data: m.data, per: m.L.per, cols: m.L.cols, rowLabels: m.rowLabels, colLabels: m.colLabels,
     scale: kindOf(t.kind).scale, dark: !!src.dark, metadata: metadata(src, t) };
-  return { svg: svgFigure(o), size: svgLayout(o.per, o.cols, o.rowLabels, title) };
+  return { svg: svgFigure(o), size: svgLayout(o.per, o.cols, o.rowLabels, title, sub) };
 }
 
 async function png(src, t) {

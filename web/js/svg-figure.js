@@ -15,19 +15,20 @@ function cellSize(rows, cols) {
 }
 
 // Where everything goes: {W, H, left, top, cell}. The same function gives the PNG's size.
-export function svgLayout(per, cols, rowLabels, title) {
+export function svgLayout(per, cols, rowLabels, title, subtitle = '') {
   const cell = cellSize(per, cols);
   const labelW = rowLabels ? Math.min(140, 14 + 7 * Math.max(1, ...rowLabels.map((l) => String(l).length))) : 34;
   const left = 12 + labelW, top = 58;
   const gridW = cols * cell.w, gridH = per * cell.h;
-  const W = Math.max(left + gridW + 12, 24 + 7.5 * String(title).length, 320);
+  // Text widths estimated generously (bold 15 px ≈ 9.5 px a character; 11 px ≈ 6.8 px).
+  const W = Math.max(left + gridW + 12, 24 + 9.5 * String(title).length, 24 + 6.8 * String(subtitle).length, 320);
   return { W: Math.ceil(W), H: top + gridH + 52, left, top, cell };
 }
 
 // opts: {title, subtitle, data (the batch item's rows × cols values), per, cols, rowLabels,
 //        colLabels, scale, dark, metadata (object)} → SVG text.
 export function svgFigure(o) {
-  const L = svgLayout(o.per, o.cols, o.rowLabels, o.title);
+  const L = svgLayout(o.per, o.cols, o.rowLabels, o.title, o.subtitle);
   const { w, h, numbers } = L.cell;
   const [lo0, hi0] = valueRange(o.data);
   const [lo, hi] = o.scale === 'prob' ? [0, Math.max(hi0, 1e-6)] : [lo0, hi0];
