@@ -317,6 +317,34 @@ await check('bad embed parameters: a notice inside the figure and a sensible fal
   assert(/no step "layer9.ln1".*closest, "layer0.ln1"/.test(n), `element notice "${n}"`);
 });
 
+// ---- themes ---------------------------------------------------------------------------------------
+// Every cell's number against its colour: the WCAG contrast ratio, in both themes.
+const contrastOfCells = `(() => {
+  const rgb = (s) => s.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = (c) => { const [r, g, b] = c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const cells = Array.from(document.querySelectorAll('td.cell:not(.masked)'), (td) => { const cs = getComputedStyle(td); return ratio(rgb(cs.color), rgb(cs.backgroundColor)); });
+  return { theme: document.documentElement.dataset.theme, page: lum(rgb(getComputedStyle(document.body).backgroundColor)), n: cells.length, min: Math.min(...cells) };
+})()`;
+await check('themes: prefers-color-scheme and theme= choose light or dark; every number readable on its colour (contrast ≥ 4:1)', async () => {
+  const seen = [];
+  for (const [scheme, q, want] of [['dark', '', 'dark'], ['dark', '&theme=light', 'light'], ['light', '', 'light'], ['light', '&theme=dark', 'dark']]) {
+    const ctx = await browser.newContext({ viewport: { width: 900, height: 800 }, colorScheme: scheme });
+    const page = await ctx.newPage();
+    page.on('pageerror', (e) => problems.push(`themes: page error: ${e.message}`));
+    await page.goto(`${ew}?view=figure&inputs=1&step=layer0.head0.scores${q}`);
+    await page.evaluate(() => window.encoderWalkthrough.ready);
+    const r = await page.evaluate(contrastOfCells);
+    assert(r.theme === want, `${scheme} system${q}: theme ${r.theme}, want ${want}`);
+    assert(want === 'dark' ? r.page < 0.03 : r.page > 0.8, `${scheme}${q}: page background luminance ${r.page}`);
+    assert(r.n > 20 && r.min >= 4, `${scheme}${q}: ${r.n} cells, lowest contrast ${r.min.toFixed(2)}:1`);
+    seen.push(`${want} ${r.min.toFixed(1)}:1`);
+    if (scheme === 'dark' && !q) await page.screenshot({ path: path.join(artifacts, 'figure-dark.png'), fullPage: true });
+    await ctx.close();
+  }
+  console.log(`     lowest cell contrast: ${seen.join(', ')}`);
+});
+
 // ---- the single-file build ----------------------------------------------------------------------------
 await check('single-file build: opened from file:// with the network blocked, it computes and matches the CLI', async () => {
   const ctx = await browser.newContext({ viewport: { width: 1100, height: 800 } });

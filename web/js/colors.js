@@ -47,10 +47,21 @@ let sequential = sequentialLight;
 function css([r, g, b]) {
   return `rgb(${r}, ${g}, ${b})`;
 }
-function ink([r, g, b]) {
-  // Relative luminance: dark text on light cells, white on dark ones.
-  const l = (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
-  return l > 0.55 ? '#1b1b1f' : '#ffffff';
+// WCAG relative luminance (sRGB, linearised).
+export function luminance([r, g, b]) {
+  const lin = (c) => {
+    c /= 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+const DARK_INK = [27, 27, 31];
+// The text colour with the higher contrast on this cell (dark or white): at least ~4.2:1 on any
+// background, in both themes.
+function ink(rgb) {
+  const l = luminance(rgb);
+  const onDark = (1.05) / (l + 0.05), onLight = (l + 0.05) / (luminance(DARK_INK) + 0.05);
+  return onLight >= onDark ? '#1b1b1f' : '#ffffff';
 }
 
 // scale: 'diverging' (v in [-m, m]) or 'sequential' (v in [lo, hi]).
