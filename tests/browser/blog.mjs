@@ -2,7 +2,7 @@
 // blog.mjs — the walkthrough embedded in a blog post, as an author would do it: a stand-in post
 // (blog/post.html) served from ANOTHER origin (a second port on 127.0.0.1) under a strict CSP of
 // its own, with three view=figure iframes sized by embed.js and two <encoder-walkthrough>
-// elements, at 1280 px and 390 px. Checks: no inner scrollbars, iframe heights = content
+// elements, at 1280, 390 and 320 px. Checks: no inner scrollbars, iframe heights = content
 // heights (±3 px), every number shown = the native CLI's trace, one shared engine for the
 // elements, no console errors or CSP violations anywhere; every export format, checked
 // (.npy read by NumPy against the CLI's values, SVG/PNG sizes, CSV parsed, JSON = the CLI's
@@ -166,7 +166,7 @@ async function checkElement(page, id, width) {
 }
 
 let blogPage = null;
-for (const width of [1280, 390]) {
+for (const width of [1280, 390, 320]) {
   await check(`blog at ${width} px: 3 iframes sized to their content, 2 elements, numbers = native CLI, no inner scrollbars`, async () => {
     const page = await loadBlog(width);
     const docW = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
