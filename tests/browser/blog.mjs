@@ -207,6 +207,26 @@ await check('changing an element\'s attributes recomputes it (one engine, number
   FIGS['el-a'].step = 'layer0.head2.weights';
 });
 
+await check('a figure\'s previous/next (controls=nav) moves it, and its frame follows the new height; its link opens the full walkthrough in the same state', async () => {
+  const page = blogPage;
+  const handle = await page.$('#fig-c');
+  const frame = await handle.contentFrame();
+  const link = new URL(await frame.getAttribute('#open-full', 'href'), ew);
+  assert(link.searchParams.get('step') === 'layer0.head0.context' && link.searchParams.get('preset') === 'seed001-attention-3x3' && !link.searchParams.has('view'),
+    `"open in the full walkthrough" → ${link.search}`);
+  await frame.click('#prev');
+  await frame.waitForFunction(() => document.querySelector('#step-meta .mono').textContent === 'layer0.head0.weights');
+  await page.waitForFunction(() => {
+    const f = document.getElementById('fig-c');
+    return Math.abs(window.encoderWalkthroughEmbed.resized(f) - f.getBoundingClientRect().height) <= 1;
+  });
+  const [outer, inner] = [await handle.evaluate((f) => f.getBoundingClientRect().height), await frame.evaluate(() => document.documentElement.getBoundingClientRect().height)];
+  assert(Math.abs(outer - inner) <= 3, `after Previous: iframe ${outer} px, content ${inner} px`);
+  checkCells('fig-c after Previous', await frame.evaluate(`(${cellsIn})(document)`), stepOf('fig-c', 'layer0.head0.weights'));
+  await frame.click('#next');
+  await frame.waitForFunction(() => document.querySelector('#step-meta .mono').textContent === 'layer0.head0.context');
+});
+
 // ---- exports ------------------------------------------------------------------------------------------
 // A File from the page → its bytes in Node.
 async function exported(target, format, how) {
