@@ -327,6 +327,10 @@ await check('bad embed parameters: a notice inside the figure and a sensible fal
   const v = await page.evaluate(() => ({ notice: document.getElementById('notice').textContent, step: window.encoderWalkthrough.getState().step }));
   assert(/unknown view "poster"/.test(v.notice) && v.step === 'layer0.q', `unknown view: ${JSON.stringify(v)}`);
   await page.screenshot({ path: path.join(artifacts, 'bad-params.png') });
+  await page.goto(`${ew}?view=figure&text=no+step+named`);
+  await page.evaluate(() => window.encoderWalkthrough.ready);
+  const d = await page.evaluate(() => ({ step: window.encoderWalkthrough.getState().step, notice: document.getElementById('notice').hidden }));
+  assert(d.step === 'layer0.head0.weights' && d.notice, `a figure without step= opens on ${d.step} (notice hidden: ${d.notice})`);
   await page.close();
   // An element with a bad attribute says so inside itself.
   await blogPage.$eval('#el-b', (e) => new Promise((res) => {

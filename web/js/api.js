@@ -32,9 +32,9 @@
  *         'csv' | 'npy' (the step's values), 'tex' (its formula), 'json' (the whole trace in
  *         the CLI's --json format; stepId is then ignored). Rejects for an unknown step/format.
  *
- * Embedding: <iframe src="https://…/?text=…&d_model=8&num_heads=2&step=layer0.head0.weights&embed=1"
- * width="100%" height="640" title="Encoder walkthrough"></iframe>. URL keys are the model
- * file's config keys plus text, text2, preset and step; embed=1 gives a compact layout.
+ * Embedding (README, "Embed it in a blog post"): an iframe of "…/?view=figure&step=…" sized by
+ * embed.js, the <encoder-walkthrough> element (component.js), or the single file. URL keys are
+ * the model file's config keys plus text, text2, preset, step, and view, inputs, controls, theme.
  */
 import { parseValue, publicState, presetSettings, defaults, SETTING_KEYS } from './state.js';
 

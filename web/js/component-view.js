@@ -7,7 +7,7 @@ import { el } from './dom.js';
 import { Trace } from './trace.js';
 import { buildModel, toURL, publicState } from './state.js';
 import { renderStep } from './render/index.js';
-import { readEmbedParams, resolveStep, FIGURE_WINDOW } from './embed-params.js';
+import { readEmbedParams, resolveStep, defaultFigureStep, FIGURE_WINDOW } from './embed-params.js';
 import { setMatrixWindow } from './matrix.js';
 import { useDarkScales } from './colors.js';
 import { exportStep } from './export.js';
@@ -73,17 +73,11 @@ export class FigureElementView {
     if (!result.meta.ok) throw new Error(`cannot compute: ${result.meta.error}`);
     this.trace = new Trace(result);
     this.state = parsed.state;
-    const r = resolveStep(this.trace.steps.map((s) => s.id), parsed.state.step, this.defaultStep());
+    const r = resolveStep(this.trace.steps.map((s) => s.id), parsed.state.step, defaultFigureStep(this.trace.steps));
     if (r.note) notes.push(r.note);
     this.setNotes(notes);
     this.renderControls(view);
     await this.draw(r.index);
-  }
-
-  // Without step=, a figure shows the first attention weights (the step people embed most).
-  defaultStep() {
-    const i = this.trace.steps.findIndex((s) => s.kind === 'softmax' && s.head >= 0);
-    return Math.max(0, i);
   }
 
   theme(t) {

@@ -76,3 +76,9 @@ export function resolveStep(ids, wanted, fallbackIndex = 0) {
   });
   return { index: best, note: `there is no step "${String(wanted).slice(0, 60)}" in this trace; showing the closest, "${ids[best]}" (step ids: docs/trace.md)` };
 }
+
+// The step a figure shows when its link names none: the first attention weights (what people
+// embed most), read from the steps' kind and head, not their ids.
+export function defaultFigureStep(steps) {
+  return Math.max(0, steps.findIndex((s) => s.kind === 'softmax' && s.head >= 0));
+}

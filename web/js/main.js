@@ -5,21 +5,19 @@
 //   toc.js (table of contents), step-view.js (one step on screen), url.js, messages.js.
 import { app, $ } from './app.js';
 import { EngineClient } from './engine.js';
-import { useSchema, defaults, fromURL } from './state.js';
-import { showError, showNotice } from './messages.js';
+import { useSchema, defaults, fromURL, publicState, toURL } from './state.js';
+import { showError, showNotice, appendNotice } from './messages.js';
 import { requestCompute, onTraceShown } from './compute.js';
 import { buildForm, syncForm } from './form.js';
 import { buildToc } from './toc.js';
 import { showStep, goTo } from './step-view.js';
 import { installApi } from './api.js';
 import { setupView } from './figure.js';
-import { resolveStep } from './embed-params.js';
-import { appendNotice } from './messages.js';
+import { resolveStep, defaultFigureStep } from './embed-params.js';
 import { startAutoHeight } from './autoheight.js';
 import { exportStep } from './export.js';
 import { exportMenu } from './export-menu.js';
 import { isDark } from './theme.js';
-import { publicState, toURL } from './state.js';
 
 // A new trace: show its settings and steps, and stay on the step on screen (the reader may
 // have moved while this computed) unless the request names one (a link, setState({step})).
@@ -29,7 +27,10 @@ onTraceShown(async (prevTrace, trace, opts) => {
   const onScreen = prevTrace ? prevTrace.steps[app.index]?.id : null;
   const wanted = opts.useStateStep || !onScreen ? app.state.step : onScreen;
   // A step this trace lacks: the closest id, with a notice saying so (embed-params.js).
-  const r = resolveStep(trace.steps.map((s) => s.id), wanted, Math.min(app.index, trace.steps.length - 1));
+  // A figure whose link names no step opens on the first attention weights.
+  const figureStart = !prevTrace && !wanted && app.view.view === 'figure';
+  const fallback = figureStart ? defaultFigureStep(trace.steps) : Math.min(app.index, trace.steps.length - 1);
+  const r = resolveStep(trace.steps.map((s) => s.id), wanted, fallback);
   await showStep(Math.max(0, r.index), { keepCell: true });
   appendNotice(r.note);
 });
