@@ -38,6 +38,9 @@ node tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrou
 section "page: every step kind's explanations recomputed from real traces (Node)"
 node tests/web/kinds.mjs
 
+section "page: the embedding modules in Node (view keys, .npy via NumPy, PNG chunk, JSON export = CLI)"
+node tests/web/embed.mjs --cli build/native-release/encoder-walkthrough
+
 section "wasm module: thousands of recomputes leak nothing"
 node tests/wasm/no_leak.mjs
 

@@ -134,15 +134,18 @@ function tex(src, t) {
 export function traceJson(trace) {
   const num = (v) => (v === -Infinity ? 'null' : f32(v));
   const arr = (d) => (d ? `[${Array.from(d, num).join(',')}]` : 'null');
-  const { steps, params, ...head } = trace.meta;
-  for (const k of ['ok', 'ms', 'setup_ms']) delete head[k]; // the engine's status, not the trace
   const withData = (list, live) => list.map((s, i) => {
     const { data, ...rest } = s;
     const json = JSON.stringify(rest);
     return `${json.slice(0, -1)},"data":${arr(live[i].data)}}`;
   });
-  const parts = Object.entries(head).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
-  parts.push(`"steps":[${withData(steps, trace.steps).join(',')}]`);
-  parts.push(`"params":[${withData(params, trace.params).join(',')}]`);
+  // The engine's metadata in its own key order, without its status keys (ok, ms, setup_ms).
+  const parts = [];
+  for (const [k, v] of Object.entries(trace.meta)) {
+    if (k === 'ok' || k === 'ms' || k === 'setup_ms') continue;
+    if (k === 'steps') parts.push(`"steps":[${withData(v, trace.steps).join(',')}]`);
+    else if (k === 'params') parts.push(`"params":[${withData(v, trace.params).join(',')}]`);
+    else parts.push(`${JSON.stringify(k)}:${JSON.stringify(v)}`);
+  }
   return `{${parts.join(',')}}\n`;
 }
