@@ -49,6 +49,7 @@ class EncoderWalkthroughElement extends HTMLElement {
     });
   }
   async update() {
+    const mine = (this.updates = (this.updates || 0) + 1);
     let shown;
     try {
       const { engine, presets } = await setUp();
@@ -61,8 +62,9 @@ class EncoderWalkthroughElement extends HTMLElement {
     try {
       await shown;
     } catch (e) {
-      this.view.fail(e.message || String(e));
+      if (mine === this.updates) this.view.fail(e.message || String(e));
     }
+    if (mine !== this.updates) return; // superseded: the newer update reports
     this.dispatchEvent(new CustomEvent('encoder-walkthrough:shown', { detail: { step: this.view.stepId } }));
   }
   // The step on screen (or `id`) as a File: 'svg', 'png', 'csv', 'npy', 'tex' or 'json'.

@@ -339,6 +339,13 @@ await check('bad embed parameters: a notice inside the figure and a sensible fal
   }));
   const n = await blogPage.$eval('#el-b', (e) => e.shadowRoot.querySelector('.notice').textContent);
   assert(/no step "layer9.ln1".*closest, "layer0.ln1"/.test(n), `element notice "${n}"`);
+  // Settings that cannot run together: the element says why and keeps its last figure, dimmed.
+  await blogPage.$eval('#el-b', (e) => new Promise((res) => {
+    e.addEventListener('encoder-walkthrough:shown', res, { once: true });
+    e.setAttribute('num_heads', '3');
+  }));
+  const f = await blogPage.$eval('#el-b', (e) => ({ notice: e.shadowRoot.querySelector('.notice').textContent, stale: e.shadowRoot.querySelector('.ew-root').classList.contains('stale'), cells: e.shadowRoot.querySelectorAll('.result td.cell').length }));
+  assert(/num_heads/.test(f.notice) && f.stale && f.cells > 0, `element with num_heads=3: ${JSON.stringify(f)}`);
 });
 
 // ---- themes ---------------------------------------------------------------------------------------

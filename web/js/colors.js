@@ -91,7 +91,11 @@ let LUTS = { diverging: makeLut(diverging), sequential: makeLut(sequential) };
 
 // Switches every scale (cells, legends, canvases) to the dark or the light theme's ramps;
 // already drawn views keep their colours until they are drawn again.
+export function scalesAreDark() {
+  return diverging === divergingDark;
+}
 export function useDarkScales(dark) {
+  if (!!dark === scalesAreDark()) return;
   diverging = dark ? divergingDark : divergingLight;
   sequential = dark ? sequentialDark : sequentialLight;
   LUTS = { diverging: makeLut(diverging), sequential: makeLut(sequential) };

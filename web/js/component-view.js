@@ -98,6 +98,7 @@ export class FigureElementView {
   }
 
   async draw(index) {
+    const token = this.token;
     const trace = this.trace;
     const step = trace.steps[index];
     this.index = index;
@@ -107,6 +108,7 @@ export class FigureElementView {
     await trace.ensureParams(step.inputs || [], this.engine).catch(() => {});
     this.title.textContent = step.title;
     const katex = await loadKatex(this.base);
+    if (token !== this.token) return; // a newer run is on its way
     try {
       if (!katex) throw new Error('no KaTeX');
       katex.render(step.formula, this.formula, { displayMode: true, throwOnError: true, output: 'mathml', strict: 'ignore' });

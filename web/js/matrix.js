@@ -5,7 +5,7 @@
 // moderate sizes offer "show all". Never more than a few thousand DOM cells. Which flat rows
 // and columns a tensor has is layout.js's business (the caller passes the layout).
 import { el } from './dom.js';
-import { cellColor } from './colors.js';
+import { cellColor, scalesAreDark, useDarkScales } from './colors.js';
 import { legendFor } from './legend.js';
 import { createOverview } from './overview.js';
 import { valueRange as range, axisWindow } from './layout.js';
@@ -118,7 +118,11 @@ export function createMatrix(opts) {
   }
   if (scale !== 'none' && !opts.compact) tools.append(legend());
 
+  // The theme's scales as they were at creation: a later redraw (fit, batch, pins) keeps them
+  // even when another figure on the page has drawn in the other theme since.
+  const dark = scalesAreDark();
   function render() {
+    useDarkScales(dark);
     cellRefs = new Map();
     const rowsIdx = axisWindow(layout.per, maxRows, pinsR, showAll);
     const colsIdx = axisWindow(layout.cols, maxCols, pinsC, showAll);
