@@ -54,7 +54,10 @@ export class FigureElementView {
     this.link = el('a', 'ew-link', 'open in the full walkthrough ↗');
     this.link.target = '_blank';
     this.link.rel = 'noopener';
-    this.root.append(this.controls, this.notice, this.title, this.formula, this.menu, this.body, this.link);
+    this.status = el('p', 'status', '');
+    this.status.setAttribute('role', 'status');
+    this.status.hidden = true;
+    this.root.append(this.controls, this.notice, this.status, this.title, this.formula, this.menu, this.body, this.link);
     shadow.append(this.root);
   }
 
@@ -68,7 +71,7 @@ export class FigureElementView {
     this.presets = presets;
     this.params = view;
     this.theme(view.theme);
-    const result = await engine.call('run', { model: JSON.stringify(buildModel(parsed.state, presets)) });
+    const result = await this.busy(() => engine.call('run', { model: JSON.stringify(buildModel(parsed.state, presets)) }));
     if (token !== this.token) return;
     if (!result.meta.ok) throw new Error(`cannot compute: ${result.meta.error}`);
     this.trace = new Trace(result);
@@ -78,6 +81,23 @@ export class FigureElementView {
     this.setNotes(notes);
     this.renderControls(view);
     await this.draw(r.index);
+  }
+
+  // A computation longer than 150 ms shows "computing… 1.2 s" until it ends.
+  async busy(work) {
+    const t0 = performance.now();
+    const timer = setInterval(() => {
+      const dt = performance.now() - t0;
+      if (dt < 150) return;
+      this.status.hidden = false;
+      this.status.textContent = `computing… ${(dt / 1000).toFixed(1)} s`;
+    }, 100);
+    try {
+      return await work();
+    } finally {
+      clearInterval(timer);
+      this.status.hidden = true;
+    }
   }
 
   theme(t) {
