@@ -227,6 +227,21 @@ await check('a figure\'s previous/next (controls=nav) moves it, and its frame fo
   await frame.waitForFunction(() => document.querySelector('#step-meta .mono').textContent === 'layer0.head0.context');
 });
 
+await check('a figure\'s sentence box (controls=text): typing recomputes, keeps the step, matches the CLI', async () => {
+  const page = await newPage({ width: 600, height: 800 }, 'figure-text');
+  await page.goto(`${ew}?view=figure&controls=text&step=layer0.k`);
+  await page.evaluate(() => window.encoderWalkthrough.ready);
+  assert(await page.isVisible('#text') && !(await page.isVisible('#preset')), 'the sentence box alone should show');
+  await page.fill('#text', 'frosty wind made moan');
+  await page.waitForFunction(() => window.encoderWalkthrough.getTrace().tokens.join(' ') === 'frosty wind made moan', null, { timeout: 15000 });
+  const st = await page.evaluate(() => window.encoderWalkthrough.getState());
+  assert(st.step === 'layer0.k', `step after typing: ${st.step}`);
+  const want = runCli(cli, buildModel({ ...defaults(), text: 'frosty wind made moan' }, []));
+  checkCells('typed figure', await page.evaluate(`(${cellsIn})(document)`), want.steps.find((x) => x.id === 'layer0.k'));
+  assert(new URL(page.url()).searchParams.get('view') === 'figure', `the URL lost view=figure: ${page.url()}`);
+  await page.close();
+});
+
 // ---- exports ------------------------------------------------------------------------------------------
 // A File from the page → its bytes in Node.
 async function exported(target, format, how) {
