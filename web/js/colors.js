@@ -128,7 +128,8 @@ export function gradientStops(scale, n = 9) {
 // Okabe–Ito: distinguishable with every common colour-vision deficiency.
 export const HEAD_COLORS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#D55E00', '#56B4E9', '#7a6a00', '#000000'];
 export function headColor(h) {
-  return HEAD_COLORS[h % HEAD_COLORS.length];
+  const c = HEAD_COLORS[h % HEAD_COLORS.length];
+  return c === '#000000' && scalesAreDark() ? '#e8e8ec' : c; // black lines vanish on a dark page
 }
 
 // The colour of one cell of a step drawn with a kind's scale ('diverging', 'sequential',
