@@ -112,20 +112,26 @@ function fontRules(css) {
     if (m[1].includes('@font-face')) continue;
     const weight = /font-weight:\s*(bold|700)/.test(m[2]) ? '700' : '400';
     const style = /font-style:\s*italic/.test(m[2]) ? 'italic' : 'normal';
-    for (const sel of m[1].split(',')) rules.push({ classes: [...sel.matchAll(/\.([\w-]+)/g)].map((x) => x[1]), family: m[3], weight, style });
+    // Each compound selector (".delimsizing.size3") as the classes one element must carry.
+    for (const sel of m[1].split(',')) {
+      const compounds = sel.split(/[\s>+~]+/).map((c) => [...c.matchAll(/\.([\w-]+)/g)].map((x) => x[1])).filter((c) => c.length);
+      rules.push({ compounds, family: m[3], weight, style });
+    }
   }
   return rules;
 }
 
-// "family|weight|style" of every face a rendered formula can use: a rule counts when all the
-// classes of its selector occur in the formula's HTML (conservative: may keep a face too many).
+// "family|weight|style" of every face a rendered formula can use: a rule counts when each of
+// its compound selectors is matched by some element of the formula's HTML (ancestry is not
+// checked, so this may keep a face too many, never one too few).
 async function usedFaces(css) {
   const rules = fontRules(css);
   const used = new Set(['KaTeX_Main|400|normal']);
   for (const f of await allFormulas()) {
     const html = katex.renderToString(f, { displayMode: true, throwOnError: false, output: 'html', strict: 'ignore' });
-    const classes = new Set([...html.matchAll(/class="([^"]*)"/g)].flatMap((m) => m[1].split(/\s+/)));
-    for (const r of rules) if (r.classes.every((c) => c === 'katex' || classes.has(c))) used.add(`${r.family}|${r.weight}|${r.style}`);
+    const elements = [...html.matchAll(/class="([^"]*)"/g)].map((m) => new Set(m[1].split(/\s+/)));
+    const matches = (compound) => compound.every((c) => c === 'katex') || elements.some((e) => compound.every((c) => c === 'katex' || e.has(c)));
+    for (const r of rules) if (r.compounds.every(matches)) used.add(`${r.family}|${r.weight}|${r.style}`);
   }
   return used;
 }

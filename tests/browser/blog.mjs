@@ -419,6 +419,31 @@ await check('single-file build: opened from file:// with the network blocked, it
   await page.evaluate(() => window.encoderWalkthrough.setState({ text: 'snow on snow' }));
   assert(JSON.stringify(await page.evaluate(() => window.encoderWalkthrough.getTrace().tokens)) === '["snow","on","snow"]', 'recompute failed');
   assert(!outside.length, `requests outside the file: ${outside.slice(0, 3)}`);
+  // Its KaTeX fonts: every formula of several traces (from the native CLI), rendered here, uses
+  // only faces the file carries — the build dropped none that is needed.
+  const formulas = [...new Set([runCliPreset(cli, 'padding-batch'), runCliPreset(cli, 'seed004-bert'), runCliPreset(cli, 'seed001-bpe'), want,
+    runCli(cli, buildModel({ ...defaults(), norm: 'pre', activation: 'gelu', positional: 'learned', causal: true, scale: false, num_labels: 2, decoder_layers: 1 }, []))]
+    .flatMap((t) => t.steps.map((x) => x.formula)))];
+  const faces = await page.evaluate(async (list) => {
+    const key = (fam, w, st) => `${fam.replace(/["']/g, '').split(',')[0].trim()}|${({ normal: '400', bold: '700' })[w] || w}|${st}`;
+    const have = new Set([...document.fonts].map((f) => key(f.family, f.weight, f.style)));
+    const need = new Set();
+    const box = document.createElement('div');
+    document.body.append(box);
+    for (const tex of list) {
+      window.katex.render(tex, box, { displayMode: true, throwOnError: false, output: 'htmlAndMathml', strict: 'ignore' });
+      for (const e of box.querySelectorAll('.katex-html *')) {
+        if (![...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+        const cs = getComputedStyle(e);
+        if (/KaTeX_/.test(cs.fontFamily)) need.add(key(cs.fontFamily, cs.fontWeight, cs.fontStyle));
+      }
+    }
+    box.remove();
+    return { have: [...have], need: [...need] };
+  }, formulas);
+  const missing = faces.need.filter((f) => !faces.have.includes(f));
+  assert(faces.need.length && !missing.length, `formulas need faces the file lacks: ${missing} (has ${faces.have})`);
+  console.log(`     ${formulas.length} formulas use ${faces.need.join(", ")}; the file carries ${faces.have.length} faces`);
   await page.screenshot({ path: path.join(artifacts, 'single-file.png') });
   await ctx.close();
 });
