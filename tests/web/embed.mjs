@@ -46,6 +46,8 @@ check('view keys: each bad value is named in a notice and replaced by its defaul
   assert(p.view === 'full' && !p.inputs && p.controls.has('text') && p.controls.size === 1 && p.theme === 'auto', JSON.stringify(p));
   for (const w of ['unknown view "poster"', 'inputs must be 0 or 1, got "yes"', 'unknown controls "zoom"', 'theme must be one of auto, light, dark, got "sepia"'])
     assert(p.notes.some((n) => n.includes(w)), `no notice "${w}" in ${JSON.stringify(p.notes)}`);
+  const framed = readEmbedParams((k) => new URLSearchParams('view=figrue').get(k), true);
+  assert(framed.view === 'figure' && /showing a figure/.test(framed.notes[0]), `in a frame, a mistyped view: ${JSON.stringify(framed)}`);
   const long = params(`view=${'x'.repeat(500)}`);
   assert(long.notes[0].length < 150, 'a long bad value is clipped in its notice');
 });

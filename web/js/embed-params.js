@@ -15,14 +15,18 @@ const clip = (s) => String(s).slice(0, 40);
 
 // → {view, inputs, controls: Set, theme, notes: [messages], given: {key: value as written}}
 // `get(key)` returns the raw string or null (URLSearchParams.get, element.getAttribute).
-export function readEmbedParams(get) {
+// inFrame: the page is embedded, so a mistyped view falls back to a figure, not the full page.
+export function readEmbedParams(get, inFrame = false) {
   const notes = [];
   const given = {};
   const view0 = get('view');
   let view = 'full';
   if (view0 !== null && view0 !== '') {
     if (VIEWS.includes(view0.toLowerCase())) view = given.view = view0.toLowerCase();
-    else notes.push(`unknown view "${clip(view0)}" (views: ${VIEWS.join(', ')}); showing the full walkthrough`);
+    else {
+      if (inFrame) view = 'figure';
+      notes.push(`unknown view "${clip(view0)}" (views: ${VIEWS.join(', ')}); showing ${inFrame ? 'a figure' : 'the full walkthrough'}`);
+    }
   }
   let inputs = false;
   const in0 = get('inputs');

@@ -12,7 +12,7 @@ import { setMatrixWindow } from './matrix.js';
 // redraw() is called when the system theme changes.
 export function setupView(search, redraw) {
   const q = new URLSearchParams(search);
-  const p = readEmbedParams((k) => q.get(k));
+  const p = readEmbedParams((k) => q.get(k), window.parent !== window);
   app.view = p;
   app.urlExtra = { ...p.given };
   applyTheme(p.theme, document.documentElement, redraw);
