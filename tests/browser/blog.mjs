@@ -180,8 +180,13 @@ for (const width of [1280, 390, 320]) {
     // then the whole post.
     for (const id of ['fig-a', 'fig-b', 'fig-c', 'el-a', 'el-b'])
       await (await page.$(`#${id}`)).screenshot({ path: path.join(artifacts, `${id}-${width}.png`) });
+    // The whole post: a viewport as tall as the post, so that every frame is in view and painted.
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: path.join(artifacts, `blog-${width}.png`), fullPage: true });
+    const tall = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width, height: tall });
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: path.join(artifacts, `blog-${width}.png`) });
+    await page.setViewportSize({ width, height: 900 });
     console.log(`     ${sizes.join(', ')}`);
     if (width === 1280) blogPage = page;
     else await page.close();
