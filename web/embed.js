@@ -10,7 +10,8 @@
  * message only from an iframe on this page (event.source) whose src has the message's origin
  * (event.origin), and only for the walkthrough's own origin — the origin this script was
  * loaded from, unless the iframe has data-walkthrough-origin="https://…" naming another one.
- * It sets the iframe's height and removes its border and scrollbar.
+ * It sets the iframe's height and removes its border and scrollbar. On start it asks every such
+ * iframe for its height ({type: 'encoder-walkthrough:measure'}), for frames that loaded first.
  * window.encoderWalkthroughEmbed.resized(iframe) → the last height applied (tests, debugging).
  */
 (function () {
@@ -46,6 +47,20 @@
     frame.style.overflow = 'hidden';
     frame.setAttribute('scrolling', 'no');
   });
+
+  // Frames that reported before this script ran: ask every walkthrough iframe to say its height
+  // again. targetOrigin '*': the request carries nothing, and a frame still loading (about:blank)
+  // would make a named origin fail with a console error; the answer is checked as above.
+  function askAll() {
+    var frames = document.getElementsByTagName('iframe');
+    for (var i = 0; i < frames.length; i++) {
+      var f = frames[i], src;
+      try { src = new URL(f.src, location.href).origin; } catch (err) { continue; }
+      if (src === expectedOrigin(f) && f.contentWindow) f.contentWindow.postMessage({ type: 'encoder-walkthrough:measure' }, '*');
+    }
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', askAll);
+  else askAll();
 
   window.encoderWalkthroughEmbed = Object.freeze({
     resized: function (frame) { return heights.get(frame); },

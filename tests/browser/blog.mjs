@@ -59,7 +59,7 @@ const HOST_CSP = `default-src 'none'; script-src 'self' ${ewOrigin}; style-src '
 const blogDir = path.join(root, 'tests/browser/blog');
 const blog = createServer((req, res) => {
   const name = new URL(req.url, 'http://x').pathname.slice(1) || 'post.html';
-  if (!['post.html', 'blog.css'].includes(name)) {
+  if (!['post.html', 'late.html', 'blog.css'].includes(name)) {
     res.writeHead(404).end();
     return;
   }
@@ -244,6 +244,19 @@ await check('a figure\'s sentence box (controls=text): typing recomputes, keeps 
   const want = runCli(cli, buildModel({ ...defaults(), text: 'frosty wind made moan' }, []));
   checkCells('typed figure', await page.evaluate(`(${cellsIn})(document)`), want.steps.find((x) => x.id === 'layer0.k'));
   assert(new URL(page.url()).searchParams.get('view') === 'figure', `the URL lost view=figure: ${page.url()}`);
+  await page.close();
+});
+
+await check('embed.js loaded after its figure has drawn: it asks for the height and sizes the frame', async () => {
+  const page = await newPage({ width: 800, height: 900 }, 'late-embed');
+  await page.goto(blogURL.replace('post.html', 'late.html'));
+  const frame = await (await page.$('#late')).contentFrame();
+  await frame.waitForFunction(() => window.encoderWalkthrough && document.querySelector('#step-meta .mono')?.textContent === 'layer0.head1.weights', null, { timeout: 20000 });
+  await page.waitForTimeout(300);
+  await page.evaluate((src) => { const s = document.createElement('script'); s.src = src; document.head.append(s); }, `${ew}embed.js`);
+  await page.waitForFunction(() => window.encoderWalkthroughEmbed && window.encoderWalkthroughEmbed.resized(document.getElementById('late')) > 200, null, { timeout: 10000 });
+  const [outer, inner] = [await page.$eval('#late', (f) => f.getBoundingClientRect().height), await frame.evaluate(() => document.documentElement.getBoundingClientRect().height)];
+  assert(Math.abs(outer - inner) <= 3, `late embed.js: iframe ${outer} px, content ${inner} px`);
   await page.close();
 });
 

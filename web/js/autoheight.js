@@ -5,6 +5,8 @@
 // posted to the parent with targetOrigin '*': it carries only a height and a public step id,
 // and the parent checks that it comes from the walkthrough's origin and from its own iframe.
 export const HEIGHT_MESSAGE = 'encoder-walkthrough:height';
+// The parent may ask for it again: {type: 'encoder-walkthrough:measure'}.
+export const MEASURE_MESSAGE = 'encoder-walkthrough:measure';
 
 export function startAutoHeight(stepId = () => '') {
   if (window.parent === window || typeof ResizeObserver === 'undefined') return;
@@ -31,6 +33,13 @@ export function startAutoHeight(stepId = () => '') {
   new ResizeObserver(schedule).observe(document.documentElement);
   new MutationObserver(schedule).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
   window.addEventListener('resize', schedule);
+  // A host script that started after this page (embed.js loading late) asks for the height.
+  window.addEventListener('message', (e) => {
+    if (e.source === window.parent && e.data && e.data.type === MEASURE_MESSAGE) {
+      last = -1;
+      schedule();
+    }
+  });
   if (document.fonts) document.fonts.addEventListener('loadingdone', schedule);
   post();
 }
