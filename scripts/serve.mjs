@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // serve.mjs — a tiny dependency-free static server for the built site (dist/) on 127.0.0.1.
+// Sends Access-Control-Allow-Origin: * (the web component is loaded from other origins).
 // Serves the right MIME types (application/wasm for the module, text/javascript for ES
 // modules and the Worker) and the same strict Content-Security-Policy the page declares in
 // its <meta>, so what runs here runs on any static host. Prints the URL on its first line.
@@ -51,6 +52,9 @@ export function startServer(root, port = 0, host = '127.0.0.1') {
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
       'Cache-Control': 'no-cache',
+      // A blog on another origin loads component.js (a module: fetched with CORS) and its
+      // imports; GitHub Pages and most static hosts send the same header.
+      'Access-Control-Allow-Origin': '*',
     };
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { ...headers, Allow: 'GET, HEAD', 'Content-Type': 'text/plain' });

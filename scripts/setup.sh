@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# setup.sh — installs everything building and testing need on a fresh Debian 12 machine:
-# Debian packages (compiler, Emscripten, header-only libraries, Chromium, NumPy/PyTorch for the
-# reference tests, clang-14's libFuzzer for the fuzz targets) and the npm packages of package-lock.json (KaTeX, playwright-core).
+# setup.sh — installs what is missing on a fresh Debian 12 machine, in two sizes:
+#   setup.sh          building and serving the page (scripts/run.sh): CMake, Emscripten, the
+#                     header-only libraries, and npm's runtime packages (KaTeX) — no browser,
+#                     no PyTorch
+#   setup.sh --test   everything the tests need on top (scripts/test.sh): the native toolchain's
+#                     extras, Chromium, NumPy/PyTorch for the reference tests, clang-14's libFuzzer,
+#                     and every npm package of package-lock.json (playwright-core, esbuild for the
+#                     single-file build)
 # Idempotent: installs only what is missing. Nothing is downloaded at run time afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake make g++ emscripten xtensor-dev xtl-dev libxsimd-dev doctest-dev nlohmann-json3-dev
-          libbenchmark-dev chromium python3 python3-numpy python3-torch clang-14 libclang-rt-14-dev)
+test=0
+[ "${1:-}" = "--test" ] && test=1
+packages=(cmake make g++ emscripten xtensor-dev xtl-dev doctest-dev nlohmann-json3-dev)
+((test)) && packages+=(libxsimd-dev libbenchmark-dev chromium python3 python3-numpy python3-torch clang-14 libclang-rt-14-dev)
 # Node.js 18+ with npm: the machine's own if it has one, else Debian's (18 in Debian 12).
 command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 missing=()
@@ -26,7 +33,12 @@ if ((${#missing[@]})); then
 fi
 
 command -v node >/dev/null || { echo "setup: Node.js (18+) is needed and not on PATH" >&2; exit 1; }
-if [ ! -d node_modules/katex ] || [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: npm ci"
-  npm ci --no-audit --no-fund --loglevel=error
+if ((test)); then
+  if [ ! -d node_modules/katex ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/esbuild ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    echo "setup: npm ci"
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+elif [ ! -d node_modules/katex ]; then
+  echo "setup: npm ci --omit=dev (KaTeX)"
+  npm ci --omit=dev --no-audit --no-fund --loglevel=error
 fi

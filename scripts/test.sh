@@ -7,9 +7,11 @@
 #     recomputes through the Embind surface
 #   fuzz: the two parsers of files a user drops in, replaying every past crash, then 20 s each
 #   browser: the built page in headless Chromium against the native CLI
+#   blog: the page embedded in a post on another origin (iframes, <encoder-walkthrough>),
+#     exports, and the single-file build from file://
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh --test
 jobs=$(nproc 2>/dev/null || echo 2)
 export NODE_PATH=/usr/share/nodejs
 
@@ -36,6 +38,9 @@ node tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrou
 section "page: every step kind's explanations recomputed from real traces (Node)"
 node tests/web/kinds.mjs
 
+section "page: the embedding modules in Node (view keys, .npy via NumPy, PNG chunk, JSON export = CLI)"
+node tests/web/embed.mjs --cli build/native-release/encoder-walkthrough
+
 section "wasm module: thousands of recomputes leak nothing"
 node tests/wasm/no_leak.mjs
 
@@ -44,5 +49,8 @@ bash tests/fuzz/run.sh 20
 
 section "browser: the page in headless Chromium"
 node tests/browser/run.mjs --cli build/native-release/encoder-walkthrough
+
+section "blog embeds: figure iframes, the web component, exports, the single-file build (Chromium)"
+node tests/browser/blog.mjs --cli build/native-release/encoder-walkthrough
 
 section "all tests passed"

@@ -27,9 +27,14 @@
  *   encoderWalkthrough.goTo(stepId)
  *       Shows that step; returns true, or false when the trace has no such step.
  *
- * Embedding: <iframe src="https://…/?text=…&d_model=8&num_heads=2&step=layer0.head0.weights&embed=1"
- * width="100%" height="640" title="Encoder walkthrough"></iframe>. URL keys are the model
- * file's config keys plus text, text2, preset and step; embed=1 gives a compact layout.
+ *   await encoderWalkthrough.exportStep(stepId, format)
+ *       → a File: format 'svg' | 'png' (the heatmap as shown, settings in its metadata),
+ *         'csv' | 'npy' (the step's values), 'tex' (its formula), 'json' (the whole trace in
+ *         the CLI's --json format; stepId is then ignored). Rejects for an unknown step/format.
+ *
+ * Embedding (README, "Embed it in a blog post"): an iframe of "…/?view=figure&step=…" sized by
+ * embed.js, the <encoder-walkthrough> element (component.js), or the single file. URL keys are
+ * the model file's config keys plus text, text2, preset, step, and view, inputs, controls, theme.
  */
 import { parseValue, publicState, presetSettings, defaults, SETTING_KEYS } from './state.js';
 
@@ -98,6 +103,10 @@ export function installApi(app, hooks) {
     },
     goTo(stepId) {
       return hooks.goTo(String(stepId));
+    },
+    async exportStep(stepId, format) {
+      await hooks.ready;
+      return hooks.exportStep(String(stepId), String(format));
     },
   };
   Object.defineProperty(window, 'encoderWalkthrough', { value: Object.freeze(api), configurable: false, writable: false });

@@ -22,22 +22,46 @@ function ramp(stops) {
 }
 
 // Blue (negative) – near-white (0) – orange (positive); after ColorBrewer's PuOr/RdBu ends.
-const diverging = ramp([
+const divergingLight = ramp([
   [0, '#1d4f91'], [0.25, '#6f9fd0'], [0.5, '#f4f4f2'], [0.75, '#f4a95c'], [1, '#b04a05'],
 ]);
 // Pale (0) then viridis from yellow to deep purple (1).
-const sequential = ramp([
+const sequentialLight = ramp([
   [0, '#f7f7f2'], [0.12, '#fde725'], [0.35, '#7ad151'], [0.55, '#22a884'],
   [0.75, '#2a788e'], [0.9, '#414487'], [1, '#440154'],
 ]);
 
+// The dark theme's scales: the same hues on a dark page, where a larger magnitude is LIGHTER
+// (blue – dark grey – orange; viridis run from dark purple to yellow), so 0 recedes into the
+// background as it does on white. Both stay blue/orange and viridis: colour-blind safe.
+const divergingDark = ramp([
+  [0, '#8fc1f5'], [0.25, '#2f6db3'], [0.5, '#2b2b30'], [0.75, '#b8600f'], [1, '#ffb15e'],
+]);
+const sequentialDark = ramp([
+  [0, '#2b2b30'], [0.12, '#440154'], [0.3, '#414487'], [0.5, '#2a788e'],
+  [0.68, '#22a884'], [0.85, '#7ad151'], [1, '#fde725'],
+]);
+let diverging = divergingLight;
+let sequential = sequentialLight;
+
 function css([r, g, b]) {
   return `rgb(${r}, ${g}, ${b})`;
 }
-function ink([r, g, b]) {
-  // Relative luminance: dark text on light cells, white on dark ones.
-  const l = (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
-  return l > 0.55 ? '#1b1b1f' : '#ffffff';
+// WCAG relative luminance (sRGB, linearised).
+export function luminance([r, g, b]) {
+  const lin = (c) => {
+    c /= 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+const DARK_INK = [27, 27, 31];
+// The text colour with the higher contrast on this cell (dark or white): at least ~4.2:1 on any
+// background, in both themes.
+function ink(rgb) {
+  const l = luminance(rgb);
+  const onDark = (1.05) / (l + 0.05), onLight = (l + 0.05) / (luminance(DARK_INK) + 0.05);
+  return onLight >= onDark ? '#1b1b1f' : '#ffffff';
 }
 
 // scale: 'diverging' (v in [-m, m]) or 'sequential' (v in [lo, hi]).
@@ -63,7 +87,19 @@ function makeLut(f) {
   for (let i = 0; i < LUT_N; i++) a.set(f(i / (LUT_N - 1)), i * 3);
   return a;
 }
-const LUTS = { diverging: makeLut(diverging), sequential: makeLut(sequential) };
+let LUTS = { diverging: makeLut(diverging), sequential: makeLut(sequential) };
+
+// Switches every scale (cells, legends, canvases) to the dark or the light theme's ramps;
+// already drawn views keep their colours until they are drawn again.
+export function scalesAreDark() {
+  return diverging === divergingDark;
+}
+export function useDarkScales(dark) {
+  if (!!dark === scalesAreDark()) return;
+  diverging = dark ? divergingDark : divergingLight;
+  sequential = dark ? sequentialDark : sequentialLight;
+  LUTS = { diverging: makeLut(diverging), sequential: makeLut(sequential) };
+}
 export function lutFor(scale, lo, hi) {
   const lut = scale === 'diverging' ? LUTS.diverging : LUTS.sequential;
   let a, k;  // t = (v - a)·k in [0, 1]
@@ -92,7 +128,8 @@ export function gradientStops(scale, n = 9) {
 // Okabe–Ito: distinguishable with every common colour-vision deficiency.
 export const HEAD_COLORS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#D55E00', '#56B4E9', '#7a6a00', '#000000'];
 export function headColor(h) {
-  return HEAD_COLORS[h % HEAD_COLORS.length];
+  const c = HEAD_COLORS[h % HEAD_COLORS.length];
+  return c === '#000000' && scalesAreDark() ? '#e8e8ec' : c; // black lines vanish on a dark page
 }
 
 // The colour of one cell of a step drawn with a kind's scale ('diverging', 'sequential',

@@ -4,11 +4,12 @@
 // rejects with a message the page shows.
 
 export class EngineClient {
-  constructor() {
+  // makeWorker: how to start the Worker (the single-file build starts it from a blob).
+  constructor(makeWorker = () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })) {
     this.nextId = 1;
     this.pending = new Map();
     this.failed = null;
-    this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    this.worker = makeWorker();
     this.worker.onmessage = (e) => {
       const { id, result, error, progress } = e.data;
       const p = this.pending.get(id);

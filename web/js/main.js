@@ -5,13 +5,19 @@
 //   toc.js (table of contents), step-view.js (one step on screen), url.js, messages.js.
 import { app, $ } from './app.js';
 import { EngineClient } from './engine.js';
-import { useSchema, defaults, fromURL } from './state.js';
-import { showError, showNotice } from './messages.js';
+import { useSchema, defaults, fromURL, publicState, toURL } from './state.js';
+import { showError, showNotice, appendNotice } from './messages.js';
 import { requestCompute, onTraceShown } from './compute.js';
 import { buildForm, syncForm } from './form.js';
 import { buildToc } from './toc.js';
 import { showStep, goTo } from './step-view.js';
 import { installApi } from './api.js';
+import { setupView } from './figure.js';
+import { resolveStep, defaultFigureStep } from './embed-params.js';
+import { startAutoHeight } from './autoheight.js';
+import { exportStep } from './export.js';
+import { exportMenu } from './export-menu.js';
+import { isDark } from './theme.js';
 
 // A new trace: show its settings and steps, and stay on the step on screen (the reader may
 // have moved while this computed) unless the request names one (a link, setState({step})).
@@ -20,9 +26,13 @@ onTraceShown(async (prevTrace, trace, opts) => {
   buildToc();
   const onScreen = prevTrace ? prevTrace.steps[app.index]?.id : null;
   const wanted = opts.useStateStep || !onScreen ? app.state.step : onScreen;
-  let idx = trace.steps.findIndex((s) => s.id === wanted);
-  if (idx < 0) idx = Math.min(app.index, trace.steps.length - 1);
-  await showStep(Math.max(0, idx), { keepCell: true });
+  // A step this trace lacks: the closest id, with a notice saying so (embed-params.js).
+  // A figure whose link names no step opens on the first attention weights.
+  const figureStart = !prevTrace && !wanted && app.view.view === 'figure';
+  const fallback = figureStart ? defaultFigureStep(trace.steps) : Math.min(app.index, trace.steps.length - 1);
+  const r = resolveStep(trace.steps.map((s) => s.id), wanted, fallback);
+  await showStep(Math.max(0, r.index), { keepCell: true });
+  appendNotice(r.note);
 });
 
 // ---- keyboard ------------------------------------------------------------------------------
@@ -46,6 +56,9 @@ function onKey(e) {
 
 // ---- start ---------------------------------------------------------------------------------
 async function start() {
+  const viewNotes = setupView(location.search, () => app.trace && showStep(app.index, { keepCell: true }));
+  $('step-meta').after(exportMenu((format) => exportFromPage(app.shownState.step, format)));
+  startAutoHeight(() => (app.shownState ? app.shownState.step : ''));
   const q = new URLSearchParams(location.search);
   app.embed = q.get('embed') === '1';
   document.body.classList.toggle('embed', app.embed);
@@ -78,10 +91,11 @@ async function start() {
   const { state, errors } = fromURL(location.search, app.presets);
   app.state = state;
   syncForm(state);
-  const urlNote = errors.length ? `Some settings in the link are invalid and were replaced by defaults: ${errors.join('; ')}.` : '';
+  const bad = [...errors, ...viewNotes];
+  const urlNote = bad.length ? `Some settings in the link are invalid and were replaced by defaults: ${bad.join('; ')}.` : '';
   try {
     await requestCompute(state, { useStateStep: true });
-    if (urlNote) showNotice(urlNote);
+    appendNotice(urlNote);
   } catch (e) {
     // A link whose settings cannot run together: say why, then show the defaults.
     const why = e.message;
@@ -91,6 +105,13 @@ async function start() {
     await requestCompute(d);
     showNotice(`${urlNote ? urlNote + ' ' : ''}The link's settings could not run (${why}); showing the default settings instead.`);
   }
+}
+
+// A step of the trace on screen as a file (export.js), with the settings and link it came from.
+function exportFromPage(id, format) {
+  const settings = publicState(app.shownState, app.presets);
+  const link = new URL(location.pathname + toURL({ ...app.shownState, step: id }, app.presets), location.href).href;
+  return exportStep({ trace: app.trace, settings: { ...settings, step: id }, link, batch: app.batch, dark: isDark(), engine: app.engine }, id, format);
 }
 
 // Fetch the KaTeX fonts now, so that later formulas render the same with no network.
@@ -112,13 +133,15 @@ installApi(app, {
   syncForm,
   showError,
   showStep,
+  exportStep: exportFromPage,
 });
 
 // Offline reloads: once the page is up, a service worker (sw.js) caches the whole site. The
 // page works without it (file://, browsers or embeds that refuse one).
 ready
   .then(() => {
-    if ('serviceWorker' in navigator && location.protocol.startsWith('http'))
+    // Not for the single-file build (data-single-file): its folder's sw.js is someone else's.
+    if ('serviceWorker' in navigator && location.protocol.startsWith('http') && !document.documentElement.hasAttribute('data-single-file'))
       return navigator.serviceWorker.register('sw.js').catch(() => {});
   })
   .catch(() => {});

@@ -5,15 +5,21 @@
 // moderate sizes offer "show all". Never more than a few thousand DOM cells. Which flat rows
 // and columns a tensor has is layout.js's business (the caller passes the layout).
 import { el } from './dom.js';
-import { cellColor } from './colors.js';
+import { cellColor, scalesAreDark, useDarkScales } from './colors.js';
 import { legendFor } from './legend.js';
 import { createOverview } from './overview.js';
 import { valueRange as range, axisWindow } from './layout.js';
 import { fmt, exact, shapeText } from './format.js';
 
 const SHOW_ALL_LIMIT = 6000; // cells
-const WINDOW = { rows: 14, cols: 12 };
+const WINDOW = { rows: 14, cols: 12, maxCols: 24 };
 let uid = 0;
+
+// How many rows and columns a table shows before eliding ("…"); maxCols caps what fit() lets
+// the width add. A figure (view=figure) shows everything that fits.
+export function setMatrixWindow(w) {
+  Object.assign(WINDOW, w);
+}
 
 
 export { el };  // for the views that import it from here
@@ -112,7 +118,11 @@ export function createMatrix(opts) {
   }
   if (scale !== 'none' && !opts.compact) tools.append(legend());
 
+  // The theme's scales as they were at creation: a later redraw (fit, batch, pins) keeps them
+  // even when another figure on the page has drawn in the other theme since.
+  const dark = scalesAreDark();
   function render() {
+    useDarkScales(dark);
     cellRefs = new Map();
     const rowsIdx = axisWindow(layout.per, maxRows, pinsR, showAll);
     const colsIdx = axisWindow(layout.cols, maxCols, pinsC, showAll);
@@ -355,13 +365,16 @@ export function createMatrix(opts) {
     const rh = scroller.querySelector('th.row-h, th.corner');
     const used = (rh ? rh.offsetWidth : 30) + 34; // row labels + a "…" column + spacing
     const fitCols = Math.max(3, Math.floor((width - used) / ((cw || 52) + 2)));
-    const want = Math.min(layout.cols, Math.max(3, Math.min(fitCols, 24)));
+    const want = Math.min(layout.cols, Math.max(3, Math.min(fitCols, WINDOW.maxCols)));
     if (want !== maxCols && !(want >= layout.cols && maxCols >= layout.cols)) {
       maxCols = want;
       render();
     }
   }
   render();
+  // Once attached, fit the width at hand: ResizeObserver alone is not enough, as Chromium
+  // pauses it in cross-origin frames out of view (an embedded figure further down a post).
+  setTimeout(fit, 0);
   if (typeof ResizeObserver !== 'undefined') {
     let last = 0;
     const ro = new ResizeObserver(() => {

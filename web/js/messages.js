@@ -28,3 +28,10 @@ export function showNotice(msg) {
   n.append(' ', x);
   n.hidden = false;
 }
+// Adds a notice to those already shown (bad embed parameters, a step the trace lacks).
+export function appendNotice(msg) {
+  const n = $('notice');
+  if (!msg) return;
+  if (n.hidden) return showNotice(msg);
+  n.insertBefore(document.createTextNode(` ${msg}`), n.querySelector('button'));
+}

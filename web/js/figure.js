@@ -1,0 +1,31 @@
+// figure.js — the page's view=figure mode: one step as a figure for an article (title,
+// formula, the whole matrix, the explanation of the number pointed at; the "computed from"
+// inputs with inputs=1; the sentence box and/or previous/next with controls=text,nav), with a
+// link to the full walkthrough in the same state. Also applies theme= and collects the
+// notices for bad embed parameters, which a figure shows inside itself.
+import { app, $ } from './app.js';
+import { readEmbedParams, FIGURE_WINDOW } from './embed-params.js';
+import { applyTheme } from './theme.js';
+import { setMatrixWindow } from './matrix.js';
+
+// Reads the URL's view keys and sets the page up for them. Returns the notes for bad values.
+// redraw() is called when the system theme changes.
+export function setupView(search, redraw) {
+  const q = new URLSearchParams(search);
+  const p = readEmbedParams((k) => q.get(k), window.parent !== window);
+  app.view = p;
+  app.urlExtra = { ...p.given };
+  applyTheme(p.theme, document.documentElement, redraw);
+  if (p.view !== 'figure') return p.notes;
+  const b = document.body.classList;
+  b.add('figure');
+  b.toggle('figure-inputs', p.inputs);
+  b.toggle('figure-text', p.controls.has('text'));
+  b.toggle('figure-nav', p.controls.has('nav'));
+  setMatrixWindow(FIGURE_WINDOW);
+  // Messages belong inside the figure: move them from the (hidden) form into the card.
+  const card = document.querySelector('.step-card');
+  card.prepend($('notice'), $('msg'));
+  $('open-full').textContent = 'open in the full walkthrough ↗';
+  return p.notes;
+}
