@@ -432,6 +432,7 @@ void record_grad(Trace& t, Grads& G, const std::string& id, const std::vector<fl
   Step& s = t.add("grad." + id, dims, place, "Gradient of the loss with respect to " + title,
                   "\\frac{\\partial L}{\\partial\\, \\text{" + tex_id(id) + "}}", "grad", from,
                   from.size() > 2 ? "Summed over every step this tensor feeds." : "");
+  s.of = id;
   std::copy(g.begin(), g.end(), s.data.begin());
 }
 
