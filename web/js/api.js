@@ -100,6 +100,7 @@ export function installApi(app, hooks) {
       return hooks.goTo(String(stepId));
     },
   };
+  Object.assign(api, hooks.extra || {}); // generate, train, stopTraining, loadWeights, exportWeights (train-panel.js)
   Object.defineProperty(window, 'encoderWalkthrough', { value: Object.freeze(api), configurable: false, writable: false });
   return api;
 }

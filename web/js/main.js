@@ -12,11 +12,16 @@ import { buildForm, syncForm } from './form.js';
 import { buildToc } from './toc.js';
 import { showStep, goTo } from './step-view.js';
 import { installApi } from './api.js';
+import { installGenerate, updateModelPanel, generate } from './generate.js';
+import { showTextNote } from './provenance.js';
+import { firstLoadState, installTraining, trainedApi } from './train-panel.js';
 
 // A new trace: show its settings and steps, and stay on the step on screen (the reader may
 // have moved while this computed) unless the request names one (a link, setState({step})).
 onTraceShown(async (prevTrace, trace, opts) => {
   syncForm();
+  updateModelPanel(trace);
+  showTextNote(trace);
   buildToc();
   const onScreen = prevTrace ? prevTrace.steps[app.index]?.id : null;
   const wanted = opts.useStateStep || !onScreen ? app.state.step : onScreen;
@@ -75,7 +80,9 @@ async function start() {
   useSchema(init.schema);
   app.presets = init.presets;
   buildForm();
-  const { state, errors } = fromURL(location.search, app.presets);
+  installGenerate({ requestCompute });
+  installTraining({ requestCompute, syncForm, showStep });
+  const { state, errors } = firstLoadState(location.search, app.presets, fromURL);
   app.state = state;
   syncForm(state);
   const urlNote = errors.length ? `Some settings in the link are invalid and were replaced by defaults: ${errors.join('; ')}.` : '';
@@ -112,6 +119,7 @@ installApi(app, {
   syncForm,
   showError,
   showStep,
+  extra: trainedApi({ requestCompute, generate }),
 });
 
 // Offline reloads: once the page is up, a service worker (sw.js) caches the whole site. The

@@ -32,6 +32,12 @@ export class Trace {
       data: pall ? pall.subarray(params.offsets[i], params.offsets[i + 1]) : null,
     }));
     this.paramById = new Map(this.params.map((p) => [p.id, p]));
+    // A gradient step sits where its forward tensor sits (the table of contents reads this).
+    for (const s of this.steps)
+      if (s.of) {
+        const f = this.byId.get(s.of) || this.paramById.get(s.of);
+        s.gradOf = f ? { place: f.place, isParam: !!f.isParam } : null;
+      }
     this.B = (this.text.source_tokens || []).length || 1;
     this.T = this.B && this.text.source_tokens[0] ? Math.max(...this.text.source_tokens.map((t) => t.length)) : 0;
   }
