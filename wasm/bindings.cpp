@@ -10,7 +10,7 @@
 //   e.rerun()       -> runs the forward pass again on the loaded model (benchmarks)
 //   e.runWith(modelJson, optionsJson) -> load() plus {backward, generate, max_len, user_weights}
 //   e.setUserWeights(bytes) / e.userWeights() -> a safetensors file a reader loaded or trained
-//   new Module.TrainSession(): start(optionsJson), steps(n), evaluate(n), sample(text),
+//   Module.tasksJson() -> the training tasks; new Module.TrainSession(): start(optionsJson), steps(n), evaluate(n), sample(text),
 //                      safetensors() (a view of the trained model's file)
 //   e.delete()
 //   Module.presetsJson(), Module.configSchemaJson() (config_schema.h), Module.kernelIsa(), new Module.MatmulBench(M, K, N),
@@ -94,7 +94,7 @@ class Engine {
 
   // ---- trained models: generation, the backward pass, weights a reader loads (issue 10) ----
   // load() with options {backward, generate, max_len, user_weights} (all optional): generate
-  // decodes greedily (rounds in the reply), backward appends the loss and grad steps,
+  // decodes greedily when the model has a decoder (rounds in the reply), backward appends the loss and grad steps,
   // user_weights takes the configuration and parameters from setUserWeights' file. Adds
   // "generated", "rounds", "prediction" (a classifier), "backward_ms" to the metadata.
   std::string runWith(const std::string& model_json, const std::string& options_json) {
@@ -108,7 +108,7 @@ class Engine {
       loaded_ = false;
       nlohmann::json extra = nlohmann::json::object();
       const auto t0 = std::chrono::steady_clock::now();
-      if (o.value("generate", false)) {
+      if (o.value("generate", false) && model.config.decoder_layers > 0) {
         const auto rounds = ew::generate_greedy(model, trace_, o.value("max_len", 32));
         extra["generated"] = ew::generated_tokens(rounds);
         extra["rounds"] = nlohmann::json::array();
@@ -118,7 +118,16 @@ class Engine {
         ew::run(model, trace_);
       }
       const auto t1 = std::chrono::steady_clock::now();
-      if (o.value("backward", false)) ew::run_backward(model, trace_);
+      if (o.value("backward", false)) {
+        // A model the backward pass refuses (nothing to predict, a gradient that overflows)
+        // still shows its forward pass, with the reason in "backward_error".
+        try {
+          ew::run_backward(model, trace_);
+        } catch (const ew::Error& e) {
+          extra["backward_error"] = e.what();
+          ew::run(model, trace_);  // drops any gradient steps recorded before the error
+        }
+      }
       const auto t2 = std::chrono::steady_clock::now();
       model_ = std::move(model);
       loaded_ = true;
@@ -307,6 +316,14 @@ std::string presets_json() {
 
 std::string kernel_isa() { return ew::kernel_isa(); }
 
+// The training tasks (tasks.h): [{name, description, classifier, labels}].
+std::string tasks_json() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ew::Task& t : ew::tasks())
+    out.push_back({{"name", t.name}, {"description", t.description}, {"classifier", t.classifier}, {"labels", t.labels}});
+  return out.dump();
+}
+
 // Bytes the C++ heap has handed out and not taken back (dlmalloc's mallinfo): for the test
 // that thousands of recomputes leak nothing.
 double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
@@ -339,5 +356,6 @@ EMSCRIPTEN_BINDINGS(encoder_walkthrough) {
   emscripten::function("presetsJson", &presets_json);
   emscripten::function("configSchemaJson", &ew::config_schema_json);
   emscripten::function("kernelIsa", &kernel_isa);
+  emscripten::function("tasksJson", &tasks_json);
   emscripten::function("heapBytesInUse", &heap_bytes_in_use);
 }

@@ -86,5 +86,6 @@ export function updateModelPanel(trace) {
   if (dec) showRounds(false);
   $('backward').checked = app.backward;
   const bm = app.lastMeta && app.lastMeta.backward_ms;
-  $('backward-ms').textContent = app.backward && bm !== undefined ? `backward pass ${bm.toFixed(2)} ms` : '';
+  const err = app.lastMeta && app.lastMeta.backward_error;
+  $('backward-ms').textContent = !app.backward ? '' : err ? `No backward pass for this model: ${err}.` : bm !== undefined ? `backward pass ${bm.toFixed(2)} ms` : '';
 }
