@@ -30,6 +30,7 @@ function headSvg(h, rowLabels, colLabels) {
   const W = lw + h.cols * c + 2, H = th + h.rows * c + 14;
   const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: W * 1.4, height: H * 1.4, class: 'mini-head', role: 'img',
     'aria-label': `head ${h.head}` });
+  svg.setAttribute('preserveAspectRatio', 'xMinYMin meet');
   for (let i = 0; i < h.rows; i++) {
     svg.append(s('text', { x: lw - 2, y: th + i * c + 8, 'text-anchor': 'end' }, short(rowLabels[i] ?? '')));
     for (let j = 0; j < h.cols; j++) {

@@ -60,7 +60,7 @@ export function renderAlignment(ctx, host) {
 function headPicture(trace, h, b, src, out, current) {
   const sh = h.shape, Tq = sh[sh.length - 2], Tk = sh[sh.length - 1];
   const off = trace.layout(h).batches > 1 ? b * Tq * Tk : 0;
-  const c = 16, lw = 40, th = 56;
+  const c = 16, lw = 40, th = 66;
   const W = lw + Tk * c + 4, H = th + Tq * c + 18;
   const fig = el('figure', `align-head${current ? ' current' : ''}`);
   const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img',
