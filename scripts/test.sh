@@ -6,7 +6,8 @@
 #     the page's step kinds against real traces, and a leak check over thousands of
 #     recomputes through the Embind surface
 #   fuzz: the two parsers of files a user drops in, replaying every past crash, then 20 s each
-#   browser: the built page in headless Chromium against the native CLI
+#   browser: the built page in headless Chromium against the native CLI; trained models
+#     (tests/browser/trained.mjs: generation, the backward pass, training in the page)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -44,5 +45,8 @@ bash tests/fuzz/run.sh 20
 
 section "browser: the page in headless Chromium"
 node tests/browser/run.mjs --cli build/native-release/encoder-walkthrough
+
+section "browser: trained models (generate, backward pass, training, weights) vs the native CLI"
+node tests/browser/trained.mjs --cli build/native-release/encoder-walkthrough
 
 section "all tests passed"

@@ -27,6 +27,13 @@
  *   encoderWalkthrough.goTo(stepId)
  *       Shows that step; returns true, or false when the trace has no such step.
  *
+ *   Trained models (train-panel.js, generate.js, weights-io.js; README's table):
+ *   await generate() → the generated tokens, once the final round is shown
+ *   await train({task, steps, lr, seed, d_model, num_heads, d_ff, num_layers,
+ *                decoder_layers, batch}, onProgress) → {steps, loss, accuracy, ms}
+ *       (a second call while one runs rejects); stopTraining(); loadWeights(ArrayBuffer);
+ *   await exportWeights() → ArrayBuffer (safetensors)
+ *
  * Embedding: <iframe src="https://…/?text=…&d_model=8&num_heads=2&step=layer0.head0.weights&embed=1"
  * width="100%" height="640" title="Encoder walkthrough"></iframe>. URL keys are the model
  * file's config keys plus text, text2, preset and step; embed=1 gives a compact layout.
