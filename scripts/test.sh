@@ -36,6 +36,7 @@ node tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrou
 
 section "page: every step kind's explanations recomputed from real traces (Node)"
 node tests/web/kinds.mjs
+node tests/web/adamw.mjs
 
 section "wasm module: thousands of recomputes leak nothing"
 node tests/wasm/no_leak.mjs

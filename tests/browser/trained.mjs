@@ -155,8 +155,8 @@ await check('typing an input with an unknown word: shown as <unk> with a note; t
   await page.waitForFunction(() => /zillion/.test(document.getElementById('text-note').textContent));
   const note = await page.textContent('#text-note');
   assert(/“zillion” is not in this model’s vocabulary .*<unk>/.test(note), `note "${note}"`);
-  await page.click('#generate');
-  await page.waitForFunction(() => document.querySelectorAll('#rounds .round').length > 1 &&
+  await page.click('#generate'); // disables itself until the last round is listed
+  await page.waitForFunction(() => !document.getElementById('generate').disabled && document.querySelectorAll('#rounds .round').length > 1 &&
     document.querySelector('#rounds li:last-child .round-tok').textContent === '</s>');
   const nat = native({ weights: NW, text: typed }, ['--generate']);
   generated = nat.generated;

@@ -14,7 +14,7 @@ import { showStep, goTo } from './step-view.js';
 import { installApi } from './api.js';
 import { installGenerate, updateModelPanel, generate } from './generate.js';
 import { showTextNote } from './provenance.js';
-import { firstLoadState, installTraining, trainedApi } from './train-panel.js';
+import { firstLoadState, firstLoadStep, installTraining, trainedApi } from './train-panel.js';
 
 // A new trace: show its settings and steps, and stay on the step on screen (the reader may
 // have moved while this computed) unless the request names one (a link, setState({step})).
@@ -89,6 +89,9 @@ async function start() {
   try {
     await requestCompute(state, { useStateStep: true });
     if (urlNote) showNotice(urlNote);
+    // A first visit (no settings in the link) opens on the trained model's alignment.
+    const atStart = firstLoadStep(app.trace);
+    if (!location.search.replace(/^\?(embed=1)?$/, '') && atStart) goTo(atStart);
   } catch (e) {
     // A link whose settings cannot run together: say why, then show the defaults.
     const why = e.message;

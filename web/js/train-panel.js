@@ -22,6 +22,21 @@ export function firstLoadState(search, presets, fromURL) {
   return fromURL(`?preset=${FIRST_PRESET}${q.get('embed') ? '&embed=1' : ''}`, presets);
 }
 
+// The step a first load opens on: the sharpest head of the first cross-attention (the largest
+// mean of its rows' maxima), where the alignment is plainest; null without cross-attention.
+export function firstLoadStep(trace) {
+  const heads = trace.steps.filter((s) => s.kind === 'softmax' && s.place.head >= 0 && s.place.block === 'cross_attention');
+  const first = heads.filter((s) => s.place.layer === (heads[0] && heads[0].place.layer));
+  let best = null, bestScore = -1;
+  for (const s of first) {
+    const n = s.shape[s.shape.length - 1], rows = s.data.length / n;
+    let score = 0;
+    for (let r = 0; r < rows; r++) score += Math.max(...s.data.subarray(r * n, (r + 1) * n)) / rows;
+    if (score > bestScore) [best, bestScore] = [s, score];
+  }
+  return best ? best.id : null;
+}
+
 // The size and schedule fields: [key, label, default, min, max, step].
 const FIELDS = [
   ['d_model', 'd_model', 32, 8, 64, 8], ['num_heads', 'heads', 4, 1, 8, 1], ['d_ff', 'd_ff', 64, 8, 256, 8],
