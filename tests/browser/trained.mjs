@@ -244,6 +244,10 @@ await check('the trained brackets classifier shows its prediction and probabilit
   const p = nat.prediction;
   assert(text.includes(p.label) && p.labels.every((l, i) => text.includes(`${l} ${(100 * p.probs[i]).toFixed(1)}%`)), `prediction "${text}" vs ${JSON.stringify(p)}`);
   assert(await page.isHidden('#gen-box'), 'a classifier has no Generate');
+  await api(() => window.encoderWalkthrough.goTo('cls.probs'));
+  await page.waitForFunction(() => document.querySelector('#step-meta .mono')?.textContent === 'cls.probs');
+  const view = await page.textContent('#view');
+  assert(p.labels.every((l) => view.includes(l)), `the label probabilities name ${p.labels}: "${view.slice(0, 200)}"`);
   sameTrace(await getTrace(), nat, 'trained-brackets');
   await shot('classifier', false);
 });
@@ -279,7 +283,7 @@ await check('training in the page: set up like a person, pause and resume, the p
   await shot('training');
   await page.waitForFunction(() => /^Done at step/.test(document.getElementById('t-status').textContent), null, { timeout: 120000 });
   const status = await page.textContent('#t-status');
-  const acc = Number(status.match(/exact match ([0-9.]+)%/)[1]) / 100;
+  const acc = Number(status.match(/held-out accuracy ([0-9.]+)%/)[1]) / 100;
   trainedResult = { acc, ms: Date.now() - t0 };
   console.log(`     ${status}`);
   assert(acc >= 0.75, `held-out accuracy ${acc} after 400 steps (chance is 0.5)`);

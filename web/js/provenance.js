@@ -12,7 +12,7 @@ export function weightsInfo(state = app.shownState) {
   const u = app.userWeights;
   if (p && p.name === USER_PRESET && u)
     return { kind: 'trained', text: u.source === 'trained'
-      ? `Weights trained in this page: task ${u.task}, ${u.steps} steps (held-out exact match ${pct(u.accuracy)} on ${u.evalN} examples the training never saw).`
+      ? `Weights trained in this page: task ${u.task}, ${u.steps} steps (held-out ${u.classifier ? 'accuracy' : 'exact match'} ${pct(u.accuracy)} on ${u.evalN} examples the training never saw).`
       : `Weights loaded from ${u.name} (${u.bytes.toLocaleString('en')} bytes of safetensors).` };
   if (p && typeof p.model.weights === 'string')
     return { kind: 'trained', text: `Trained weights: “${p.title}”, trained by this project on generated examples (scripts/train-models.sh).` };

@@ -92,7 +92,8 @@ export class Trace {
       case 'target': return this.targetTokens();
       case 'vocab': return this.text.vocab || [];
       case 'batch': return Array.from({ length: this.B }, (_, i) => `sentence ${i + 1}`);
-      case 'labels': return this.text.labels || null;
+      // A classifier's label names: the engine's prediction names them (runWith, issue 10).
+      case 'labels': return this.text.labels || (this.meta.prediction && this.meta.prediction.labels) || null;
       default: return null;
     }
   }

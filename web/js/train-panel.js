@@ -186,10 +186,10 @@ export async function train(options = {}, onProgress = null) {
     });
   try {
     const r = await running;
-    $('t-status').textContent = `${r.stopped ? 'Stopped' : 'Done'} at step ${r.steps}: loss ${r.loss.toFixed(4)}, held-out exact match ${(100 * r.accuracy).toFixed(1)}% on ${r.evalN} examples, ${(r.ms / 1000).toFixed(1)} s of training. The walkthrough now shows this model.`;
+    $('t-status').textContent = `${r.stopped ? 'Stopped' : 'Done'} at step ${r.steps}: loss ${r.loss.toFixed(4)}, held-out ${r.classifier ? 'accuracy' : 'exact match'} ${(100 * r.accuracy).toFixed(1)}% on ${r.evalN} examples, ${(r.ms / 1000).toFixed(1)} s of training. The walkthrough now shows this model.`;
     // The walkthrough switches to the new weights; a recompute it refuses (e.g. the backward
     // pass of a classifier without a label) is shown as any other, and training still succeeded.
-    await useWeights({ source: 'trained', task: r.task, steps: r.steps, accuracy: r.accuracy, evalN: r.evalN, config: r.config }, r.example, hooks).catch(() => {});
+    await useWeights({ source: 'trained', task: r.task, steps: r.steps, accuracy: r.accuracy, evalN: r.evalN, config: r.config, classifier: r.classifier }, r.example, hooks).catch(() => {});
     return { steps: r.steps, loss: r.loss, accuracy: r.accuracy, ms: r.ms };
   } catch (e) {
     $('t-status').textContent = `Training stopped: ${e.message}`;

@@ -38,7 +38,7 @@ async function trainLoop(msg, M, engine, session) {
   const info = parse(session.start(JSON.stringify(o)));
   const total = o.steps, evalEvery = msg.evalEvery || Math.max(50, Math.round(total / 15));
   const evalN = msg.evalN || 100;
-  let done = 0, chunk = 1, ms = 0, loss = NaN, accuracy = null, nextEval = evalEvery;
+  let done = 0, chunk = 1, ms = 0, loss = NaN, accuracy = null, nextEval = evalEvery, lastSample = -Infinity;
   while (done < total && !control.stop) {
     if (control.paused) {
       await sleep(40);
@@ -57,8 +57,12 @@ async function trainLoop(msg, M, engine, session) {
       accuracy = parse(session.evaluate(evalN)).accuracy;
       p.accuracy = accuracy;
       p.evalN = evalN;
-      p.sample = parse(session.sample(info.example));
       if (msg.stopAt && accuracy >= msg.stopAt) control.stop = true;
+    }
+    // The fixed example's attention, a few times a second (one greedy decoding: ~ms).
+    if (p.accuracy !== undefined || performance.now() - lastSample > 300) {
+      p.sample = parse(session.sample(info.example));
+      lastSample = performance.now();
     }
     postMessage({ id: msg.id, progress: p });
     await sleep(0); // let pause/stop messages in
