@@ -176,6 +176,21 @@ await check('typing an input with an unknown word: shown as <unk> with a note; t
   await shot('generate', false);
 });
 
+await check('the link of a trained model reopens the same model, input and step', async () => {
+  const link = page.url();
+  assert(/preset=trained-number-words/.test(link), `link ${link}`);
+  const before = await getState();
+  const p2 = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+  p2.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  await p2.goto(link);
+  await p2.waitForFunction(() => window.encoderWalkthrough);
+  await p2.evaluate(() => window.encoderWalkthrough.ready);
+  const after = await p2.evaluate(() => window.encoderWalkthrough.getState());
+  assert(JSON.stringify(after) === JSON.stringify(before), `reopened ${JSON.stringify(after)} vs ${JSON.stringify(before)}`);
+  assert(!(await p2.textContent('#notice')).trim() && !(await p2.textContent('#msg')).trim(), 'the reopened link shows a message');
+  await p2.close();
+});
+
 await check('revisiting a round shows that round (the decoder input of that round) as the CLI computes it', async () => {
   await page.click('#rounds li:nth-child(3) .round');
   await page.waitForFunction(() => window.encoderWalkthrough.getTrace().tokens && document.querySelector('#rounds li:nth-child(3) .round[aria-current]'));

@@ -182,7 +182,9 @@ export function buildModel(state, presets) {
   const p = presets.find((x) => x.name === state.preset);
   if (p) {
     const m = structuredClone(p.model);
-    const ov = overrides(state, p);
+    // A weights file's settings are known after its first run (p.config); a link's values
+    // for them before that are the file's own (the page writes them), not overrides.
+    const ov = typeof m.weights === 'string' && !p.config ? [] : overrides(state, p);
     if (ov.length || typeof m.weights !== 'string') m.config = m.config || {}; // a weights file carries its own
     for (const k of ov) m.config[k] = state[k];
     if (presetHasText(p)) {
