@@ -333,6 +333,7 @@ await check('a bad weights file (picker, drop, loadWeights) gets the core’s cl
   writeFileSync(bad, good.subarray(0, good.length - 100)); // truncated
   await page.setInputFiles('#w-file', bad);
   await page.waitForFunction(() => !document.getElementById('msg').hidden);
+  await page.$eval('#msg', (m) => m.scrollIntoView());
   const msg = await page.textContent('#msg');
   assert(/“bad.safetensors” cannot be used as weights: safetensors/.test(msg), `message "${msg}"`);
   // Dropped on the page, like a person would.
@@ -348,6 +349,7 @@ await check('a bad weights file (picker, drop, loadWeights) gets the core’s cl
   assert(/cannot be used as weights: safetensors/.test(err), `loadWeights: ${err}`);
   assert((await getState()).preset === 'your-weights', 'the loaded model stays');
   await noNaN();
+  await page.$eval('#msg', (m) => m.scrollIntoView());
   await shot('bad-file', false);
 });
 

@@ -213,7 +213,7 @@ export function trainedApi({ generate }) {
     generate: () => generate(),
     train: (options, onProgress) => train(options, onProgress),
     stopTraining: () => stopTraining(),
-    loadWeights: (buffer) => loadWeights(buffer, 'weights from loadWeights()'),
+    loadWeights: (buffer) => loadWeights(buffer, 'the buffer given to loadWeights()'),
     exportWeights: () => exportWeights(),
   };
 }

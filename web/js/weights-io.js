@@ -9,6 +9,14 @@ import { showError, clearError, showNotice } from './messages.js';
 import { USER_PRESET, USER_WEIGHTS } from './run-options.js';
 
 const MAX_BYTES = 64 * 1024 * 1024;
+
+// A file that cannot be used: said where errors go, but the model on screen is still good
+// (no "stale" dimming, unlike a computation that failed).
+function weightsError(msg) {
+  const m = $('msg');
+  m.replaceChildren(el('strong', '', 'Weights not loaded: '), document.createTextNode(msg));
+  m.hidden = false;
+}
 let hooks = null;
 
 export function installWeightsIO(h) {
@@ -49,7 +57,7 @@ export function installWeightsIO(h) {
 async function loadFile(file) {
   if (file.size > MAX_BYTES) {
     const msg = `“${file.name}” is ${(file.size / 1e6).toFixed(1)} MB: the page loads weights up to ${MAX_BYTES / 1e6} MB.`;
-    showError(msg);
+    weightsError(msg);
     throw new Error(msg);
   }
   return loadWeights(await file.arrayBuffer(), `“${file.name}”`);
@@ -62,7 +70,7 @@ export async function loadWeights(buffer, name) {
   const r = await app.engine.call('setWeights', { buffer: buffer.slice(0) });
   if (!r.ok) {
     const msg = `${name} cannot be used as weights: ${r.error}`;
-    showError(msg);
+    weightsError(msg);
     throw new Error(msg);
   }
   clearError();
