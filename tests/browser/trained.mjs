@@ -89,6 +89,10 @@ const { server, url: base } = await startServer(dist, 0);
 const browser = await launchChromium(chromium, exe);
 const problems = [];
 const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
+await page.exposeFunction('__reportCsp', (v) => problems.push(`CSP violation: ${v}`));
+await page.addInitScript(() => {
+  document.addEventListener('securitypolicyviolation', (e) => window.__reportCsp(`${e.violatedDirective} ${e.blockedURI}`));
+});
 page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
 page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
 page.on('request', (r) => { if (!r.url().startsWith(base) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) problems.push(`request outside the site: ${r.url()}`); });
@@ -272,6 +276,10 @@ let trainedResult = null;
 await check('training in the page: set up like a person, pause and resume, the page stays usable, it learns', async () => {
   await page.click('#train-box > summary');
   await page.selectOption('#t-task', 'brackets');
+  // A size beyond the panel's limits is refused with a message naming the field.
+  await page.fill('#t-d_model', '1000');
+  await page.click('#t-start');
+  await page.waitForFunction(() => /d_model must be a number from 8 to 64/.test(document.getElementById('t-status').textContent));
   for (const [k, v] of [['d_model', 16], ['num_heads', 2], ['d_ff', 32], ['num_layers', 2], ['steps', 400], ['batch', 16], ['lr', 0.005], ['seed', 1]])
     await page.fill(`#t-${k}`, String(v));
   const t0 = Date.now();
@@ -364,7 +372,7 @@ await check('stopTraining() stops a run early; train() resolves with {steps, los
   assert(/steps must be a number from 10 to 5000/.test(bad), `train({steps: -3}): ${bad}`);
 });
 
-await check('no console errors, page errors or requests outside the site', async () => {
+await check('no console errors, page errors, CSP violations or requests outside the site', async () => {
   assert(!problems.length, problems.join('\n'));
 });
 

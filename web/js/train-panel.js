@@ -91,7 +91,8 @@ export function installTraining(h) {
       task.append(o);
     }
   }).catch((e) => showError(e.message));
-  $('t-start').addEventListener('click', () => train(readForm()).catch(() => {}));
+  // A value out of range is named in the status line (training failures are shown by train()).
+  $('t-start').addEventListener('click', () => train(readForm()).catch((e) => { $('t-status').textContent = e.message; }));
   $('t-pause').addEventListener('click', togglePause);
   $('t-stop').addEventListener('click', () => stopTraining());
   $('t-reset').addEventListener('click', reset);
