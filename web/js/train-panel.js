@@ -167,6 +167,9 @@ export async function train(options = {}, onProgress = null) {
   if (running) throw new Error('a training run is already going: wait for it or call stopTraining() first');
   checkOptions(options);
   const o = { ...readDefaults(), ...options };
+  // The panel shows the run's settings (train() from the JS API included).
+  if ([...$('t-task').options].some((x) => x.value === o.task)) $('t-task').value = o.task;
+  for (const [k] of FIELDS) $(`t-${k}`).value = o[k];
   reset();
   paused = false;
   setButtons('running');
