@@ -16,6 +16,7 @@
 #include "backward.h"
 #include "config_schema.h"
 #include "error.h"
+#include "generate.h"
 #include "kernels.h"
 #include "model.h"
 #include "model_file.h"
@@ -134,28 +135,6 @@ void print_walkthrough(const ew::Trace& trace, const ew::Model& model, int edge)
     std::cout << "]\n";
   }
   for (std::size_t i = 0; i < trace.size(); ++i) print_step(trace[i], edge);
-}
-
-// Greedy decoding: run the decoder on "<s>" + what it has produced so far, take the most
-// probable next token of the last position, append it, run again, until </s> or 32 tokens.
-// The trace is left as the last round's.
-std::vector<std::string> generate_greedy(ew::Model& model, ew::Trace& trace) {
-  if (model.config.decoder_layers == 0) throw ew::Error("--generate needs a decoder (config.decoder_layers > 0)");
-  std::vector<std::string> out;
-  model.target_given = true;
-  for (int round = 0; round < 32; ++round) {
-    std::string so_far;
-    for (const auto& t : out) so_far += (so_far.empty() ? "" : " ") + t;
-    model.target = so_far;
-    ew::run(model, trace);
-    const ew::Step& p = trace.at("probs");
-    const int V = p.shape[1];
-    const float* last = p.data.data() + static_cast<std::size_t>(p.shape[0] - 1) * V;
-    const std::string tok = trace.text.vocab[std::max_element(last, last + V) - last];
-    if (tok == "</s>") break;
-    out.push_back(tok);
-  }
-  return out;
 }
 
 // A classifier's answer for the first sentence: {"label", "labels", "probs"}.
@@ -464,14 +443,19 @@ int main(int argc, char** argv) {
     if (text_given) model.text = text;
     ew::Trace trace;
     std::vector<std::string> generated;
+    std::vector<ew::GenRound> rounds;
     if (generate) {
-      generated = generate_greedy(model, trace);
+      if (model.config.decoder_layers == 0) throw ew::Error("--generate needs a decoder (config.decoder_layers > 0)");
+      rounds = ew::generate_greedy(model, trace);
+      generated = ew::generated_tokens(rounds);
     } else {
       ew::run(model, trace);
     }
     if (backward) ew::run_backward(model, trace);
     nlohmann::json extra = nlohmann::json::object();
     if (generate) extra["generated"] = generated;
+    for (const ew::GenRound& r : rounds)  // each round: what the decoder read, what it chose
+      extra["rounds"].push_back({{"decoder_input", r.decoder_input}, {"token", r.token}, {"prob", r.prob}});
     if (model.config.num_labels > 0) extra["prediction"] = prediction(model, trace);
     if (json) {
       std::string out = ew::trace_json(trace, model);

@@ -421,6 +421,7 @@ std::string tex_id(const std::string& id) {
 
 void record_grad(Trace& t, Grads& G, const std::string& id, const std::vector<float>& g, const std::vector<int>& shape,
                  const std::vector<Axis>& axes, Place place, const std::string& title) {
+  const std::string of = id;  // `id` may live in the trace, which t.add() can reallocate
   for (std::size_t i = 0; i < g.size(); ++i)
     if (!std::isfinite(g[i]))
       throw Error("the gradient dL/d(" + id + ") is not finite at index " + std::to_string(i) +
@@ -432,6 +433,7 @@ void record_grad(Trace& t, Grads& G, const std::string& id, const std::vector<fl
   Step& s = t.add("grad." + id, dims, place, "Gradient of the loss with respect to " + title,
                   "\\frac{\\partial L}{\\partial\\, \\text{" + tex_id(id) + "}}", "grad", from,
                   from.size() > 2 ? "Summed over every step this tensor feeds." : "");
+  s.of = of;
   std::copy(g.begin(), g.end(), s.data.begin());
 }
 

@@ -151,11 +151,6 @@ std::string read_bytes(const std::string& path, const char* what) {
 // from disk): the configuration, vocabulary, labels and parameters come from it, the rest
 // from the model file.
 Model model_with_weights(json j, const std::string& path) {
-  for (const char* k : {"config", "vocab", "labels", "embedding", "position_table", "embedding_ln", "layers", "decoder",
-                        "classifier", "final_ln", "decoder_final_ln"})
-    if (j.contains(k))
-      throw Error(std::string("\"") + k + "\" belongs in the weights file: a model file with \"weights\" takes its "
-                  "configuration and parameters from there");
   if (!j["weights"].is_string()) throw Error("weights must be the path of a .safetensors file");
   const std::string name = j["weights"].get<std::string>();
   std::string bytes;
@@ -173,8 +168,21 @@ Model model_with_weights(json j, const std::string& path) {
     const std::string file = name.size() && name[0] == '/' ? name : (slash == std::string::npos ? "" : path.substr(0, slash + 1)) + name;
     bytes = read_bytes(file, "weights file");
   }
-  Model w = model_from_safetensors(read_safetensors(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
   j.erase("weights");
+  return model_with_weight_bytes(std::move(j), bytes);
+}
+
+}  // namespace
+
+// The model file `j` (without "weights") with the configuration, vocabulary, labels and
+// parameters of the safetensors file `bytes`.
+Model model_with_weight_bytes(json j, const std::string& bytes) {
+  for (const char* k : {"config", "vocab", "labels", "embedding", "position_table", "embedding_ln", "layers", "decoder",
+                        "classifier", "final_ln", "decoder_final_ln"})
+    if (j.contains(k))
+      throw Error(std::string("\"") + k + "\" belongs in the weights file: a model file with \"weights\" takes its "
+                  "configuration and parameters from there");
+  Model w = model_from_safetensors(read_safetensors(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
   j["config"] = config_to_json(w.config);
   if (!w.vocab.empty()) j["vocab"] = w.vocab;
   if (!w.label_names.empty()) j["labels"] = w.label_names;
@@ -184,8 +192,6 @@ Model model_with_weights(json j, const std::string& path) {
   m.user_embedding = w.user_embedding;
   return m;
 }
-
-}  // namespace
 
 Model model_from_json(const json& j) {
   check_keys(j, "the model file",

@@ -15,6 +15,10 @@ namespace ew {
 Model model_from_json(const nlohmann::json& j);
 Model model_from_string(const std::string& text);  // parse errors name line and column
 Model model_from_file(const std::string& path);    // a missing file is an ew::Error
+// A model file (text, inputs; no "weights", no parameters) whose configuration, vocabulary,
+// labels and parameters come from the safetensors file `bytes` (weights a reader loads or
+// trains in the page); a bad file is the safetensors reader's ew::Error naming the tensor.
+Model model_with_weight_bytes(nlohmann::json j, const std::string& bytes);
 // A model (after ew::run: every parameter exists) as a model file with all its weights;
 // model_from_json of it gives the same numbers.
 nlohmann::json model_to_json(const Model& m);

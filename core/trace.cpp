@@ -30,6 +30,7 @@ Step& Trace::add(const std::string& id, std::vector<int> shape, const std::strin
   step.head = -1;
   step.axes.clear();
   step.place = Place{};
+  step.of.clear();
   step.data.resize(count);  // keeps its capacity: no allocation when shapes repeat
   index_.emplace(id, n_);
   ++n_;

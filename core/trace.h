@@ -55,6 +55,7 @@ struct Step {
   int head = -1;        // for per-head steps: the head index; else -1 (== place.head)
   std::vector<Axis> axes;  // one per dimension of shape
   Place place;
+  std::string of;  // a gradient step dL/dX (kind "grad"): the id of X (a step or parameter)
   std::vector<float> data;  // row-major, prod(shape) values; -inf marks a masked entry
 
   std::size_t size() const { return data.size(); }

@@ -92,6 +92,7 @@ void write_trace_json(std::ostream& out, const Trace& trace, const Model& model,
     ojson meta{{"id", s.id}, {"title", s.title}, {"formula", s.formula}, {"kind", s.kind}, {"note", s.note},
                {"shape", s.shape}, {"inputs", s.inputs}, {"head", s.head}, {"axes", axes_json(s.axes)},
                {"place", place_json(s.place)}};
+    if (!s.of.empty()) meta["of"] = s.of;
     if (i) out << ",";
     if (opt.step_data) {
       write_open(out, meta);

@@ -6,7 +6,8 @@
 #     the page's step kinds against real traces, and a leak check over thousands of
 #     recomputes through the Embind surface
 #   fuzz: the two parsers of files a user drops in, replaying every past crash, then 20 s each
-#   browser: the built page in headless Chromium against the native CLI
+#   browser: the built page in headless Chromium against the native CLI; trained models
+#     (tests/browser/trained.mjs: generation, the backward pass, training in the page)
 #   blog: the page embedded in a post on another origin (iframes, <encoder-walkthrough>),
 #     exports, and the single-file build from file://
 set -euo pipefail
@@ -37,6 +38,7 @@ node tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrou
 
 section "page: every step kind's explanations recomputed from real traces (Node)"
 node tests/web/kinds.mjs
+node tests/web/adamw.mjs
 
 section "page: the embedding modules in Node (view keys, .npy via NumPy, PNG chunk, JSON export = CLI)"
 node tests/web/embed.mjs --cli build/native-release/encoder-walkthrough
@@ -49,6 +51,9 @@ bash tests/fuzz/run.sh 20
 
 section "browser: the page in headless Chromium"
 node tests/browser/run.mjs --cli build/native-release/encoder-walkthrough
+
+section "browser: trained models (generate, backward pass, training, weights) vs the native CLI"
+node tests/browser/trained.mjs --cli build/native-release/encoder-walkthrough
 
 section "blog embeds: figure iframes, the web component, exports, the single-file build (Chromium)"
 node tests/browser/blog.mjs --cli build/native-release/encoder-walkthrough

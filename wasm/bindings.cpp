@@ -8,6 +8,10 @@
 //                      next load/rerun; copy it to keep it)
 //   e.paramData(i)  -> Float32Array view of parameter i
 //   e.rerun()       -> runs the forward pass again on the loaded model (benchmarks)
+//   e.runWith(modelJson, optionsJson) -> load() plus {backward, generate, max_len, user_weights}
+//   e.setUserWeights(bytes) / e.userWeights() -> a safetensors file a reader loaded or trained
+//   Module.tasksJson() -> the training tasks; new Module.TrainSession(): start(optionsJson), steps(n), evaluate(n), sample(text),
+//                      safetensors() (a view of the trained model's file)
 //   e.delete()
 //   Module.presetsJson(), Module.configSchemaJson() (config_schema.h), Module.kernelIsa(), new Module.MatmulBench(M, K, N),
 //   Module.heapBytesInUse() (C++ heap in use, for the leak test)
@@ -16,6 +20,7 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -24,13 +29,17 @@
 #include <nlohmann/json.hpp>
 
 #include "config_schema.h"
+#include "backward.h"
 #include "error.h"
+#include "generate.h"
 #include "kernels.h"
 #include "model.h"
 #include "model_file.h"
 #include "params.h"
 #include "presets.h"
 #include "random.h"
+#include "safetensors.h"
+#include "train.h"
 #include "trace_json.h"
 
 namespace {
@@ -83,10 +92,195 @@ class Engine {
     return val(emscripten::typed_memory_view(p.value.size(), p.value.data()));
   }
 
+  // ---- trained models: generation, the backward pass, weights a reader loads (issue 10) ----
+  // load() with options {backward, generate, max_len, user_weights} (all optional): generate
+  // decodes greedily when the model has a decoder (rounds in the reply), backward appends the loss and grad steps,
+  // user_weights takes the configuration and parameters from setUserWeights' file. Adds
+  // "generated", "rounds", "prediction" (a classifier), "backward_ms" to the metadata.
+  std::string runWith(const std::string& model_json, const std::string& options_json) {
+    try {
+      const nlohmann::json o = nlohmann::json::parse(options_json);
+      const bool user = o.value("user_weights", false);
+      if (user && user_weights_.empty()) throw ew::Error("no weights have been loaded");
+      ew::Model model = user ? ew::model_with_weight_bytes(nlohmann::json::parse(model_json), user_weights_)
+                             : ew::model_from_string(model_json);
+      if (loaded_ && !user) ew::reuse_seeded_params(model, model_);
+      loaded_ = false;
+      nlohmann::json extra = nlohmann::json::object();
+      const auto t0 = std::chrono::steady_clock::now();
+      if (o.value("generate", false) && model.config.decoder_layers > 0) {
+        const auto rounds = ew::generate_greedy(model, trace_, o.value("max_len", 32));
+        extra["generated"] = ew::generated_tokens(rounds);
+        extra["rounds"] = nlohmann::json::array();
+        for (const ew::GenRound& r : rounds)
+          extra["rounds"].push_back({{"decoder_input", r.decoder_input}, {"token", r.token}, {"prob", r.prob}});
+      } else {
+        ew::run(model, trace_);
+      }
+      const auto t1 = std::chrono::steady_clock::now();
+      if (o.value("backward", false)) {
+        // A model the backward pass refuses (nothing to predict, a gradient that overflows)
+        // still shows its forward pass, with the reason in "backward_error".
+        try {
+          ew::run_backward(model, trace_);
+        } catch (const ew::Error& e) {
+          extra["backward_error"] = e.what();
+          ew::run(model, trace_);  // drops any gradient steps recorded before the error
+        }
+      }
+      const auto t2 = std::chrono::steady_clock::now();
+      model_ = std::move(model);
+      loaded_ = true;
+      if (model_.config.num_labels > 0) extra["prediction"] = prediction();
+      extra["backward_ms"] = std::chrono::duration<double, std::milli>(t2 - t1).count();
+      extra["ms"] = std::chrono::duration<double, std::milli>(t1 - t0).count();
+      extra["setup_ms"] = trace_.setup_ms;
+      extra["ok"] = true;
+      std::string meta = ew::trace_json(trace_, model_, {false, true, false});
+      meta.pop_back();
+      for (auto it = extra.begin(); it != extra.end(); ++it) meta += ",\"" + it.key() + "\":" + it.value().dump();
+      return meta + "}";
+    } catch (const std::exception& e) {
+      loaded_ = false;
+      return nlohmann::json{{"ok", false}, {"error", e.what()}}.dump();
+    }
+  }
+
+  // Keeps a safetensors file (bytes from a file picker, a drop or training) as the weights
+  // runWith({user_weights: true}) uses, if the core reads it; else the core's message.
+  std::string setUserWeights(const std::string& bytes) {
+    try {
+      const ew::Model w = ew::model_from_safetensors(
+          ew::read_safetensors(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
+      user_weights_ = bytes;
+      return nlohmann::json{{"ok", true}, {"config", ew::config_to_json(w.config)},
+                            {"vocab", w.vocab}, {"labels", w.label_names}}.dump();
+    } catch (const std::exception& e) {
+      return nlohmann::json{{"ok", false}, {"error", e.what()}}.dump();
+    }
+  }
+  val userWeights() const {
+    return val(emscripten::typed_memory_view(user_weights_.size(), reinterpret_cast<const std::uint8_t*>(user_weights_.data())));
+  }
+
  private:
+  // A classifier's answer for the first sentence: {label, labels, probs} (as the CLI's).
+  nlohmann::json prediction() const {
+    const ew::Step& p = trace_.at("cls.probs");
+    const int n = model_.config.num_labels;
+    std::vector<std::string> names = model_.label_names;
+    for (int i = static_cast<int>(names.size()); i < n; ++i) names.push_back("label " + std::to_string(i));
+    const int best = static_cast<int>(std::max_element(p.data.begin(), p.data.begin() + n) - p.data.begin());
+    return {{"label", names[best]}, {"labels", names}, {"probs", std::vector<float>(p.data.begin(), p.data.begin() + n)}};
+  }
+
   ew::Model model_;
   ew::Trace trace_;
   bool loaded_ = false;
+  std::string user_weights_;
+};
+
+// Training in the page's Worker (issue 10): ew::Trainer behind calls that never throw (each
+// returns JSON with "ok" or "error"), driven in chunks of steps so the Worker stays responsive.
+class TrainSession {
+ public:
+  std::string start(const std::string& options_json) {
+    return guard([&] {
+      const nlohmann::json j = nlohmann::json::parse(options_json);
+      ew::TrainOptions o;
+      o.task = j.value("task", o.task);
+      o.steps = j.value("steps", o.steps);
+      o.batch = j.value("batch", o.batch);
+      o.lr = j.value("lr", o.lr);
+      o.seed = j.value("seed", o.seed);
+      o.d_model = j.value("d_model", o.d_model);
+      o.num_heads = j.value("num_heads", o.num_heads);
+      o.d_ff = j.value("d_ff", o.d_ff);
+      o.num_layers = j.value("num_layers", o.num_layers);
+      o.decoder_layers = j.value("decoder_layers", o.decoder_layers);
+      o.warmup = j.value("warmup", std::min(o.warmup, o.steps));
+      trainer_ = std::make_unique<ew::Trainer>(o);
+      options_ = o;
+      const ew::Task& t = trainer_->task();
+      return nlohmann::json{{"classifier", t.classifier}, {"labels", t.labels},
+                            {"example", t.sample(o.seed, 0, ew::Split::HeldOut).source}};
+    });
+  }
+  // n optimizer steps; {loss: the mean of their batch losses, steps: done so far}.
+  std::string steps(int n) {
+    return guard([&] {
+      need();
+      double sum = 0;
+      for (int i = 0; i < n && trainer_->steps_done() < options_.steps; ++i) sum += trainer_->step();
+      return nlohmann::json{{"loss", n ? sum / n : 0.0}, {"steps", trainer_->steps_done()}};
+    });
+  }
+  std::string evaluate(int n) {
+    return guard([&] {
+      need();
+      return nlohmann::json{{"accuracy", trainer_->evaluate(n)}, {"n", n}};
+    });
+  }
+  // The model as it is now on one input: its answer and its attention weights (the decoder's
+  // cross-attention, else the encoder's self-attention), every layer and head.
+  std::string sample(const std::string& text) {
+    return guard([&] {
+      need();
+      ew::Model m = trainer_->model();
+      m.text = text;
+      m.label = -1;
+      ew::Trace tr;
+      nlohmann::json out;
+      if (m.config.decoder_layers > 0) {
+        out["generated"] = ew::generated_tokens(ew::generate_greedy(m, tr, 16));
+      } else {
+        m.target_given = false;
+        ew::run(m, tr);
+      }
+      out["source"] = tr.text.source_tokens.at(0);
+      out["target"] = tr.text.target_tokens;
+      out["heads"] = nlohmann::json::array();
+      const std::string block = m.config.decoder_layers > 0 ? "cross_attention" : "self_attention";
+      for (std::size_t i = 0; i < tr.size(); ++i) {
+        const ew::Step& s = tr[i];
+        if (s.kind != "softmax" || s.place.head < 0 || s.place.block != block) continue;
+        if (m.config.decoder_layers > 0 && s.place.section != "decoder") continue;
+        const int cols = s.shape.back(), rows = static_cast<int>(s.size() / cols);
+        out["heads"].push_back({{"layer", s.place.layer}, {"head", s.place.head}, {"rows", rows}, {"cols", cols},
+                                {"data", std::vector<float>(s.data.begin(), s.data.begin() + rows * cols)}});
+      }
+      if (m.config.num_labels > 0) {
+        const ew::Step& p = tr.at("cls.probs");
+        out["probs"] = std::vector<float>(p.data.begin(), p.data.begin() + m.config.num_labels);
+      }
+      return out;
+    });
+  }
+  // The trained model as safetensors (F32), kept until the next call; a view of its bytes.
+  val safetensors() {
+    if (!trainer_) return val::null();
+    const auto bytes = ew::write_safetensors(ew::model_to_safetensors(trainer_->model()));
+    bytes_.assign(bytes.begin(), bytes.end());
+    return val(emscripten::typed_memory_view(bytes_.size(), bytes_.data()));
+  }
+
+ private:
+  template <class F>
+  std::string guard(F f) {
+    try {
+      nlohmann::json r = f();
+      r["ok"] = true;
+      return r.dump();
+    } catch (const std::exception& e) {
+      return nlohmann::json{{"ok", false}, {"error", e.what()}}.dump();
+    }
+  }
+  void need() const {
+    if (!trainer_) throw ew::Error("no training has been started");
+  }
+  std::unique_ptr<ew::Trainer> trainer_;
+  ew::TrainOptions options_;
+  std::vector<std::uint8_t> bytes_;
 };
 
 // One packed matmul C (M×N) = A (M×K) · B (K×N), seeded data, for the benchmarks.
@@ -122,6 +316,14 @@ std::string presets_json() {
 
 std::string kernel_isa() { return ew::kernel_isa(); }
 
+// The training tasks (tasks.h): [{name, description, classifier, labels}].
+std::string tasks_json() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ew::Task& t : ew::tasks())
+    out.push_back({{"name", t.name}, {"description", t.description}, {"classifier", t.classifier}, {"labels", t.labels}});
+  return out.dump();
+}
+
 // Bytes the C++ heap has handed out and not taken back (dlmalloc's mallinfo): for the test
 // that thousands of recomputes leak nothing.
 double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
@@ -136,7 +338,17 @@ EMSCRIPTEN_BINDINGS(encoder_walkthrough) {
       .function("stepCount", &Engine::stepCount)
       .function("stepData", &Engine::stepData)
       .function("paramCount", &Engine::paramCount)
-      .function("paramData", &Engine::paramData);
+      .function("paramData", &Engine::paramData)
+      .function("runWith", &Engine::runWith)
+      .function("setUserWeights", &Engine::setUserWeights)
+      .function("userWeights", &Engine::userWeights);
+  emscripten::class_<TrainSession>("TrainSession")
+      .constructor<>()
+      .function("start", &TrainSession::start)
+      .function("steps", &TrainSession::steps)
+      .function("evaluate", &TrainSession::evaluate)
+      .function("sample", &TrainSession::sample)
+      .function("safetensors", &TrainSession::safetensors);
   emscripten::class_<MatmulBench>("MatmulBench")
       .constructor<int, int, int>()
       .function("run", &MatmulBench::run)
@@ -144,5 +356,6 @@ EMSCRIPTEN_BINDINGS(encoder_walkthrough) {
   emscripten::function("presetsJson", &presets_json);
   emscripten::function("configSchemaJson", &ew::config_schema_json);
   emscripten::function("kernelIsa", &kernel_isa);
+  emscripten::function("tasksJson", &tasks_json);
   emscripten::function("heapBytesInUse", &heap_bytes_in_use);
 }

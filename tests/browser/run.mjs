@@ -125,6 +125,11 @@ const t0 = Date.now();
 // ---- 1. first load ------------------------------------------------------------------------
 await check('loads and shows the default sentence (engine in a Worker, wasm SIMD)', async () => {
   await open(page);
+  // The first load opens on a trained model (issue 10; tests/browser/trained.mjs); the rest
+  // of this suite starts from the default settings, one click away.
+  const first = await getState(page);
+  assert(first.preset === 'trained-number-words', `first load on preset ${first.preset}`);
+  await api(page, () => window.encoderWalkthrough.setState({ preset: '' }));
   const st = await getState(page);
   assert(st.text === 'in the bleak midwinter', `default text ${st.text}`);
   const tr = await getTrace(page);
@@ -248,10 +253,10 @@ await check('every step of a batch + classifier + decoder trace explains its cel
   await api(page, () => window.encoderWalkthrough.setState({ preset: 'seed004-bert', text2: 'an arrow flies', decoder_layers: 1 }));
   const tr = await getTrace(page);
   const kinds = new Set(tr.steps.map((s) => s.kind));
-  // Every registered kind but 'given' (explicit input rows) and 'positional' (this model's
-  // positions are learned) occurs in this trace.
+  // Every registered kind but 'given' (explicit input rows), 'positional' (this model's
+  // positions are learned) and the backward pass's (trained.mjs) occurs in this trace.
   for (const k of Object.keys(KINDS))
-    if (!kinds.has(k) && k !== 'positional' && k !== 'given') throw new Error(`kind ${k} missing from this trace`);
+    if (!kinds.has(k) && !['positional', 'given', 'grad', 'loss'].includes(k)) throw new Error(`kind ${k} missing from this trace`);
   for (const s of tr.steps) {
     await api(page, (id) => window.encoderWalkthrough.goTo(id), s.id);
     await page.waitForFunction((id) => document.querySelector('#step-meta .mono').textContent === id, s.id);
@@ -426,7 +431,7 @@ await check('markup in the URL is shown literally and runs nothing', async () =>
   assert((await p2.inputValue('#text')) === evil, 'text box does not hold the literal text');
   const toks = await p2.$$eval('#view .token-chips .chip-tok', (x) => x.map((e) => e.textContent));
   assert(toks.join(' ').startsWith(evil + ' <svg onload=alert(3)>'), `token chips ${JSON.stringify(toks)}`);
-  const n = await p2.evaluate(() => [document.querySelectorAll('script').length, document.querySelectorAll('img, body svg:not(.headview-svg)').length]);
+  const n = await p2.evaluate(() => [document.querySelectorAll('script').length, document.querySelectorAll('img, body svg:not(.headview-svg):not(.train-plot)').length]);
   assert(n[0] === 2 && n[1] === 0, `script/img elements ${n}`);
   await p2.close();
 });

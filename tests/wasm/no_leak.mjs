@@ -31,7 +31,34 @@ models.push(JSON.stringify({ config: { d_model: 8, num_heads: 2, d_ff: 16, seed:
 
 const engine = new M.Engine();
 let errors = 0, floats = 0;
+// Trained models (issue 10): generation and the backward pass with the shipped model, weights
+// a reader loads (good and truncated), and a short training session made and deleted.
+const nw = JSON.stringify({ weights: 'builtin:number-words', text: 'six hundred twelve' });
+const withOptions = [[nw, { generate: true, backward: true }], [JSON.stringify({ weights: 'builtin:brackets', text: '( ( ) )' }), { backward: true }],
+  [JSON.stringify({ text: 'four hundred' }), { user_weights: true, generate: true }]];
+const session = new M.TrainSession();
+session.start(JSON.stringify({ task: 'number-words', steps: 3, batch: 2, d_model: 8, num_heads: 2, d_ff: 8 }));
+session.steps(3);
+const userBytes = session.safetensors().slice();
+session.delete();
+function trainedCycle() {
+  if (!JSON.parse(engine.setUserWeights(userBytes)).ok) throw new Error('setUserWeights refused trained weights');
+  if (JSON.parse(engine.setUserWeights(userBytes.subarray(0, 100))).ok) throw new Error('a truncated file was accepted');
+  errors++;
+  for (const [m, o] of withOptions) {
+    const meta = JSON.parse(engine.runWith(m, JSON.stringify(o)));
+    if (!meta.ok) throw new Error(meta.error);
+    for (let i = 0; i < engine.stepCount(); i++) floats += engine.stepData(i).length;
+  }
+  const s = new M.TrainSession();
+  s.start(JSON.stringify({ task: 'brackets', steps: 2, batch: 2, d_model: 8, num_heads: 2, d_ff: 8 }));
+  s.steps(1);
+  s.sample('( )');
+  floats += s.safetensors().length / 4;
+  s.delete();
+}
 function cycle() {
+  trainedCycle();
   for (const m of models) {
     const meta = JSON.parse(engine.load(m));
     if (!meta.ok) { errors++; continue; }

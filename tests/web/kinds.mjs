@@ -36,10 +36,19 @@ extra('post-norm batch with decoder, no scaling', { d_model: 8, num_heads: 4, d_
   'in the bleak midwinter frosty wind made moan', { text2: 'earth stood' });
 extra('BPE, whitespace-free punctuation', { d_model: 16, num_heads: 2, tokenizer: 'bpe', bpe_merges: 8 }, 'lower lowest newer, wider!');
 extra('no positions, one head', { d_model: 6, num_heads: 1, d_ff: 10, positional: 'none' }, 'a b c b a');
+// The backward pass (issue 10): the loss and every grad step, whose explanations sum the
+// chain rule's terms over the steps each tensor feeds.
+const backward = (name, model) => models.push({ name: `${name} + backward`, model, options: { backward: true } });
+for (const p of JSON.parse(M.presetsJson()).filter((x) => x.name.startsWith('trained-'))) backward(`preset ${p.name}`, p.model);
+backward('post-norm ReLU encoder–decoder, sinusoidal, 2 layers', { config: { seed: 3, d_model: 8, num_heads: 2, d_ff: 12,
+  num_layers: 2, decoder_layers: 2, norm: 'post', activation: 'relu' }, text: 'one two three four', target: 'a b c' });
+backward('pre-norm GELU classifier, learned positions, a padded batch', { config: { seed: 5, d_model: 8, num_heads: 4,
+  d_ff: 12, num_layers: 1, norm: 'pre', activation: 'gelu', positional: 'learned', num_labels: 2 },
+  text: 'the frost was hard', text2: 'earth stood', label: 1, label2: 0 });
 
 // The page's Trace from one load, copying the step and parameter views as the Worker does.
-function traceOf(model) {
-  const meta = JSON.parse(engine.load(JSON.stringify(model)));
+function traceOf(model, options) {
+  const meta = JSON.parse(options ? engine.runWith(JSON.stringify(model), JSON.stringify(options)) : engine.load(JSON.stringify(model)));
   if (!meta.ok) throw new Error(meta.error);
   const pack = (n, at) => {
     const offsets = [0];
@@ -64,8 +73,9 @@ function cellsOf(L) {
 
 let failures = 0, cells = 0, recomputed = 0, worst = 0;
 const kindsSeen = new Set();
-for (const { name, model } of models) {
-  const trace = traceOf(model);
+const gradCells = { explained: 0, recomputed: 0 };
+for (const { name, model, options } of models) {
+  const trace = traceOf(model, options);
   for (const step of trace.steps) {
     kindsSeen.add(step.kind);
     if (!KINDS[step.kind]) {
@@ -84,8 +94,10 @@ for (const { name, model } of models) {
         console.log(`FAIL ${name}: ${step.id}[${R}, ${c}]: the explanation threw ${e.message}`);
         continue;
       }
+      if (step.kind === 'grad') gradCells.explained++;
       if (x.check === undefined) continue;
       recomputed++;
+      if (step.kind === 'grad') gradCells.recomputed++;
       const v = x.value;
       let rowMax = 0;
       for (let j = 0; j < L.cols; j++) {
@@ -105,6 +117,11 @@ for (const { name, model } of models) {
 }
 console.log(`kinds: ${models.length} traces, ${kindsSeen.size} kinds (${[...kindsSeen].sort().join(', ')}), ` +
   `${cells} cells explained, ${recomputed} recomputed in float64; worst ${worst.toFixed(3)} of the tolerance`);
+console.log(`kinds: gradient cells: ${gradCells.explained} explained, ${gradCells.recomputed} recomputed from the chain rule's terms`);
+if (!gradCells.recomputed) {
+  failures++;
+  console.log('FAIL no gradient cell was recomputed');
+}
 const unused = Object.keys(KINDS).filter((k) => !kindsSeen.has(k));
 if (unused.length) console.log(`note: registered kinds no trace used: ${unused.join(', ')}`);
 console.log(`kinds: ${failures ? 'FAILED' : 'all passed'} (${failures} failures)`);

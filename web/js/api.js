@@ -35,6 +35,16 @@
  * Embedding (README, "Embed it in a blog post"): an iframe of "…/?view=figure&step=…" sized by
  * embed.js, the <encoder-walkthrough> element (component.js), or the single file. URL keys are
  * the model file's config keys plus text, text2, preset, step, and view, inputs, controls, theme.
+ *   Trained models (train-panel.js, generate.js, weights-io.js; README's table):
+ *   await generate() → the generated tokens, once the final round is shown
+ *   await train({task, steps, lr, seed, d_model, num_heads, d_ff, num_layers,
+ *                decoder_layers, batch}, onProgress) → {steps, loss, accuracy, ms}
+ *       (a second call while one runs rejects); stopTraining(); loadWeights(ArrayBuffer);
+ *   await exportWeights() → ArrayBuffer (safetensors)
+ *
+ * Embedding: <iframe src="https://…/?text=…&d_model=8&num_heads=2&step=layer0.head0.weights&embed=1"
+ * width="100%" height="640" title="Encoder walkthrough"></iframe>. URL keys are the model
+ * file's config keys plus text, text2, preset and step; embed=1 gives a compact layout.
  */
 import { parseValue, publicState, presetSettings, defaults, SETTING_KEYS } from './state.js';
 
@@ -109,6 +119,7 @@ export function installApi(app, hooks) {
       return hooks.exportStep(String(stepId), String(format));
     },
   };
+  Object.assign(api, hooks.extra || {}); // generate, train, stopTraining, loadWeights, exportWeights (train-panel.js)
   Object.defineProperty(window, 'encoderWalkthrough', { value: Object.freeze(api), configurable: false, writable: false });
   return api;
 }

@@ -7,6 +7,7 @@ import { app, $ } from './app.js';
 import { Trace } from './trace.js';
 import { FIELDS, buildModel, presetHasText, presetHasWeights, overrides, estimateFloats } from './state.js';
 import { showError, clearError, showNotice } from './messages.js';
+import { engineRequest, noteRun } from './run-options.js';
 
 const MAX_FLOATS = 96e6; // ~384 MB of float32 in the trace: beyond that the tab would struggle
 
@@ -75,12 +76,12 @@ async function runOne(req) {
     showError(msg);
     throw new Error(msg);
   }
-  const model = buildModel(state, app.presets);
+  const { model, options } = engineRequest(buildModel(state, app.presets), state, req.opts);
   const words = (state.text.match(/\S+/g) || []).length;
   setBusy(true, `(d_model ${state.d_model}, ~${words} tokens)`);
   let result;
   try {
-    result = await app.engine.call('run', { model: JSON.stringify(model) }, (p) => {
+    result = await app.engine.call('run', { model: JSON.stringify(model), options }, (p) => {
       if (p === 'copy') $('status').dataset.phase = 'copy';
     });
   } catch (e) {
@@ -110,6 +111,7 @@ async function runOne(req) {
   if (!req.opts.keepNotice) showNotice('');
   const prevTrace = app.trace;
   const trace = new Trace(result);
+  noteRun(result.meta, state);
   app.trace = trace;
   app.state = state;
   app.shownState = structuredClone(state);

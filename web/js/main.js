@@ -18,11 +18,16 @@ import { startAutoHeight } from './autoheight.js';
 import { exportStep } from './export.js';
 import { exportMenu } from './export-menu.js';
 import { isDark } from './theme.js';
+import { installGenerate, updateModelPanel, generate } from './generate.js';
+import { showTextNote } from './provenance.js';
+import { firstLoadState, firstLoadStep, installTraining, trainedApi } from './train-panel.js';
 
 // A new trace: show its settings and steps, and stay on the step on screen (the reader may
 // have moved while this computed) unless the request names one (a link, setState({step})).
 onTraceShown(async (prevTrace, trace, opts) => {
   syncForm();
+  updateModelPanel(trace);
+  showTextNote(trace);
   buildToc();
   const onScreen = prevTrace ? prevTrace.steps[app.index]?.id : null;
   const wanted = opts.useStateStep || !onScreen ? app.state.step : onScreen;
@@ -88,7 +93,9 @@ async function start() {
   useSchema(init.schema);
   app.presets = init.presets;
   buildForm();
-  const { state, errors } = fromURL(location.search, app.presets);
+  installGenerate({ requestCompute });
+  installTraining({ requestCompute, syncForm, showStep });
+  const { state, errors } = firstLoadState(location.search, app.presets, fromURL);
   app.state = state;
   syncForm(state);
   const bad = [...errors, ...viewNotes];
@@ -96,6 +103,9 @@ async function start() {
   try {
     await requestCompute(state, { useStateStep: true });
     appendNotice(urlNote);
+    // A first visit (no settings in the link) opens on the trained model's alignment.
+    const atStart = firstLoadStep(app.trace);
+    if (!location.search.replace(/^\?(embed=1)?$/, '') && atStart) goTo(atStart);
   } catch (e) {
     // A link whose settings cannot run together: say why, then show the defaults.
     const why = e.message;
@@ -134,6 +144,7 @@ installApi(app, {
   showError,
   showStep,
   exportStep: exportFromPage,
+  extra: trainedApi({ requestCompute, generate }),
 });
 
 // Offline reloads: once the page is up, a service worker (sw.js) caches the whole site. The

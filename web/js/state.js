@@ -108,7 +108,7 @@ export function presetHasWeights(p) {
 // The settings a preset stands for (what the form shows when it is chosen).
 export function presetSettings(p) {
   const s = defaults();
-  const c = p.model.config || {};
+  const c = p.model.config || p.config || {}; // p.config: what a weights file said (run-options.js)
   for (const k of CONFIG_KEYS) if (k in c) s[k] = c[k];
   if (!('decoder_layers' in c)) s.decoder_layers = 0;
   s.text = presetHasText(p) ? p.model.text : '';
@@ -182,8 +182,11 @@ export function buildModel(state, presets) {
   const p = presets.find((x) => x.name === state.preset);
   if (p) {
     const m = structuredClone(p.model);
-    m.config = m.config || {};
-    for (const k of overrides(state, p)) m.config[k] = state[k];
+    // A weights file's settings are known after its first run (p.config); a link's values
+    // for them before that are the file's own (the page writes them), not overrides.
+    const ov = typeof m.weights === 'string' && !p.config ? [] : overrides(state, p);
+    if (ov.length || typeof m.weights !== 'string') m.config = m.config || {}; // a weights file carries its own
+    for (const k of ov) m.config[k] = state[k];
     if (presetHasText(p)) {
       m.text = state.text;
       if (state.text2) m.text2 = state.text2;

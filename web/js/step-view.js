@@ -7,6 +7,7 @@ import { placeOf } from './steps.js';
 import { renderStep } from './render/index.js';
 import { markToc } from './toc.js';
 import { writeURL } from './url.js';
+import { showProvenance } from './provenance.js';
 
 export function katexInto(node, tex) {
   try {
@@ -54,6 +55,7 @@ export async function showStep(index, opts = {}) {
   katexInto($('formula'), step.formula);
   $('note').textContent = step.note || '';
   $('note').hidden = !step.note;
+  showProvenance(step);
 
   const view = $('view');
   const host = el('div', 'step-body');

@@ -7,6 +7,8 @@ const SECTION_TITLES = { input: 'Tokens & embeddings', classifier: 'Classificati
 // {section, sectionKey, group, groupKey, head} of a step, from its place.
 export function placeOf(step) {
   const p = step.place;
+  if (p.section === 'loss') return { section: 'Loss', sectionKey: 'loss', group: '', groupKey: 'loss', head: -1 };
+  if (p.section === 'backward' && step.gradOf) return backwardPlace(step.gradOf);
   const head = p.head;
   if (p.layer >= 0) {
     const enc = p.section === 'encoder';
@@ -21,6 +23,15 @@ export function placeOf(step) {
   }
   const key = SECTION_TITLES[p.section] ? p.section : 'input';
   return { section: SECTION_TITLES[key], sectionKey: key, group: '', groupKey: key, head };
+}
+
+// The backward pass: gradients of activations where their forward step sits (in reverse
+// order, so each section reads from the output back); the parameters' gradients together.
+function backwardPlace(of) {
+  const f = placeOf({ place: of.place });
+  if (of.isParam)
+    return { section: 'Backward: the parameters’ gradients', sectionKey: 'gradparams', group: f.section, groupKey: `gradparams.${f.sectionKey}`, head: -1 };
+  return { section: `Backward: ${f.section}`, sectionKey: `back.${f.sectionKey}`, group: f.group, groupKey: `back.${f.groupKey}`, head: f.head };
 }
 
 function groupTitle(p, encoder) {

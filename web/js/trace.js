@@ -32,6 +32,12 @@ export class Trace {
       data: pall ? pall.subarray(params.offsets[i], params.offsets[i + 1]) : null,
     }));
     this.paramById = new Map(this.params.map((p) => [p.id, p]));
+    // A gradient step sits where its forward tensor sits (the table of contents reads this).
+    for (const s of this.steps)
+      if (s.of) {
+        const f = this.byId.get(s.of) || this.paramById.get(s.of);
+        s.gradOf = f ? { place: f.place, isParam: !!f.isParam } : null;
+      }
     this.B = (this.text.source_tokens || []).length || 1;
     this.T = this.B && this.text.source_tokens[0] ? Math.max(...this.text.source_tokens.map((t) => t.length)) : 0;
   }
@@ -86,7 +92,8 @@ export class Trace {
       case 'target': return this.targetTokens();
       case 'vocab': return this.text.vocab || [];
       case 'batch': return Array.from({ length: this.B }, (_, i) => `sentence ${i + 1}`);
-      case 'labels': return this.text.labels || null;
+      // A classifier's label names: the engine's prediction names them (runWith, issue 10).
+      case 'labels': return this.text.labels || (this.meta.prediction && this.meta.prediction.labels) || null;
       default: return null;
     }
   }

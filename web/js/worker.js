@@ -5,6 +5,7 @@
 // 'run' copies every step view into ONE ArrayBuffer and transfers it (no per-step messages,
 // no nested arrays); parameters travel the same way, eagerly when small, else on request.
 import createEncoderWalkthrough from '../encoder_walkthrough.js';
+import { TRAINED_ACTIONS } from './worker-trained.js';
 
 const EAGER_PARAM_FLOATS = 4 * 1024 * 1024;
 
@@ -56,7 +57,8 @@ async function handle(msg) {
       if (!engine) engine = new M.Engine();
       postMessage({ id: msg.id, progress: 'forward' });
       const t0 = performance.now();
-      const meta = JSON.parse(engine.load(msg.model));
+      // options (trained models, issue 10): {backward, generate, user_weights}
+      const meta = JSON.parse(msg.options ? engine.runWith(msg.model, JSON.stringify(msg.options)) : engine.load(msg.model));
       const t1 = performance.now();
       if (!meta.ok) {
         return { meta };
@@ -86,6 +88,8 @@ async function handle(msg) {
       return { generation, indices: idx, ...pack(idx.length, (k) => engine.paramData(idx[k]), sizes), transfer: [] };
     }
     default:
+      if (TRAINED_ACTIONS[msg.action])
+        return TRAINED_ACTIONS[msg.action](msg, M, () => engine || (engine = new M.Engine()));
       throw new Error(`unknown action "${msg.action}"`);
   }
 }

@@ -6,12 +6,13 @@
 import attention from './attention.js';
 import elementwise from './elementwise.js';
 import embedding from './embedding.js';
+import grad from './grad.js';
 import linear from './linear.js';
 import norm from './norm.js';
 import { colName, rowName, sym } from './common.js';
 import { exact } from '../format.js';
 
-export const KINDS = Object.freeze({ ...embedding, ...linear, ...attention, ...norm, ...elementwise });
+export const KINDS = Object.freeze({ ...embedding, ...linear, ...attention, ...norm, ...elementwise, ...grad });
 
 const UNKNOWN = { explain: () => undefined, scale: 'diverging' };
 export function kindOf(kind) {

@@ -2,13 +2,31 @@
 // function (PAIR explorables' pattern: one module per view). Every renderer ends with the
 // default interactive grid, so every step shows its numbers and their arithmetic.
 import { renderMatrixStep } from './matrix-step.js';
+import { el } from '../dom.js';
 import { renderTokens } from './tokens.js';
 import { renderAttention } from './attention.js';
 import { renderProbs } from './probs.js';
+import { renderAlignment, isCrossAttention } from './alignment.js';
+import { adamwPanel } from './adamw.js';
+
+// A parameter's gradient: its grid, then one AdamW update of the weight in focus.
+function renderGrad(ctx, host) {
+  if (!ctx.step.gradOf || !ctx.step.gradOf.isParam) return renderMatrixStep(ctx, host);
+  const extra = el('div');
+  const show = adamwPanel(ctx, extra);
+  const onExplain = ctx.onExplain;
+  const r = renderMatrixStep({ ...ctx, onExplain: (R, c) => { show(R, c); if (onExplain) onExplain(R, c); } }, host);
+  host.append(extra);
+  return r;
+}
 
 const byKind = {
   tokens: renderTokens,
-  softmax: (ctx, host) => (ctx.step.head >= 0 ? renderAttention(ctx, host) : renderProbs(ctx, host)),
+  softmax: (ctx, host) => {
+    if (isCrossAttention(ctx.step)) renderAlignment(ctx, host);
+    return ctx.step.head >= 0 ? renderAttention(ctx, host) : renderProbs(ctx, host);
+  },
+  grad: renderGrad,
 };
 
 export function renderStep(ctx, host) {

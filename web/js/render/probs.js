@@ -4,6 +4,7 @@
 import { el } from '../matrix.js';
 import { fmt } from '../format.js';
 import { renderMatrixStep } from './matrix-step.js';
+import { weightsInfo } from '../provenance.js';
 
 export function renderProbs(ctx, host) {
   const { trace, step } = ctx;
@@ -12,7 +13,10 @@ export function renderProbs(ctx, host) {
   const rows = step.data.length / cols;
   const isVocab = step.axes[step.axes.length - 1].name === 'vocab';
   sec.append(el('h3', '', isVocab ? 'Top predictions at each position' : 'Label probabilities'));
-  if (isVocab) sec.append(el('p', 'muted', 'Weights are seeded, not trained, so the predictions are arbitrary — but every number is the real softmax of the real logits.'));
+  const trained = weightsInfo().kind === 'trained';
+  if (isVocab) sec.append(el('p', 'muted', trained ? 'The trained model’s three most likely next tokens after each prefix (the last row: after the whole decoder input).'
+    : 'Weights are seeded, not trained, so the predictions are arbitrary — but every number is the real softmax of the real logits.'));
+  const labelNames = trace.labelsFor({ labels: 'labels' }) || [];
   const vocab = trace.text.vocab || [];
   const tgt = trace.targetTokens();
   const list = el('ol', 'pred-list');
@@ -26,7 +30,7 @@ export function renderProbs(ctx, host) {
       const p = el('span', 'pred');
       const bar = el('span', 'pred-bar');
       bar.style.width = `${Math.max(2, Math.round(row[j] * 60))}px`;
-      p.append(el('span', 'chip-tok', isVocab ? vocab[j] : `label ${j}`), bar, el('span', 'num', fmt(row[j])));
+      p.append(el('span', 'chip-tok', isVocab ? vocab[j] : labelNames[j] ?? `label ${j}`), bar, el('span', 'num', fmt(row[j])));
       li.append(p);
     }
     list.append(li);

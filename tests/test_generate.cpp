@@ -1,0 +1,66 @@
+// test_generate.cpp — greedy generation (generate.h) with the shipped number-words model: the
+// rounds are what the loop says (round k reads the k tokens before it, chooses the argmax of
+// the last row of probs, with that probability), the last round ends in </s> and leaves the
+// trace and model.target as its own, and on held-out numbers the answer is the number's digits
+// (std::to_string, not the model's own output). A model without a decoder is refused.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "error.h"
+#include "generate.h"
+#include "model_file.h"
+#include "tasks.h"
+
+namespace {
+
+std::string spaced_digits(int n) {
+  std::string out;
+  for (char c : std::to_string(n)) out += (out.empty() ? "" : " ") + std::string(1, c);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("generate: the rounds of greedy decoding, and the digits of held-out numbers") {
+  int checked = 0;
+  for (int n = 137; checked < 6 && n < 1000000; n += 7919) {  // numbers the training never saw
+    if (!ew::is_held_out(static_cast<std::uint64_t>(n))) continue;
+    ew::Model m = ew::model_from_json({{"weights", "builtin:number-words"}, {"text", ew::number_words(n, false, false)}});
+    ew::Trace t;
+    const auto rounds = ew::generate_greedy(m, t);
+    REQUIRE(!rounds.empty());
+    CHECK(rounds.back().token == "</s>");
+    std::string so_far;
+    for (std::size_t k = 0; k < rounds.size(); ++k) {
+      CHECK(rounds[k].decoder_input == so_far);
+      CHECK(rounds[k].prob > 0.0f);
+      CHECK(rounds[k].prob <= 1.0f);
+      if (rounds[k].token != "</s>") so_far += (so_far.empty() ? "" : " ") + rounds[k].token;
+    }
+    // The trace is the last round's: its last row's argmax is </s>, with that probability.
+    const ew::Step& p = t.at("probs");
+    const int V = p.shape[1];
+    const float* last = p.data.data() + static_cast<std::size_t>(p.shape[0] - 1) * V;
+    const auto best = std::max_element(last, last + V) - last;
+    CHECK(t.text.vocab[static_cast<std::size_t>(best)] == "</s>");
+    CHECK(last[best] == rounds.back().prob);
+    CHECK(m.target == so_far);
+    std::string got;
+    for (const auto& tok : ew::generated_tokens(rounds)) got += (got.empty() ? "" : " ") + tok;
+    CHECK_MESSAGE(got == spaced_digits(n), m.text);
+    ++checked;
+  }
+  CHECK(checked == 6);
+}
+
+TEST_CASE("generate: a limit, and a model without a decoder") {
+  ew::Model m = ew::model_from_string(R"({"weights": "builtin:number-words", "text": "three hundred forty two"})");
+  ew::Trace t;
+  const auto rounds = ew::generate_greedy(m, t, 2);
+  CHECK(rounds.size() == 2);
+  CHECK_THROWS_AS(ew::generate_greedy(m, t, 0), ew::Error);
+  ew::Model enc = ew::model_from_string(R"({"config": {"decoder_layers": 0}, "text": "a b"})");
+  CHECK_THROWS_WITH_AS(ew::generate_greedy(enc, t), doctest::Contains("needs a decoder"), ew::Error);
+}
