@@ -99,4 +99,28 @@ void ew_f32_layernorm__scalar(float* y, float* mean, float* var, const float* x,
   }
 }
 
+void ew_f32_matmul_nt__scalar(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K,
+                              int N, bool accumulate) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      const float* a = A + static_cast<std::size_t>(i) * lda;
+      const float* b = B + static_cast<std::size_t>(j) * ldb;
+      float s = 0.0f;
+      for (int k = 0; k < K; ++k) s += a[k] * b[k];
+      float& c = C[static_cast<std::size_t>(i) * ldc + j];
+      c = accumulate ? c + s : s;
+    }
+}
+
+void ew_f32_matmul_tn__scalar(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K,
+                              int N, bool accumulate) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float s = 0.0f;
+      for (int k = 0; k < K; ++k) s += A[static_cast<std::size_t>(k) * lda + i] * B[static_cast<std::size_t>(k) * ldb + j];
+      float& c = C[static_cast<std::size_t>(i) * ldc + j];
+      c = accumulate ? c + s : s;
+    }
+}
+
 }  // namespace ew

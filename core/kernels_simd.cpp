@@ -422,4 +422,108 @@ void ew_f32_layernorm(float* y, float* mean, float* var, const float* x, const f
 
 #endif
 
+// ---- transposed matmuls (kernels.h): appended here, separate from the matmul above --------
+#if EW_SIMD
+namespace {
+
+// nt tile: R rows of A × J rows of B, dot products over K in vectors (R·J accumulators,
+// at most 2×4 = 8: fits V8's registers), reduced horizontally; the K % EW_VW tail is scalar.
+template <int R, int J>
+inline void nt_tile(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int K, bool accumulate) {
+  using namespace ew::simd;
+  const int kv = K - K % EW_VW;
+  vf acc[R][J];
+  for (int r = 0; r < R; ++r)
+    for (int j = 0; j < J; ++j) acc[r][j] = vzero();
+  for (int k = 0; k < kv; k += EW_VW) {
+    vf b[J];
+    for (int j = 0; j < J; ++j) b[j] = vload(B + static_cast<std::size_t>(j) * ldb + k);
+    for (int r = 0; r < R; ++r) {
+      const vf a = vload(A + static_cast<std::size_t>(r) * lda + k);
+      for (int j = 0; j < J; ++j) acc[r][j] = vfma(a, b[j], acc[r][j]);
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int j = 0; j < J; ++j) {
+      const float* a = A + static_cast<std::size_t>(r) * lda;
+      const float* b = B + static_cast<std::size_t>(j) * ldb;
+      float s = vhsum(acc[r][j]);
+      for (int k = kv; k < K; ++k) s += a[k] * b[k];
+      float& c = C[static_cast<std::size_t>(r) * ldc + j];
+      c = accumulate ? c + s : s;
+    }
+}
+
+template <int R>
+inline void nt_rows(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int K, int N, bool acc) {
+  int j = 0;
+  for (; j + 4 <= N; j += 4) nt_tile<R, 4>(C + j, ldc, A, lda, B + static_cast<std::size_t>(j) * ldb, ldb, K, acc);
+  for (; j < N; ++j) nt_tile<R, 1>(C + j, ldc, A, lda, B + static_cast<std::size_t>(j) * ldb, ldb, K, acc);
+}
+
+// tn tile: R rows × V vectors of C, summed over K as rank-1 updates: R broadcasts of A's
+// row k (A[k, i0..i0+R)) times V vectors of B's row k (R·V ≤ 8 accumulators).
+template <int R, int V>
+inline void tn_tile(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int K, bool accumulate) {
+  using namespace ew::simd;
+  vf acc[R][V];
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < V; ++v)
+      acc[r][v] = accumulate ? vload(C + static_cast<std::size_t>(r) * ldc + v * EW_VW) : vzero();
+  for (int k = 0; k < K; ++k) {
+    const float* a = A + static_cast<std::size_t>(k) * lda;
+    const float* b = B + static_cast<std::size_t>(k) * ldb;
+    vf bv[V];
+    for (int v = 0; v < V; ++v) bv[v] = vload(b + v * EW_VW);
+    for (int r = 0; r < R; ++r) {
+      const vf ar = vsplat(a[r]);
+      for (int v = 0; v < V; ++v) acc[r][v] = vfma(ar, bv[v], acc[r][v]);
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < V; ++v) vstore(C + static_cast<std::size_t>(r) * ldc + v * EW_VW, acc[r][v]);
+}
+
+template <int V>
+inline void tn_cols(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K, bool acc) {
+  int i = 0;
+  for (; i + 4 <= M; i += 4) tn_tile<4, V>(C + static_cast<std::size_t>(i) * ldc, ldc, A + i, lda, B, ldb, K, acc);
+  for (; i < M; ++i) tn_tile<1, V>(C + static_cast<std::size_t>(i) * ldc, ldc, A + i, lda, B, ldb, K, acc);
+}
+
+}  // namespace
+
+void ew_f32_matmul_nt(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K, int N,
+                      bool accumulate) {
+  int i = 0;
+  for (; i + 2 <= M; i += 2)
+    nt_rows<2>(C + static_cast<std::size_t>(i) * ldc, ldc, A + static_cast<std::size_t>(i) * lda, lda, B, ldb, K, N,
+               accumulate);
+  if (i < M)
+    nt_rows<1>(C + static_cast<std::size_t>(i) * ldc, ldc, A + static_cast<std::size_t>(i) * lda, lda, B, ldb, K, N,
+               accumulate);
+}
+
+void ew_f32_matmul_tn(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K, int N,
+                      bool accumulate) {
+  using ew::simd::EW_VW;
+  int j = 0;
+  for (; j + 2 * EW_VW <= N; j += 2 * EW_VW) tn_cols<2>(C + j, ldc, A, lda, B + j, ldb, M, K, accumulate);
+  for (; j + EW_VW <= N; j += EW_VW) tn_cols<1>(C + j, ldc, A, lda, B + j, ldb, M, K, accumulate);
+  if (j < N) ew_f32_matmul_tn__scalar(C + j, ldc, A, lda, B + j, ldb, M, K, N - j, accumulate);
+}
+
+#else  // no SIMD: the references are the kernels
+
+void ew_f32_matmul_nt(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K, int N,
+                      bool accumulate) {
+  ew_f32_matmul_nt__scalar(C, ldc, A, lda, B, ldb, M, K, N, accumulate);
+}
+void ew_f32_matmul_tn(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K, int N,
+                      bool accumulate) {
+  ew_f32_matmul_tn__scalar(C, ldc, A, lda, B, ldb, M, K, N, accumulate);
+}
+
+#endif
+
 }  // namespace ew
