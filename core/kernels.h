@@ -96,4 +96,11 @@ void ew_f32_matmul_tn__scalar(float* C, int ldc, const float* A, int lda, const 
 void ew_f32_matmul_tn(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K, int N,
                       bool accumulate);
 
+// ---- GELU for training: the activation and its derivative in one pass -------------------
+// y[i] = GELU(x[i]) = x·Φ(x) and dydx[i] = Φ(x) + x·φ(x) (exact erf form; Φ, φ: the
+// standard normal CDF and density). The scalar reference uses std::erf and std::exp; the
+// SIMD kernel erf from Abramowitz & Stegun 7.1.26 (|error| ≤ 1.5e-7) sharing one exp.
+void ew_f32_gelu_grad__scalar(float* y, float* dydx, const float* x, int n);
+void ew_f32_gelu_grad(float* y, float* dydx, const float* x, int n);
+
 }  // namespace ew

@@ -123,4 +123,13 @@ void ew_f32_matmul_tn__scalar(float* C, int ldc, const float* A, int lda, const 
     }
 }
 
+void ew_f32_gelu_grad__scalar(float* y, float* dydx, const float* x, int n) {
+  for (int i = 0; i < n; ++i) {
+    const float v = x[i];
+    const float cdf = 0.5f * (1.0f + std::erf(v * 0.70710678118654752f));
+    y[i] = v * cdf;
+    dydx[i] = cdf + v * 0.39894228040143268f * std::exp(-0.5f * v * v);
+  }
+}
+
 }  // namespace ew

@@ -491,7 +491,56 @@ inline void tn_cols(float* C, int ldc, const float* A, int lda, const float* B, 
   for (; i < M; ++i) tn_tile<1, V>(C + static_cast<std::size_t>(i) * ldc, ldc, A + i, lda, B, ldb, K, acc);
 }
 
+// Division, |a| and copysign, per ISA (simd.h has none of them).
+#if defined(__wasm_simd128__)
+inline ew::simd::vf vdiv(ew::simd::vf a, ew::simd::vf b) { return wasm_f32x4_div(a, b); }
+inline ew::simd::vf vabs(ew::simd::vf a) { return wasm_f32x4_abs(a); }
+inline ew::simd::vf vsign_of(ew::simd::vf a) { return wasm_v128_and(a, wasm_f32x4_splat(-0.0f)); }
+inline ew::simd::vf vor(ew::simd::vf a, ew::simd::vf b) { return wasm_v128_or(a, b); }
+#elif defined(__AVX2__) && defined(__FMA__)
+inline __m256 vdiv(__m256 a, __m256 b) { return _mm256_div_ps(a, b); }
+inline __m256 vabs(__m256 a) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a); }
+inline __m256 vsign_of(__m256 a) { return _mm256_and_ps(a, _mm256_set1_ps(-0.0f)); }
+inline __m256 vor(__m256 a, __m256 b) { return _mm256_or_ps(a, b); }
+#else
+inline __m128 vdiv(__m128 a, __m128 b) { return _mm_div_ps(a, b); }
+inline __m128 vabs(__m128 a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
+inline __m128 vsign_of(__m128 a) { return _mm_and_ps(a, _mm_set1_ps(-0.0f)); }
+inline __m128 vor(__m128 a, __m128 b) { return _mm_or_ps(a, b); }
+#endif
+
+// GELU and its derivative for one vector: z = x/√2, erf(|z|) = 1 − t·P(t)·e^{−z²} with
+// t = 1/(1 + p|z|) (A&S 7.1.26), and φ(x) = e^{−z²}/√(2π) reuses the same exp.
+inline void gelu_grad_v(float* y, float* dydx, const float* x) {
+  using namespace ew::simd;
+  const vf v = vload(x);
+  const vf az = vabs(vmul(v, vsplat(0.70710678118654752f)));
+  const vf t = vdiv(vsplat(1.0f), vfma(az, vsplat(0.3275911f), vsplat(1.0f)));
+  vf p = vsplat(1.061405429f);
+  p = vfma(p, t, vsplat(-1.453152027f));
+  p = vfma(p, t, vsplat(1.421413741f));
+  p = vfma(p, t, vsplat(-0.284496736f));
+  p = vfma(p, t, vsplat(0.254829592f));
+  const vf e = vexp(vmul(vmul(az, az), vsplat(-1.0f)));
+  const vf erf_abs = vsub(vsplat(1.0f), vmul(vmul(p, t), e));
+  const vf cdf = vmul(vsplat(0.5f), vadd(vsplat(1.0f), vor(erf_abs, vsign_of(v))));
+  vstore(y, vmul(v, cdf));
+  vstore(dydx, vfma(vmul(v, vsplat(0.39894228040143268f)), e, cdf));
+}
+
 }  // namespace
+
+void ew_f32_gelu_grad(float* y, float* dydx, const float* x, int n) {
+  using ew::simd::EW_VW;
+  int i = 0;
+  for (; i + EW_VW <= n; i += EW_VW) gelu_grad_v(y + i, dydx + i, x + i);
+  if (i < n) {  // the tail through a padded vector, so every element gets the same arithmetic
+    alignas(32) float xs[EW_VW] = {}, ys[EW_VW], ds[EW_VW];
+    for (int k = i; k < n; ++k) xs[k - i] = x[k];
+    gelu_grad_v(ys, ds, xs);
+    for (int k = i; k < n; ++k) y[k] = ys[k - i], dydx[k] = ds[k - i];
+  }
+}
 
 void ew_f32_matmul_nt(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K, int N,
                       bool accumulate) {
@@ -515,6 +564,7 @@ void ew_f32_matmul_tn(float* C, int ldc, const float* A, int lda, const float* B
 
 #else  // no SIMD: the references are the kernels
 
+void ew_f32_gelu_grad(float* y, float* dydx, const float* x, int n) { ew_f32_gelu_grad__scalar(y, dydx, x, n); }
 void ew_f32_matmul_nt(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K, int N,
                       bool accumulate) {
   ew_f32_matmul_nt__scalar(C, ldc, A, lda, B, ldb, M, K, N, accumulate);

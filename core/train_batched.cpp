@@ -26,7 +26,7 @@ struct AttnActs { float *q, *k, *v, *att, *ctx; };     // q, ctx: Mq×d; k, v: M
 struct LayerActs {
   NormActs ln1{}, ln2{}, ln3{};
   AttnActs self{}, cross{};
-  float *r1 = nullptr, *r2 = nullptr, *pre = nullptr, *hid = nullptr;  // r: M×d; pre, hid: M×d_ff
+  float *r1 = nullptr, *r2 = nullptr, *pre = nullptr, *hid = nullptr, *dact = nullptr;  // r: M×d; the rest M×d_ff
 };
 
 }  // namespace
@@ -102,6 +102,7 @@ void layout(Impl& I) {
       a.r1 = Carver::take(&c, Me * d);
       a.pre = Carver::take(&c, Me * F);
       a.hid = Carver::take(&c, Me * F);
+      a.dact = Carver::take(&c, Me * F);
     }
     layout_norm(I.enc_out, Me, d, c);
     for (auto& p : I.y) p = Carver::take(&c, Md * d);
@@ -113,6 +114,7 @@ void layout(Impl& I) {
       a.r2 = Carver::take(&c, Md * d);
       a.pre = Carver::take(&c, Md * F);
       a.hid = Carver::take(&c, Md * F);
+      a.dact = Carver::take(&c, Md * F);
     }
     layout_norm(I.dec_out, Md, d, c);
     I.logits = Carver::take(&c, I.Ld > 0 ? Md * I.V : B * I.labels);
@@ -186,13 +188,22 @@ void attn_block_forward(Impl& I, float* r, const float* x, NormActs& ln, NormIx 
   for (std::size_t i = 0; i < static_cast<std::size_t>(Mq) * d; ++i) r[i] += x[i];
 }
 
+// y (n) = act(x) and dydx = act'(x), kept for the backward pass.
+void activation_forward(float* y, float* dydx, const float* x, int n, Activation act) {
+  if (act == Activation::GELU) return ew_f32_gelu_grad(y, dydx, x, n);
+  for (int i = 0; i < n; ++i) {
+    y[i] = ew_activation(x[i], act);
+    dydx[i] = act == Activation::ReLU ? (x[i] > 0.0f ? 1.0f : 0.0f) : 1.0f;
+  }
+}
+
 // out = x + act(LN(x)·W1 + b1)·W2 + b2
 void ffn_block_forward(Impl& I, float* out, const float* x, NormActs& ln, NormIx lx, LayerActs& a, const FfnIx& f,
                        int M) {
   const int d = I.d, F = I.F;
   ew_f32_layernorm(ln.y, ln.mean, ln.var, x, I.w[lx.g], I.w[lx.b], M, d, I.eps);
   linear_forward(a.pre, ln.y, I.w[f.W1], I.w[f.b1], M, d, F);
-  for (std::size_t i = 0; i < static_cast<std::size_t>(M) * F; ++i) a.hid[i] = ew_activation(a.pre[i], I.act);
+  activation_forward(a.hid, a.dact, a.pre, M * F, I.act);
   linear_forward(out, a.hid, I.w[f.W2], I.w[f.b2], M, F, d);
   for (std::size_t i = 0; i < static_cast<std::size_t>(M) * d; ++i) out[i] += x[i];
 }
@@ -310,17 +321,6 @@ void layernorm_backward(float* dx, float* dg, float* db, const float* dy, const 
   }
 }
 
-// d act(x)/dx
-inline float activation_grad(float x, Activation act) {
-  switch (act) {
-    case Activation::ReLU: return x > 0.0f ? 1.0f : 0.0f;
-    case Activation::GELU:
-      return 0.5f * (1.0f + std::erf(x * 0.70710678118654752f)) + x * 0.39894228040143268f * std::exp(-0.5f * x * x);
-    case Activation::None: break;
-  }
-  return 1.0f;
-}
-
 // Given dctx, writes dq (B×Tq×d) and dk, dv (B×Tk×d) of the attention (every column once).
 void attention_backward(Impl& I, const AttnActs& A, int B, int Tq, int Tk) {
   const int d = I.d, dk = I.dk;
@@ -363,7 +363,7 @@ void ffn_block_backward(Impl& I, float* dres, const float* x, const NormActs& ln
                         const FfnIx& f, int M) {
   const int d = I.d, F = I.F;
   linear_backward(I.dhid, I.g[f.W2], I.g[f.b2], dres, a.hid, I.w[f.W2], M, F, d, false);
-  for (std::size_t i = 0; i < static_cast<std::size_t>(M) * F; ++i) I.dhid[i] *= activation_grad(a.pre[i], I.act);
+  for (std::size_t i = 0; i < static_cast<std::size_t>(M) * F; ++i) I.dhid[i] *= a.dact[i];
   linear_backward(I.dln, I.g[f.W1], I.g[f.b1], I.dhid, ln.y, I.w[f.W1], M, d, F, false);
   layernorm_backward(dres, I.g[lx.g], I.g[lx.b], I.dln, x, I.w[lx.g], ln, I.eps, M, d);
 }

@@ -1,11 +1,14 @@
-// test_kernels_transposed.cpp — the backward pass's transposed matmuls (ew_f32_matmul_nt,
-// ew_f32_matmul_tn) against their scalar references, and the references against a plain
+// test_kernels_train.cpp — the training kernels. The backward pass's transposed matmuls
+// (ew_f32_matmul_nt, ew_f32_matmul_tn), SIMD and scalar reference, against a plain
 // double-precision product: sizes below, at, and above the vector width and the register
 // tiles (1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 65), strided operands (row strides
 // larger than the row), and both C = and C += (the gradient accumulation). Tolerance: 1e-5
 // relative to the largest |term| sum of each entry (float32 sums in a different order).
+// GELU with its derivative (ew_f32_gelu_grad), SIMD against the scalar reference (std::erf)
+// over [−12, 12] and extremes, within 4e-7·(1 + |x|) for both outputs.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -122,4 +125,31 @@ TEST_CASE("matmul_nt/tn: K = 0 gives zeros, or leaves C as it was when accumulat
   CHECK(C == std::vector<float>(6, 5.0f));
   ew::ew_f32_matmul_tn(C.data(), 3, &a, 1, &b, 3, 2, 0, 3, false);
   CHECK(C == std::vector<float>(6, 0.0f));
+}
+
+TEST_CASE("gelu_grad: GELU and its derivative, SIMD equals the std::erf reference") {
+  std::vector<float> x;
+  for (int i = -1200; i <= 1200; ++i) x.push_back(i * 0.01f + 0.003f);
+  for (float v : {0.0f, -0.0f, 1e-30f, -1e-30f, 50.0f, -50.0f, 1e6f, -1e6f}) x.push_back(v);
+  for (int n : {1, 3, 4, 5, 7, 8, 9, static_cast<int>(x.size())}) {
+    std::vector<float> y(n), d(n), yr(n), dr(n);
+    ew::ew_f32_gelu_grad(y.data(), d.data(), x.data() + x.size() - n, n);
+    ew::ew_f32_gelu_grad__scalar(yr.data(), dr.data(), x.data() + x.size() - n, n);
+    double worst_y = 0, worst_d = 0;
+    for (int i = 0; i < n; ++i) {
+      const double s = 1.0 + std::fabs(x[x.size() - n + i]);
+      worst_y = std::max(worst_y, std::fabs(y[i] - yr[i]) / s);
+      worst_d = std::max(worst_d, std::fabs(d[i] - dr[i]) / s);
+      CHECK(std::isfinite(y[i]));
+      CHECK(std::isfinite(d[i]));
+    }
+    INFO("n = " << n << ": worst |Δy|/(1+|x|) " << worst_y << ", |Δdy|/(1+|x|) " << worst_d);
+    CHECK(worst_y <= 4e-7);
+    CHECK(worst_d <= 4e-7);
+  }
+  // Spot values against the definition in double: GELU(1) = Φ(1), GELU'(1) = Φ(1) + φ(1).
+  float y1, d1, one = 1.0f;
+  ew::ew_f32_gelu_grad(&y1, &d1, &one, 1);
+  CHECK(std::fabs(y1 - 0.8413447460685429) <= 2e-7);
+  CHECK(std::fabs(d1 - (0.8413447460685429 + 0.24197072451914337)) <= 2e-7);
 }
