@@ -426,8 +426,40 @@ void ew_f32_layernorm(float* y, float* mean, float* var, const float* x, const f
 #if EW_SIMD
 namespace {
 
+// out[j] (+)= (Σ lanes of a_j) + tail[j], j = 0…3: four horizontal sums at once (a 4×4
+// transpose and adds instead of four separate reductions).
+#if defined(__wasm_simd128__)
+inline void hsum4_store(float* out, v128_t a0, v128_t a1, v128_t a2, v128_t a3, const float* tail, bool accumulate) {
+  const v128_t u = wasm_f32x4_add(wasm_i32x4_shuffle(a0, a1, 0, 4, 1, 5), wasm_i32x4_shuffle(a0, a1, 2, 6, 3, 7));
+  const v128_t w = wasm_f32x4_add(wasm_i32x4_shuffle(a2, a3, 0, 4, 1, 5), wasm_i32x4_shuffle(a2, a3, 2, 6, 3, 7));
+  v128_t r = wasm_f32x4_add(wasm_i32x4_shuffle(u, w, 0, 1, 4, 5), wasm_i32x4_shuffle(u, w, 2, 3, 6, 7));
+  r = wasm_f32x4_add(r, wasm_v128_load(tail));
+  if (accumulate) r = wasm_f32x4_add(r, wasm_v128_load(out));
+  wasm_v128_store(out, r);
+}
+#else
+inline void hsum4_store_128(float* out, __m128 a0, __m128 a1, __m128 a2, __m128 a3, const float* tail, bool accumulate) {
+  _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+  __m128 r = _mm_add_ps(_mm_add_ps(a0, a1), _mm_add_ps(a2, a3));
+  r = _mm_add_ps(r, _mm_loadu_ps(tail));
+  if (accumulate) r = _mm_add_ps(r, _mm_loadu_ps(out));
+  _mm_storeu_ps(out, r);
+}
+#if defined(__AVX2__) && defined(__FMA__)
+inline __m128 halves(__m256 a) { return _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1)); }
+inline void hsum4_store(float* out, __m256 a0, __m256 a1, __m256 a2, __m256 a3, const float* tail, bool accumulate) {
+  hsum4_store_128(out, halves(a0), halves(a1), halves(a2), halves(a3), tail, accumulate);
+}
+#else
+inline void hsum4_store(float* out, __m128 a0, __m128 a1, __m128 a2, __m128 a3, const float* tail, bool accumulate) {
+  hsum4_store_128(out, a0, a1, a2, a3, tail, accumulate);
+}
+#endif
+#endif
+
 // nt tile: R rows of A × J rows of B, dot products over K in vectors (R·J accumulators,
-// at most 2×4 = 8: fits V8's registers), reduced horizontally; the K % EW_VW tail is scalar.
+// at most 2×4 = 8: fits V8's registers), reduced horizontally (four at once when J = 4);
+// the K % EW_VW tail is scalar.
 template <int R, int J>
 inline void nt_tile(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int K, bool accumulate) {
   using namespace ew::simd;
@@ -442,6 +474,16 @@ inline void nt_tile(float* C, int ldc, const float* A, int lda, const float* B, 
       const vf a = vload(A + static_cast<std::size_t>(r) * lda + k);
       for (int j = 0; j < J; ++j) acc[r][j] = vfma(a, b[j], acc[r][j]);
     }
+  }
+  if constexpr (J == 4) {
+    for (int r = 0; r < R; ++r) {
+      const float* a = A + static_cast<std::size_t>(r) * lda;
+      float tail[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      for (int j = 0; j < 4; ++j)
+        for (int k = kv; k < K; ++k) tail[j] += a[k] * B[static_cast<std::size_t>(j) * ldb + k];
+      hsum4_store(C + static_cast<std::size_t>(r) * ldc, acc[r][0], acc[r][1], acc[r][2], acc[r][3], tail, accumulate);
+    }
+    return;
   }
   for (int r = 0; r < R; ++r)
     for (int j = 0; j < J; ++j) {
