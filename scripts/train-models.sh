@@ -14,8 +14,8 @@ train() {
   echo "== $name"
   "$cli" train "$@" --eval 1000 --out "models/$name.safetensors" --float16 | tee "models/$name.log"
 }
-train number-words --task number-words --seed 1 --steps 1500 --batch 32 --lr 0.003 \
+train number-words --task number-words --seed 1 --steps 3000 --batch 16 --lr 0.006 \
   --d_model 32 --num_heads 4 --d_ff 64 --num_layers 1 --decoder_layers 1 --eval-every 500
-train brackets --task brackets --seed 1 --steps 1500 --batch 32 --lr 0.003 \
+train brackets --task brackets --seed 1 --steps 4000 --batch 32 --lr 0.003 \
   --d_model 32 --num_heads 4 --d_ff 64 --num_layers 2 --eval-every 500
 ls -l models/*.safetensors
