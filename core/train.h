@@ -54,8 +54,10 @@ class Trainer {
   // One optimizer step over a minibatch; returns the batch's mean loss. Throws ew::Error
   // naming the step when the loss or a gradient stops being finite.
   double step();
-  // Exact-match accuracy over the first n held-out examples (never seen in training).
+  // Exact-match accuracy over the first n held-out examples (never seen in training):
+  // batched greedy decoding on the batched path, else predict() per example.
   double evaluate(int n);
+  double evaluate_recorded(int n);  // always predict() per example (the tests compare the two)
   // Greedy decoding (at most max_len tokens, until </s>) or the predicted label's name.
   std::vector<std::string> predict(const std::string& source, int max_len = 12);
   int steps_done() const { return opt_.steps_taken(); }
@@ -80,6 +82,7 @@ class Trainer {
 
   double recorded_gradients();  // mean loss; mean gradient into grads_
   double batched_gradients();
+  double evaluate_batched(int n);
 };
 
 }  // namespace ew

@@ -645,4 +645,49 @@ double BatchedPass::loss_and_grads(const Model& m, const TokenBatch& b, float* g
   return loss;
 }
 
+void BatchedPass::predict(const Model& m, const Example* ex, int n, int max_len, std::vector<std::vector<int>>& out) {
+  Impl& I = *impl_;
+  for (std::size_t k = 0; k < m.params.size(); ++k) I.w[k] = m.params[k].value.data();
+  std::vector<Example> sources(ex, ex + n);
+  for (Example& e : sources) e.target.clear();
+  TokenBatch& b = pred_;
+  encode(b, sources.data(), n);
+  out.assign(n, {});
+  if (I.Ld == 0) {
+    ensure_capacity(I, b);
+    encoder_forward(I, b);
+    classifier_forward(I, b);
+    for (int e = 0; e < n; ++e) {
+      const float* row = I.logits + static_cast<std::size_t>(e) * I.labels;
+      out[e].push_back(static_cast<int>(std::max_element(row, row + I.labels) - row));
+    }
+    return;
+  }
+  b.S = max_len + 1;
+  ensure_capacity(I, b);
+  encoder_forward(I, b);
+  std::vector<bool> done(n, false);
+  for (int s = 1, left = n; s <= max_len && left > 0; ++s) {  // decoder input: <s> + s − 1 tokens
+    b.S = s;
+    b.dec_in.assign(static_cast<std::size_t>(n) * s, pad_);
+    b.dec_len.assign(n, s);
+    for (int e = 0; e < n; ++e) {
+      b.dec_in[static_cast<std::size_t>(e) * s] = bos_;
+      for (std::size_t t = 0; t < out[e].size(); ++t) b.dec_in[e * s + 1 + t] = out[e][t];
+    }
+    decoder_forward(I, b);
+    for (int e = 0; e < n; ++e) {
+      if (done[e]) continue;
+      const float* row = I.logits + (static_cast<std::size_t>(e) * s + s - 1) * I.V;
+      const int tok = static_cast<int>(std::max_element(row, row + I.V) - row);
+      if (tok == eos_) {
+        done[e] = true;
+        --left;
+      } else {
+        out[e].push_back(tok);
+      }
+    }
+  }
+}
+
 }  // namespace ew

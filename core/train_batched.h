@@ -62,6 +62,12 @@ class BatchedPass {
   // `grads` (num_grads() floats: each parameter's gradient at offset(k), in m.params order).
   double loss_and_grads(const Model& m, const TokenBatch& batch, float* grads);
 
+  // Greedy predictions for n examples with m's current weights, forward only, batched: for
+  // an encoder–decoder the generated token ids (decoding from <s> until </s>, at most max_len
+  // tokens, as Trainer::predict does on the recorded path); for a classifier the most probable
+  // label. Targets and labels of `ex` are not read.
+  void predict(const Model& m, const Example* ex, int n, int max_len, std::vector<std::vector<int>>& out);
+
   std::size_t num_grads() const { return num_grads_; }
   std::size_t offset(std::size_t k) const { return offsets_[k]; }
 
@@ -72,6 +78,7 @@ class BatchedPass {
   int id_of(std::string_view tok) const;      // <unk> or ew::Error when not in the vocabulary
   int count_tokens(std::string_view text, const char* what) const;
   Impl* impl_;
+  TokenBatch pred_;  // predict()'s batch
   std::vector<std::pair<std::string, int>> vocab_;  // sorted by token, for lookups without allocation
   int pad_ = 0, unk_ = -1, bos_ = -1, eos_ = -1;
   int max_tokens_ = 0;

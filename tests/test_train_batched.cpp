@@ -236,3 +236,35 @@ TEST_CASE("Trainer uses the batched path for the models it builds, and falls bac
   post.config.norm = ew::NormOrder::Post;
   CHECK(ew::batched_unsupported(post) == "post-norm layers");
 }
+
+TEST_CASE("batched evaluation: the same predictions as greedy decoding on the recorded path") {
+  // Partly trained models (so predictions are neither constant nor all right): the batched
+  // greedy decoder and Trainer::predict (recorded path, one example at a time) must agree on
+  // at least 199 of 200 held-out examples (a near-tie between two tokens may fall either way
+  // under different float rounding), and evaluate() on the two paths within one example.
+  for (const char* name : {"number-words", "brackets"}) {
+    ew::TrainOptions o;
+    o.task = name;
+    o.steps = 800;
+    o.batch = 16;
+    o.lr = 0.006;
+    ew::Trainer t(o);
+    for (int s = 0; s < o.steps; ++s) t.step();
+    std::vector<ew::Example> held;
+    for (int i = 0; i < 200; ++i) held.push_back(t.task().sample(o.seed, i, ew::Split::HeldOut));
+    ew::BatchedPass pass(t.model());
+    std::vector<std::vector<int>> got;
+    pass.predict(t.model(), held.data(), 200, 12, got);
+    int same = 0;
+    for (int i = 0; i < 200; ++i) {
+      std::vector<std::string> want = t.predict(held[i].source), mine;
+      for (int id : got[i]) mine.push_back(t.task().classifier ? t.task().labels.at(id) : t.model().vocab.at(id));
+      same += mine == want;
+    }
+    const double fast = t.evaluate(200), slow = t.evaluate_recorded(200);
+    INFO(name << ": " << same << " of 200 predictions agree; accuracy batched " << fast << ", recorded " << slow);
+    CHECK(same >= 199);
+    CHECK(fast > 0.05);
+    CHECK(std::fabs(fast - slow) <= 1.0 / 200 + 1e-12);
+  }
+}
