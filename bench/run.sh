@@ -5,7 +5,8 @@
 #   2. runs the native kernels and one encoder layer (bench/native_bench.cpp);
 #   3. runs the WebAssembly comparison in Node (bench/node/bench.mjs): ours SIMD and scalar,
 #      TensorFlow.js wasm and onnxruntime-web, single thread, interleaved rounds;
-#   4. prints one table (or, with --json, one JSON object) on stdout. Progress goes to stderr.
+#   4. runs a training step against TensorFlow.js (bench/node/train_bench.mjs: train_vs_tfjs);
+#   5. prints one table (or, with --json, one JSON object) on stdout. Progress goes to stderr.
 #
 # Usage: bench/run.sh [--quick] [--json] [--no-build] [--native-only | --wasm-only]
 #   --quick       fewer repetitions and rounds (a smoke run of a minute or two)
@@ -72,8 +73,30 @@ fi
 
 if ((wasm)); then
   log "wasm: node bench/node/bench.mjs ${node_args[*]}"
-  node bench/node/bench.mjs "${node_args[@]}"
+  node bench/node/bench.mjs "${node_args[@]}" > "$tmp/main.out"
 else
   # Native only: bench.mjs just merges and prints (no modules, no peers loaded).
-  node bench/node/bench.mjs --no-ours --no-peers "${node_args[@]}"
+  node bench/node/bench.mjs --no-ours --no-peers "${node_args[@]}" > "$tmp/main.out"
+fi
+
+# A training step against TensorFlow.js (bench/node/train_bench.mjs): train_vs_tfjs at the
+#    number-words task size and at d_model 512, merged into the JSON object (or printed after the table).
+if ((wasm)); then
+  train_args=()
+  ((quick)) && train_args+=(--quick)
+  log "wasm: node bench/node/train_bench.mjs --json ${train_args[*]}"
+  node bench/node/train_bench.mjs --json "${train_args[@]}" > "$tmp/train.json"
+  if ((json)); then
+    node -e 'const fs = require("fs"), [a, t] = process.argv.slice(1).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+      a.results.push(...t.results); a.train_vs_tfjs = t.train_vs_tfjs; (a.ratios ||= {}).train_vs_tfjs = t.train_vs_tfjs;
+      a.checks = (a.checks || []).concat(t.checks); a.notes = (a.notes || []).concat(t.notes);
+      process.stdout.write(JSON.stringify(a, null, 1) + "\n");' "$tmp/main.out" "$tmp/train.json"
+  else
+    cat "$tmp/main.out"
+    node -e 'const t = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+      for (const r of t.results) console.log(`${r.name.padEnd(72)} ${r.impl.padEnd(5)} ${String(r.ms_median).padStart(9)} ms`);
+      for (const [k, v] of Object.entries(t.train_vs_tfjs)) console.log(`train_vs_tfjs ${k}: ${v}x`);' "$tmp/train.json"
+  fi
+else
+  cat "$tmp/main.out"
 fi

@@ -82,4 +82,25 @@ void ew_f32_layernorm__scalar(float* y, float* mean, float* var, const float* x,
 void ew_f32_layernorm(float* y, float* mean, float* var, const float* x, const float* gamma,
                       const float* beta, int T, int C, float eps);
 
+// ---- transposed matmuls (the backward pass: Xᵀ·dY, dY·Wᵀ) ---------------------------
+// Both read their operands where they lie (row-major, any row stride): nothing is transposed
+// or copied. `accumulate`: C += product (llm.c's gradient +=); otherwise C = product.
+// C (M×N, ldc) (+)= A (M×K, lda) · B (N×K, ldb)ᵀ     e.g. dX = dY·Wᵀ, dA = dC·Vᵀ
+void ew_f32_matmul_nt__scalar(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K,
+                              int N, bool accumulate);
+void ew_f32_matmul_nt(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K, int N,
+                      bool accumulate);
+// C (M×N, ldc) (+)= A (K×M, lda)ᵀ · B (K×N, ldb)     e.g. dW = Xᵀ·dY, dV = Aᵀ·dC
+void ew_f32_matmul_tn__scalar(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K,
+                              int N, bool accumulate);
+void ew_f32_matmul_tn(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K, int N,
+                      bool accumulate);
+
+// ---- GELU for training: the activation and its derivative in one pass -------------------
+// y[i] = GELU(x[i]) = x·Φ(x) and dydx[i] = Φ(x) + x·φ(x) (exact erf form; Φ, φ: the
+// standard normal CDF and density). The scalar reference uses std::erf and std::exp; the
+// SIMD kernel erf from Abramowitz & Stegun 7.1.26 (|error| ≤ 1.5e-7) sharing one exp.
+void ew_f32_gelu_grad__scalar(float* y, float* dydx, const float* x, int n);
+void ew_f32_gelu_grad(float* y, float* dydx, const float* x, int n);
+
 }  // namespace ew

@@ -99,4 +99,37 @@ void ew_f32_layernorm__scalar(float* y, float* mean, float* var, const float* x,
   }
 }
 
+void ew_f32_matmul_nt__scalar(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K,
+                              int N, bool accumulate) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      const float* a = A + static_cast<std::size_t>(i) * lda;
+      const float* b = B + static_cast<std::size_t>(j) * ldb;
+      float s = 0.0f;
+      for (int k = 0; k < K; ++k) s += a[k] * b[k];
+      float& c = C[static_cast<std::size_t>(i) * ldc + j];
+      c = accumulate ? c + s : s;
+    }
+}
+
+void ew_f32_matmul_tn__scalar(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K,
+                              int N, bool accumulate) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float s = 0.0f;
+      for (int k = 0; k < K; ++k) s += A[static_cast<std::size_t>(k) * lda + i] * B[static_cast<std::size_t>(k) * ldb + j];
+      float& c = C[static_cast<std::size_t>(i) * ldc + j];
+      c = accumulate ? c + s : s;
+    }
+}
+
+void ew_f32_gelu_grad__scalar(float* y, float* dydx, const float* x, int n) {
+  for (int i = 0; i < n; ++i) {
+    const float v = x[i];
+    const float cdf = 0.5f * (1.0f + std::erf(v * 0.70710678118654752f));
+    y[i] = v * cdf;
+    dydx[i] = cdf + v * 0.39894228040143268f * std::exp(-0.5f * v * v);
+  }
+}
+
 }  // namespace ew

@@ -422,4 +422,200 @@ void ew_f32_layernorm(float* y, float* mean, float* var, const float* x, const f
 
 #endif
 
+// ---- transposed matmuls (kernels.h): appended here, separate from the matmul above --------
+#if EW_SIMD
+namespace {
+
+// out[j] (+)= (Σ lanes of a_j) + tail[j], j = 0…3: four horizontal sums at once (a 4×4
+// transpose and adds instead of four separate reductions).
+#if defined(__wasm_simd128__)
+inline void hsum4_store(float* out, v128_t a0, v128_t a1, v128_t a2, v128_t a3, const float* tail, bool accumulate) {
+  const v128_t u = wasm_f32x4_add(wasm_i32x4_shuffle(a0, a1, 0, 4, 1, 5), wasm_i32x4_shuffle(a0, a1, 2, 6, 3, 7));
+  const v128_t w = wasm_f32x4_add(wasm_i32x4_shuffle(a2, a3, 0, 4, 1, 5), wasm_i32x4_shuffle(a2, a3, 2, 6, 3, 7));
+  v128_t r = wasm_f32x4_add(wasm_i32x4_shuffle(u, w, 0, 1, 4, 5), wasm_i32x4_shuffle(u, w, 2, 3, 6, 7));
+  r = wasm_f32x4_add(r, wasm_v128_load(tail));
+  if (accumulate) r = wasm_f32x4_add(r, wasm_v128_load(out));
+  wasm_v128_store(out, r);
+}
+#else
+inline void hsum4_store_128(float* out, __m128 a0, __m128 a1, __m128 a2, __m128 a3, const float* tail, bool accumulate) {
+  _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+  __m128 r = _mm_add_ps(_mm_add_ps(a0, a1), _mm_add_ps(a2, a3));
+  r = _mm_add_ps(r, _mm_loadu_ps(tail));
+  if (accumulate) r = _mm_add_ps(r, _mm_loadu_ps(out));
+  _mm_storeu_ps(out, r);
+}
+#if defined(__AVX2__) && defined(__FMA__)
+inline __m128 halves(__m256 a) { return _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1)); }
+inline void hsum4_store(float* out, __m256 a0, __m256 a1, __m256 a2, __m256 a3, const float* tail, bool accumulate) {
+  hsum4_store_128(out, halves(a0), halves(a1), halves(a2), halves(a3), tail, accumulate);
+}
+#else
+inline void hsum4_store(float* out, __m128 a0, __m128 a1, __m128 a2, __m128 a3, const float* tail, bool accumulate) {
+  hsum4_store_128(out, a0, a1, a2, a3, tail, accumulate);
+}
+#endif
+#endif
+
+// nt tile: R rows of A × J rows of B, dot products over K in vectors (R·J accumulators,
+// at most 2×4 = 8: fits V8's registers), reduced horizontally (four at once when J = 4);
+// the K % EW_VW tail is scalar.
+template <int R, int J>
+inline void nt_tile(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int K, bool accumulate) {
+  using namespace ew::simd;
+  const int kv = K - K % EW_VW;
+  vf acc[R][J];
+  for (int r = 0; r < R; ++r)
+    for (int j = 0; j < J; ++j) acc[r][j] = vzero();
+  for (int k = 0; k < kv; k += EW_VW) {
+    vf b[J];
+    for (int j = 0; j < J; ++j) b[j] = vload(B + static_cast<std::size_t>(j) * ldb + k);
+    for (int r = 0; r < R; ++r) {
+      const vf a = vload(A + static_cast<std::size_t>(r) * lda + k);
+      for (int j = 0; j < J; ++j) acc[r][j] = vfma(a, b[j], acc[r][j]);
+    }
+  }
+  if constexpr (J == 4) {
+    for (int r = 0; r < R; ++r) {
+      const float* a = A + static_cast<std::size_t>(r) * lda;
+      float tail[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      for (int j = 0; j < 4; ++j)
+        for (int k = kv; k < K; ++k) tail[j] += a[k] * B[static_cast<std::size_t>(j) * ldb + k];
+      hsum4_store(C + static_cast<std::size_t>(r) * ldc, acc[r][0], acc[r][1], acc[r][2], acc[r][3], tail, accumulate);
+    }
+    return;
+  }
+  for (int r = 0; r < R; ++r)
+    for (int j = 0; j < J; ++j) {
+      const float* a = A + static_cast<std::size_t>(r) * lda;
+      const float* b = B + static_cast<std::size_t>(j) * ldb;
+      float s = vhsum(acc[r][j]);
+      for (int k = kv; k < K; ++k) s += a[k] * b[k];
+      float& c = C[static_cast<std::size_t>(r) * ldc + j];
+      c = accumulate ? c + s : s;
+    }
+}
+
+template <int R>
+inline void nt_rows(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int K, int N, bool acc) {
+  int j = 0;
+  for (; j + 4 <= N; j += 4) nt_tile<R, 4>(C + j, ldc, A, lda, B + static_cast<std::size_t>(j) * ldb, ldb, K, acc);
+  for (; j < N; ++j) nt_tile<R, 1>(C + j, ldc, A, lda, B + static_cast<std::size_t>(j) * ldb, ldb, K, acc);
+}
+
+// tn tile: R rows × V vectors of C, summed over K as rank-1 updates: R broadcasts of A's
+// row k (A[k, i0..i0+R)) times V vectors of B's row k (R·V ≤ 8 accumulators).
+template <int R, int V>
+inline void tn_tile(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int K, bool accumulate) {
+  using namespace ew::simd;
+  vf acc[R][V];
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < V; ++v)
+      acc[r][v] = accumulate ? vload(C + static_cast<std::size_t>(r) * ldc + v * EW_VW) : vzero();
+  for (int k = 0; k < K; ++k) {
+    const float* a = A + static_cast<std::size_t>(k) * lda;
+    const float* b = B + static_cast<std::size_t>(k) * ldb;
+    vf bv[V];
+    for (int v = 0; v < V; ++v) bv[v] = vload(b + v * EW_VW);
+    for (int r = 0; r < R; ++r) {
+      const vf ar = vsplat(a[r]);
+      for (int v = 0; v < V; ++v) acc[r][v] = vfma(ar, bv[v], acc[r][v]);
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < V; ++v) vstore(C + static_cast<std::size_t>(r) * ldc + v * EW_VW, acc[r][v]);
+}
+
+template <int V>
+inline void tn_cols(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K, bool acc) {
+  int i = 0;
+  for (; i + 4 <= M; i += 4) tn_tile<4, V>(C + static_cast<std::size_t>(i) * ldc, ldc, A + i, lda, B, ldb, K, acc);
+  for (; i < M; ++i) tn_tile<1, V>(C + static_cast<std::size_t>(i) * ldc, ldc, A + i, lda, B, ldb, K, acc);
+}
+
+// Division, |a| and copysign, per ISA (simd.h has none of them).
+#if defined(__wasm_simd128__)
+inline ew::simd::vf vdiv(ew::simd::vf a, ew::simd::vf b) { return wasm_f32x4_div(a, b); }
+inline ew::simd::vf vabs(ew::simd::vf a) { return wasm_f32x4_abs(a); }
+inline ew::simd::vf vsign_of(ew::simd::vf a) { return wasm_v128_and(a, wasm_f32x4_splat(-0.0f)); }
+inline ew::simd::vf vor(ew::simd::vf a, ew::simd::vf b) { return wasm_v128_or(a, b); }
+#elif defined(__AVX2__) && defined(__FMA__)
+inline __m256 vdiv(__m256 a, __m256 b) { return _mm256_div_ps(a, b); }
+inline __m256 vabs(__m256 a) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a); }
+inline __m256 vsign_of(__m256 a) { return _mm256_and_ps(a, _mm256_set1_ps(-0.0f)); }
+inline __m256 vor(__m256 a, __m256 b) { return _mm256_or_ps(a, b); }
+#else
+inline __m128 vdiv(__m128 a, __m128 b) { return _mm_div_ps(a, b); }
+inline __m128 vabs(__m128 a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
+inline __m128 vsign_of(__m128 a) { return _mm_and_ps(a, _mm_set1_ps(-0.0f)); }
+inline __m128 vor(__m128 a, __m128 b) { return _mm_or_ps(a, b); }
+#endif
+
+// GELU and its derivative for one vector: z = x/√2, erf(|z|) = 1 − t·P(t)·e^{−z²} with
+// t = 1/(1 + p|z|) (A&S 7.1.26), and φ(x) = e^{−z²}/√(2π) reuses the same exp.
+inline void gelu_grad_v(float* y, float* dydx, const float* x) {
+  using namespace ew::simd;
+  const vf v = vload(x);
+  const vf az = vabs(vmul(v, vsplat(0.70710678118654752f)));
+  const vf t = vdiv(vsplat(1.0f), vfma(az, vsplat(0.3275911f), vsplat(1.0f)));
+  vf p = vsplat(1.061405429f);
+  p = vfma(p, t, vsplat(-1.453152027f));
+  p = vfma(p, t, vsplat(1.421413741f));
+  p = vfma(p, t, vsplat(-0.284496736f));
+  p = vfma(p, t, vsplat(0.254829592f));
+  const vf e = vexp(vmul(vmul(az, az), vsplat(-1.0f)));
+  const vf erf_abs = vsub(vsplat(1.0f), vmul(vmul(p, t), e));
+  const vf cdf = vmul(vsplat(0.5f), vadd(vsplat(1.0f), vor(erf_abs, vsign_of(v))));
+  vstore(y, vmul(v, cdf));
+  vstore(dydx, vfma(vmul(v, vsplat(0.39894228040143268f)), e, cdf));
+}
+
+}  // namespace
+
+void ew_f32_gelu_grad(float* y, float* dydx, const float* x, int n) {
+  using ew::simd::EW_VW;
+  int i = 0;
+  for (; i + EW_VW <= n; i += EW_VW) gelu_grad_v(y + i, dydx + i, x + i);
+  if (i < n) {  // the tail through a padded vector, so every element gets the same arithmetic
+    alignas(32) float xs[EW_VW] = {}, ys[EW_VW], ds[EW_VW];
+    for (int k = i; k < n; ++k) xs[k - i] = x[k];
+    gelu_grad_v(ys, ds, xs);
+    for (int k = i; k < n; ++k) y[k] = ys[k - i], dydx[k] = ds[k - i];
+  }
+}
+
+void ew_f32_matmul_nt(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K, int N,
+                      bool accumulate) {
+  int i = 0;
+  for (; i + 2 <= M; i += 2)
+    nt_rows<2>(C + static_cast<std::size_t>(i) * ldc, ldc, A + static_cast<std::size_t>(i) * lda, lda, B, ldb, K, N,
+               accumulate);
+  if (i < M)
+    nt_rows<1>(C + static_cast<std::size_t>(i) * ldc, ldc, A + static_cast<std::size_t>(i) * lda, lda, B, ldb, K, N,
+               accumulate);
+}
+
+void ew_f32_matmul_tn(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K, int N,
+                      bool accumulate) {
+  using ew::simd::EW_VW;
+  int j = 0;
+  for (; j + 2 * EW_VW <= N; j += 2 * EW_VW) tn_cols<2>(C + j, ldc, A, lda, B + j, ldb, M, K, accumulate);
+  for (; j + EW_VW <= N; j += EW_VW) tn_cols<1>(C + j, ldc, A, lda, B + j, ldb, M, K, accumulate);
+  if (j < N) ew_f32_matmul_tn__scalar(C + j, ldc, A, lda, B + j, ldb, M, K, N - j, accumulate);
+}
+
+#else  // no SIMD: the references are the kernels
+
+void ew_f32_gelu_grad(float* y, float* dydx, const float* x, int n) { ew_f32_gelu_grad__scalar(y, dydx, x, n); }
+void ew_f32_matmul_nt(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K, int N,
+                      bool accumulate) {
+  ew_f32_matmul_nt__scalar(C, ldc, A, lda, B, ldb, M, K, N, accumulate);
+}
+void ew_f32_matmul_tn(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K, int N,
+                      bool accumulate) {
+  ew_f32_matmul_tn__scalar(C, ldc, A, lda, B, ldb, M, K, N, accumulate);
+}
+
+#endif
+
 }  // namespace ew

@@ -64,7 +64,7 @@ AdamWStepInfo AdamW::step(const std::vector<ParamSlot>& slots) {
       v_.emplace_back(s.n, 0.0f);
     }
   }
-  check(slots.size() == m_.size(), "AdamW: the parameter list changed between steps");
+  if (slots.size() != m_.size()) throw Error("AdamW: the parameter list changed between steps");
   AdamWStepInfo info;
   info.grad_norm = clip_grad_norm(slots, c_.clip_norm, &info.clip_scale);
   info.t = ++t_;
@@ -78,7 +78,8 @@ AdamWStepInfo AdamW::step(const std::vector<ParamSlot>& slots) {
   const float bc2s = static_cast<float>(bc2_sqrt), eps = static_cast<float>(c_.eps);
   for (std::size_t k = 0; k < slots.size(); ++k) {
     const ParamSlot& s = slots[k];
-    check(s.n == m_[k].size(), "AdamW: parameter " + std::to_string(k) + " changed size between steps");
+    if (s.n != m_[k].size())  // (the message is built only on failure: a step allocates nothing)
+      throw Error("AdamW: parameter " + std::to_string(k) + " changed size between steps");
     float* m = m_[k].data();
     float* v = v_[k].data();
     const float decay = static_cast<float>(1.0 - info.lr * (s.decay ? c_.weight_decay : 0.0));

@@ -9,6 +9,7 @@
 #include "config_schema.h"
 #include "error.h"
 #include "params.h"
+#include "train_batched.h"
 
 namespace ew {
 
@@ -24,8 +25,6 @@ void validate(const TrainOptions& o) {
   if (!(o.lr > 0 && o.lr <= 1)) throw Error("--lr must be greater than 0 and at most 1, got " + std::to_string(o.lr));
   range("warmup", o.warmup, 0, 1e7);
 }
-
-namespace {
 
 Model initial_model(const TrainOptions& o, const Task& task) {
   Model m;
@@ -55,6 +54,8 @@ Model initial_model(const TrainOptions& o, const Task& task) {
   return m;
 }
 
+namespace {
+
 AdamWConfig optimizer(const TrainOptions& o) {
   AdamWConfig a;
   a.lr = o.lr;
@@ -79,12 +80,29 @@ Trainer::Trainer(const TrainOptions& o)
     : o_(o), task_((validate(o), find_task(o.task))), model_(initial_model(o, task_)), opt_(optimizer(o)) {
   set_example(model_, task_, task_.sample(o_.seed, 0, Split::Train));
   run(model_, trace_);  // creates every parameter
+  std::size_t n = 0;
+  for (const Param& p : model_.params) n += p.value.size();
+  grads_.assign(n, 0.0f);
+  n = 0;
+  for (Param& p : model_.params) {
+    slots_.push_back({p.value.data(), grads_.data() + n, p.value.size(), p.value.dimension() == 2});
+    n += p.value.size();
+  }
+  const std::string why = batched_unsupported(model_);
+  if (o_.batched && why.empty()) {
+    pass_ = std::make_unique<BatchedPass>(model_);
+    batch_ = std::make_unique<TokenBatch>();
+    examples_.resize(o_.batch);
+    path_ = "batched";
+  } else {
+    path_ = "recorded (" + (o_.batched ? "the batched path does not support " + why : std::string("asked for")) + ")";
+  }
 }
 
-double Trainer::step() {
-  if (grads_.empty())
-    for (const Param& p : model_.params) grads_.emplace_back(p.value.size(), 0.0f);
-  for (auto& g : grads_) std::fill(g.begin(), g.end(), 0.0f);
+Trainer::~Trainer() = default;
+
+double Trainer::recorded_gradients() {
+  std::fill(grads_.begin(), grads_.end(), 0.0f);
   double loss = 0;
   for (int b = 0; b < o_.batch; ++b) {
     set_example(model_, task_, task_.sample(o_.seed, drawn_++, Split::Train));
@@ -93,18 +111,24 @@ double Trainer::step() {
     loss += trace_.at("loss").data[0];
     for (std::size_t k = 0; k < model_.params.size(); ++k)
       if (const Step* g = trace_.find("grad." + model_.params[k].id))
-        for (std::size_t i = 0; i < g->size(); ++i) grads_[k][i] += g->data[i] / static_cast<float>(o_.batch);
+        for (std::size_t i = 0; i < g->size(); ++i) slots_[k].grad[i] += g->data[i] / static_cast<float>(o_.batch);
   }
-  std::vector<ParamSlot> slots;
-  for (std::size_t k = 0; k < model_.params.size(); ++k) {
-    Param& p = model_.params[k];
-    slots.push_back({p.value.data(), grads_[k].data(), p.value.size(), p.value.dimension() == 2});
-  }
-  const AdamWStepInfo info = opt_.step(slots);
+  return loss / o_.batch;
+}
+
+double Trainer::batched_gradients() {
+  for (Example& e : examples_) e = task_.sample(o_.seed, drawn_++, Split::Train);
+  pass_->encode(*batch_, examples_.data(), o_.batch);
+  return pass_->loss_and_grads(model_, *batch_, grads_.data());
+}
+
+double Trainer::step() {
+  const double loss = pass_ ? batched_gradients() : recorded_gradients();
+  for (std::size_t k = 0; k < slots_.size(); ++k) slots_[k].value = model_.params[k].value.data();
+  const AdamWStepInfo info = opt_.step(slots_);
   if (!std::isfinite(info.grad_norm))
     throw Error("training stopped at step " + std::to_string(info.t) + ": the gradient is not finite");
   for (Param& p : model_.params) p.packed.data.clear();  // repacked by the next run
-  loss /= o_.batch;
   if (!std::isfinite(loss)) throw Error("training stopped at step " + std::to_string(info.t) + ": the loss is not finite");
   return loss;
 }
@@ -113,6 +137,33 @@ std::vector<std::string> Trainer::predict(const std::string& source, int max_len
   return ew::predict(model_, trace_, task_, source, max_len);
 }
 
-double Trainer::evaluate(int n) { return held_out_accuracy(model_, trace_, task_, o_.seed, n); }
+double Trainer::evaluate(int n) { return pass_ ? evaluate_batched(n) : evaluate_recorded(n); }
+
+// One example at a time through the recorded forward pass (analyze.h), token by token as the
+// task's tokenizer reads the target.
+double Trainer::evaluate_recorded(int n) { return held_out_accuracy(model_, trace_, task_, o_.seed, n); }
+
+// The same predictions through the batched path, 64 held-out examples at a time.
+double Trainer::evaluate_batched(int n) {
+  int right = 0;
+  std::vector<Example> chunk;
+  std::vector<std::vector<int>> got;
+  for (int i0 = 0; i0 < n; i0 += 64) {
+    chunk.clear();
+    for (int i = i0; i < std::min(n, i0 + 64); ++i)
+      chunk.push_back(task_.sample(o_.seed, static_cast<std::uint64_t>(i), Split::HeldOut));
+    pass_->predict(model_, chunk.data(), static_cast<int>(chunk.size()), 12, got);
+    for (std::size_t e = 0; e < chunk.size(); ++e) {
+      if (task_.classifier) {
+        right += got[e].at(0) == chunk[e].label;
+        continue;
+      }
+      std::string s;
+      for (int id : got[e]) s += (s.empty() ? "" : " ") + model_.vocab.at(static_cast<std::size_t>(id));
+      right += s == chunk[e].target;
+    }
+  }
+  return n ? static_cast<double>(right) / n : 0.0;
+}
 
 }  // namespace ew
