@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake make g++ emscripten xtensor-dev xtl-dev libxsimd-dev doctest-dev nlohmann-json3-dev
-          libbenchmark-dev chromium python3 python3-numpy python3-torch clang-14 libclang-rt-14-dev)
+          libbenchmark-dev chromium python3 python3-numpy python3-torch clang-14 libclang-rt-14-dev clang-19)
 # Node.js 18+ with npm: the machine's own if it has one, else Debian's (18 in Debian 12).
 command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 missing=()
