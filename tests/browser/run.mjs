@@ -82,8 +82,8 @@ const api = (page, fn, ...args) => page.evaluate(fn, ...args);
 const getState = (page) => api(page, () => window.encoderWalkthrough.getState());
 // The page's trace with -Infinity kept (page.evaluate's serialization would lose it).
 async function getTrace(page) {
-  const t = await api(page, () => {
-    const tr = window.encoderWalkthrough.getTrace();
+  const t = await api(page, async () => {
+    const tr = await window.encoderWalkthrough.getTrace(); // fetches the steps the page has not shown
     return { ...tr, steps: tr.steps.map((s) => ({ ...s, data: Array.from(s.data, (v) => (v === -Infinity ? null : v)) })) };
   });
   t.steps.forEach((s) => { s.data = s.data.map((v) => (v === null ? -Infinity : v)); });
