@@ -33,3 +33,10 @@ export function pickBuild(wasm) {
   if (wasm.validate(SIMD_PROBE)) return 'simd';
   return 'scalar';
 }
+
+// The builds this WebAssembly implementation can run, fastest first (a build whose file fails
+// to load is skipped for the next one).
+export function usableBuilds(wasm) {
+  const order = ['relaxed', 'simd', 'scalar'];
+  return order.slice(order.indexOf(pickBuild(wasm)));
+}

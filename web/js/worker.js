@@ -8,11 +8,11 @@
 // 'thumbs' reduced copies (block maxima) of step regions for thumbnails; parameters travel
 // the same way, eagerly when small, else on request ('params'). A request for data carries
 // the trace's generation and is refused once a newer trace has replaced it.
-// The module is the fastest build this browser validates: relaxed SIMD (FMA) → SIMD128 →
-// scalar (the scalar build is only present when the site ships one: dist/…_scalar.js).
-import { pickBuild, BUILD_FILES } from './builds.js';
+// The module is the fastest build this browser validates and can load: relaxed SIMD (FMA) →
+// SIMD128 → scalar (builds.js; the scalar build only when the site ships dist/…_scalar.js).
+import { usableBuilds, BUILD_FILES } from './builds.js';
 
-const EAGER_PARAM_FLOATS = 4 * 1024 * 1024;
+const EAGER_PARAM_FLOATS = 64 * 1024; // above this (256 KB) parameters are sent on request
 
 let modulePromise = null;
 let engine = null;
@@ -21,10 +21,20 @@ let stepCount = 0; // steps of the trace the engine holds
 
 let build = '';
 
+// The fastest build that validates and loads (a missing or failing file: the next one).
 async function createModule(opts) {
-  build = pickBuild(WebAssembly);
-  const { default: factory } = await import(`../${BUILD_FILES[build]}`);
-  return factory(opts);
+  const errors = [];
+  for (const b of usableBuilds(WebAssembly)) {
+    try {
+      const { default: factory } = await import(`../${BUILD_FILES[b]}`);
+      const M = await factory(opts);
+      build = b;
+      return M;
+    } catch (e) {
+      errors.push(`${BUILD_FILES[b]}: ${(e && e.message) || e}`);
+    }
+  }
+  throw new Error(`no build of the engine could be loaded (${errors.join('; ')})`);
 }
 
 function getModule() {
