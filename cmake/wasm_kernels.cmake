@@ -5,7 +5,8 @@
 #   relaxed  -msimd128 -mrelaxed-simd    (f32x4.relaxed_madd: fused multiply-add; clang-14
 #                                         only knows a draft opcode that V8 rejects)
 # Defines EW_KERNELS_OBJ_PLAIN and EW_KERNELS_OBJ_RELAXED (object files) for the root
-# CMakeLists.txt, which builds ew_core (plain) and ew_core_relaxed from them.
+# CMakeLists.txt, which builds ew_core (plain) and ew_core_relaxed from them, and
+# ew_without_simd128(target) for the scalar fallback (ew_core_scalar).
 # The kernels are built without C++ exceptions: clang-19 allows -fwasm-exceptions only
 # with reference types and multi-value, which Emscripten 3.1.6's Binaryen cannot read.
 # Nothing in them throws (an allocation failure in the A-packing scratch would abort).
@@ -44,3 +45,13 @@ ew_clang19_kernels(relaxed EW_KERNELS_OBJ_RELAXED -msimd128 -mrelaxed-simd)
 # cannot parse them ("invalid code after SIMD prefix"), so no optimizing link; WASM_BIGINT
 # skips the i64 legalization pass, which would also run wasm-opt. Each object is already -O3.
 set(EW_RELAXED_LINK -O1 -sWASM_BIGINT)
+
+# Drops the directory-wide -msimd128 from a target (the scalar build must validate in an
+# engine without SIMD).
+function(ew_without_simd128 target)
+  get_target_property(opts ${target} COMPILE_OPTIONS)
+  if(opts)
+    list(REMOVE_ITEM opts -msimd128)
+    set_property(TARGET ${target} PROPERTY COMPILE_OPTIONS ${opts})
+  endif()
+endfunction()

@@ -45,8 +45,12 @@ bash tests/fuzz/run.sh 20
 section "browser: the page in headless Chromium"
 node tests/browser/run.mjs --cli build/native-release/encoder-walkthrough
 
-section "wasm relaxed-SIMD build (FMA): trace vs native CLI (its doctest suites ran in ctest above as relaxed_*)"
+section "wasm relaxed-SIMD build (FMA): trace vs native CLI (its doctest suites ran in ctest above as relaxed_*); scalar fallback has no SIMD"
 node --experimental-wasm-relaxed-simd tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrough \
      --module build/wasm/node/encoder_walkthrough_relaxed_node.js --expect-isa wasmrelaxed
+echo "the page's scalar fallback module validates with SIMD disabled (Binaryen, MVP + exceptions):"
+node wasm/tools/node_modules/binaryen/bin/wasm-opt --mvp-features --enable-exception-handling --enable-sign-ext \
+     --enable-mutable-globals dist/encoder_walkthrough_scalar.wasm -o /dev/null
+echo "ok   dist/encoder_walkthrough_scalar.wasm"
 
 section "all tests passed"

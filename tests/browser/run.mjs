@@ -523,6 +523,27 @@ await check('screenshots (desktop, phone, embed) saved under artifacts/', async 
   assert(!(await emb.isVisible('.site')), 'embed mode shows the header');
 });
 
+// ---- the builds the Worker falls back to (issue 13) ---------------------------------------------
+// The Worker loads relaxed SIMD → SIMD128 → scalar, skipping a build whose file fails to load;
+// here the faster builds' files answer 404 (a host without them; Chromium itself validates all).
+await check('fallback builds: without the relaxed files SIMD128 runs, without SIMD files the scalar build; both match the native CLI', async () => {
+  for (const [build, hide, label] of [
+    ['simd', /encoder_walkthrough_relaxed\.(js|wasm)$/, /SIMD128 build/],
+    ['scalar', /encoder_walkthrough(_relaxed)?\.(js|wasm)$/, /scalar build/],
+  ]) {
+    const ctx = await browser.newContext({ viewport: { width: 1200, height: 800 }, serviceWorkers: 'block' });
+    await ctx.route(hide, (r) => r.fulfill({ status: 404, body: 'not here' }));
+    const p = await ctx.newPage();
+    p.on('pageerror', (e) => problems.push(`page error (${build} fallback): ${e.message}`));
+    await p.goto(`${base}?text=${encodeURIComponent('the frost was hard and the snow lay deep')}&d_model=16&num_heads=4`);
+    await p.evaluate(() => window.encoderWalkthrough.ready);
+    const perf = await p.textContent('#perf');
+    assert(label.test(perf), `${build}: the readout says "${perf}"`);
+    await checkVsNative(p, `${build} build`);
+    await ctx.close();
+  }
+});
+
 // ---- 12. hygiene ---------------------------------------------------------------------------------
 await check('no console errors, page errors, CSP violations, dialogs or requests outside the site', async () => {
   assert(!problems.length, problems.slice(0, 10).join('\n     '));

@@ -33,6 +33,22 @@ export async function showStep(index, opts = {}) {
   app.state.step = step.id;
   if (app.shownState) app.shownState.step = step.id;
 
+  const host = el('div', 'step-body');
+  const ctx = {
+    trace, step, engine: app.engine, batch: app.batch, cell: app.cell,
+    goTo: (id) => goTo(id, { focus: true }),
+    setBatch: (b) => {
+      if (b === app.batch) return;
+      app.batch = b;
+      app.cell = null;
+      showStep(app.index);
+    },
+    onExplain: (R, c) => { app.cell = { step: step.id, R, c }; },
+  };
+  // The Worker keeps the trace: fetch this step, its inputs and what its renderer needs.
+  let fetchError = null;
+  await Promise.all([trace.ensureStep(step, app.engine), prepareStep(ctx)]).catch((e) => { fetchError = e; });
+  if (token !== renderToken || trace !== app.trace) return;
   const place = (app.places && app.places[index]) || placeOf(step);
   $('crumbs').textContent = [place.section, place.group, place.head >= 0 ? `head ${place.head}` : '']
     .filter(Boolean).join(' › ');
@@ -55,22 +71,6 @@ export async function showStep(index, opts = {}) {
   $('note').hidden = !step.note;
 
   const view = $('view');
-  const host = el('div', 'step-body');
-  const ctx = {
-    trace, step, engine: app.engine, batch: app.batch, cell: app.cell,
-    goTo: (id) => goTo(id, { focus: true }),
-    setBatch: (b) => {
-      if (b === app.batch) return;
-      app.batch = b;
-      app.cell = null;
-      showStep(app.index);
-    },
-    onExplain: (R, c) => { app.cell = { step: step.id, R, c }; },
-  };
-  // The Worker keeps the trace: fetch this step, its inputs and what its renderer needs.
-  let fetchError = null;
-  await Promise.all([trace.ensureStep(step, app.engine), prepareStep(ctx)]).catch((e) => { fetchError = e; });
-  if (token !== renderToken || trace !== app.trace) return;
   try {
     if (fetchError) throw new Error(`its numbers could not be fetched from the engine (${fetchError.message})`);
     renderStep(ctx, host);

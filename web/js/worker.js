@@ -9,7 +9,7 @@
 // the same way, eagerly when small, else on request ('params'). A request for data carries
 // the trace's generation and is refused once a newer trace has replaced it.
 // The module is the fastest build this browser validates and can load: relaxed SIMD (FMA) →
-// SIMD128 → scalar (builds.js; the scalar build only when the site ships dist/…_scalar.js).
+// SIMD128 → scalar (builds.js).
 import { usableBuilds, BUILD_FILES } from './builds.js';
 
 const EAGER_PARAM_FLOATS = 64 * 1024; // above this (256 KB) parameters are sent on request
