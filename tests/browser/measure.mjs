@@ -15,7 +15,8 @@
 // step's DOM is built), also up to the next frame's layout and paint (rAF, then a task: up
 // to one 16.7 ms frame of waiting is included in that one) — and the page's own
 // readout (#perf and its title: forward pass, parse + forward in the worker, copy of the
-// shown step's data, render). Summarised as median/min/max. A measurement to report, not a
+// shown step's data, render). Summarised as median/min/max. Then the bare matmul
+// 128×512×2048 of both builds in Chromium (GFLOP/s). A measurement to report, not a
 // test: it asserts nothing about speed (the machine is shared). Used for the README.
 //
 //   node tests/browser/measure.mjs [--runs 9] [--dist dist] [--chromium /usr/bin/chromium]
@@ -119,6 +120,34 @@ for (const [name, state, mode] of sizes) {
     log(`  [${b}]   render of the step (head 0 weights):   ${fmt(res.render)}`);
   }
 }
-if (json) process.stdout.write(JSON.stringify({ url, date: new Date().toISOString(), runs, results: out }, null, 1) + '\n');
+// The bare matmul 128×512×2048 in Chromium (main thread of the relaxed page, both builds' web
+// modules loaded side by side, Module.MatmulBench: B packed once), interleaved rounds.
+const matmul = await pages[builds[0]].page.evaluate(async (rounds) => {
+  const mods = {};
+  for (const [b, file] of [['relaxed', 'encoder_walkthrough_relaxed.js'], ['simd', 'encoder_walkthrough.js']]) {
+    const { default: factory } = await import(`/${file}`);
+    const M = await factory({ locateFile: (p) => `/${p}`, print: () => {}, printErr: () => {} });
+    const mb = new M.MatmulBench(128, 512, 2048);
+    for (let i = 0; i < 5; i++) mb.run();
+    mods[b] = { mb, isa: M.kernelIsa(), ms: [] };
+  }
+  for (let r = 0; r < rounds; r++) {
+    for (const b of r % 2 ? ['simd', 'relaxed'] : ['relaxed', 'simd']) {
+      const t0 = performance.now();
+      for (let i = 0; i < 10; i++) mods[b].mb.run();
+      mods[b].ms.push((performance.now() - t0) / 10);
+    }
+  }
+  const med = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+  const sum = (b) => mods[b].mb.checksum();
+  return Object.fromEntries(Object.entries(mods).map(([b, m]) => [b, { isa: m.isa, ms: med(m.ms), checksum: sum(b) }]));
+}, Math.max(9, runs * 2 + 1)).catch((e) => ({ error: String(e.message || e) }));
+if (matmul.error) log(`\nmatmul in Chromium: not measured (${matmul.error})`);
+else {
+  log('\nmatmul 128×512×2048 in Chromium (main thread, interleaved, median)');
+  for (const [b, m] of Object.entries(matmul))
+    log(`  [${b}] ${m.ms.toFixed(2)} ms = ${(2 * 128 * 512 * 2048 / m.ms / 1e6).toFixed(1)} GFLOP/s (kernels ${m.isa}, ΣC ${m.checksum.toFixed(3)})`);
+}
+if (json) process.stdout.write(JSON.stringify({ url, date: new Date().toISOString(), runs, results: out, matmul }, null, 1) + '\n');
 await browser.close();
 server.close();
