@@ -27,7 +27,7 @@ async function createModule(opts) {
   for (const b of usableBuilds(WebAssembly)) {
     try {
       const { default: factory } = await import(`../${BUILD_FILES[b]}`);
-      const M = await factory(opts);
+      const M = await factory({ ...opts }); // a fresh object: a failed attempt may have changed its own
       build = b;
       return M;
     } catch (e) {
