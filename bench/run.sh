@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # bench/run.sh — every benchmark of the project in one command (see bench/README.md):
 #   1. builds what it needs: build/native-release (Google Benchmark programs),
-#      build/wasm and build/wasm-scalar (the Node flavor of our module), npm ci in bench/node;
+#      build/wasm (the Node flavor of our module: SIMD128 and relaxed SIMD) and
+#      build/wasm-scalar, npm ci in bench/node;
 #   2. runs the native kernels and one encoder layer (bench/native_bench.cpp);
-#   3. runs the WebAssembly comparison in Node (bench/node/bench.mjs): ours SIMD and scalar,
+#   3. runs the WebAssembly comparison in Node (bench/node/bench.mjs): ours SIMD, relaxed and scalar,
 #      TensorFlow.js wasm and onnxruntime-web, single thread, interleaved rounds;
 #   4. runs a training step against TensorFlow.js (bench/node/train_bench.mjs: train_vs_tfjs);
 #   5. prints one table (or, with --json, one JSON object) on stdout. Progress goes to stderr.
@@ -42,9 +43,11 @@ if ((build)); then
   fi
   if ((wasm)); then
     for p in wasm wasm-scalar; do
-      log "building build/$p (ew_wasm_node)"
+      targets=(ew_wasm_node)
+      [ "$p" = wasm ] && targets+=(ew_wasm_node_relaxed)  # the relaxed-SIMD (FMA) build
+      log "building build/$p (${targets[*]})"
       cmake --preset "$p" >&2
-      cmake --build --preset "$p" -j"$jobs" --target ew_wasm_node >&2
+      cmake --build --preset "$p" -j"$jobs" --target "${targets[@]}" >&2
     done
     if [ ! -d bench/node/node_modules ] || [ bench/node/package-lock.json -nt bench/node/node_modules/.package-lock.json ]; then
       log "npm ci in bench/node"

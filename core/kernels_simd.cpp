@@ -4,10 +4,13 @@
 // un-suffixed kernel forwards to its scalar reference in kernels_scalar.cpp.
 //
 // matmul: cache-blocked over K (KC rows of B stay in L1 while every row block of A passes),
-// register-tiled MR×NR = 4 rows × 2 vectors (8 accumulators: fits x64 V8's 16 xmm
-// registers), B packed once into NR-wide zero-padded panels; bias and activation fused
-// into the last K block's store. No allocation: the ragged last panel of an unpacked B is
-// staged in a stack buffer.
+// register-tiled MR rows × NV vectors (natively 4 × 2 AVX2 vectors; in WebAssembly 2 × 4 =
+// 2×16 floats, and 3 × 3 = 3×12 in the relaxed-SIMD build, chosen by measurement under V8's
+// TurboFan: V8 on x64 allocates 15 xmm registers; 4×8, 2×16 and 3×12 fit, 6×8 and 4×12
+// spill — see docs/benchmarks.md), B packed once into NR-wide zero-padded panels; bias and activation
+// fused into the last K block's store. No allocation: the ragged last panel of an unpacked
+// B is staged in a stack buffer. Under Emscripten this file is compiled by clang-19
+// (cmake/wasm_kernels.cmake), once plain and once with relaxed SIMD (vfma fused).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -26,11 +29,23 @@ const char* kernel_isa() { return EW_ISA_NAME; }
 
 namespace {
 
+// Tiles measured under TurboFan (docs/benchmarks.md): WebAssembly SIMD128 2×16 (3×12 spills
+// without FMA: it needs a temporary per product), relaxed SIMD 3×12, native AVX2 4×16.
+#if defined(__wasm_relaxed_simd__)
+#define EW_MM_DEFAULT_MR 3
+#define EW_MM_DEFAULT_NV 3
+#elif EW_VW == 4
+#define EW_MM_DEFAULT_MR 2
+#define EW_MM_DEFAULT_NV 4
+#else
+#define EW_MM_DEFAULT_MR 4
+#define EW_MM_DEFAULT_NV 2
+#endif
 #ifndef EW_MM_MR
-#define EW_MM_MR 4
+#define EW_MM_MR EW_MM_DEFAULT_MR
 #endif
 #ifndef EW_MM_NV
-#define EW_MM_NV 2
+#define EW_MM_NV EW_MM_DEFAULT_NV
 #endif
 constexpr int MR = EW_MM_MR;      // rows of A per register tile
 constexpr int NV = EW_MM_NV;      // vectors of C per tile row

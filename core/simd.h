@@ -2,6 +2,7 @@
 // of EW_VW float lanes, chosen at compile time (ggml's "simd mappings", XNNPACK's per-ISA
 // microkernels written once):
 //   WebAssembly SIMD128 (Emscripten, -msimd128)   vf = v128_t,  4 lanes
+//     + relaxed SIMD (clang-19, -mrelaxed-simd)    the same, vfma fused (f32x4.relaxed_madd)
 //   x86 AVX2 + FMA (-march with both)              vf = __m256,  8 lanes
 //   x86 SSE2 (+ FMA when present)                  vf = __m128,  4 lanes
 // EW_SIMD is 0 when none applies or the build asks for scalar kernels (EW_SCALAR);
@@ -11,6 +12,10 @@
 
 #if defined(EW_SCALAR)
 #define EW_SIMD 0
+#elif defined(__wasm_simd128__) && defined(__wasm_relaxed_simd__)
+#define EW_SIMD 1
+#define EW_ISA_NAME "wasmrelaxed"
+#include <wasm_simd128.h>
 #elif defined(__wasm_simd128__)
 #define EW_SIMD 1
 #define EW_ISA_NAME "wasmsimd"
@@ -41,7 +46,13 @@ inline vf vzero() { return wasm_f32x4_splat(0.0f); }
 inline vf vadd(vf a, vf b) { return wasm_f32x4_add(a, b); }
 inline vf vsub(vf a, vf b) { return wasm_f32x4_sub(a, b); }
 inline vf vmul(vf a, vf b) { return wasm_f32x4_mul(a, b); }
+#if defined(__wasm_relaxed_simd__)
+// a·b + c, fused where the CPU has FMA (x64 FMA3, arm64) and unfused elsewhere: relaxed
+// SIMD leaves the choice to the engine, so results may differ from mul+add in the last bit.
+inline vf vfma(vf a, vf b, vf c) { return wasm_f32x4_relaxed_madd(a, b, c); }
+#else
 inline vf vfma(vf a, vf b, vf c) { return wasm_f32x4_add(wasm_f32x4_mul(a, b), c); }  // a·b + c
+#endif
 inline vf vmax(vf a, vf b) { return wasm_f32x4_pmax(a, b); }
 inline vf vmin(vf a, vf b) { return wasm_f32x4_pmin(a, b); }
 inline vf vround(vf a) { return wasm_f32x4_nearest(a); }

@@ -2,7 +2,7 @@
 # test.sh — the one command that runs every test (README; .ci/run calls it):
 #   native release: doctest suites + the NumPy/PyTorch reference (ctest)
 #   native ASan+UBSan: the doctest suites
-#   wasm (SIMD128) in Node: the same doctest suites, then the wasm trace vs the native one,
+#   wasm (SIMD128, and the relaxed-SIMD build's as relaxed_*) in Node: the same doctest suites, then the wasm trace vs the native one,
 #     the page's step kinds against real traces, and a leak check over thousands of
 #     recomputes through the Embind surface
 #   fuzz: the two parsers of files a user drops in, replaying every past crash, then 20 s each
@@ -57,5 +57,13 @@ node tests/browser/trained.mjs --cli build/native-release/encoder-walkthrough
 
 section "blog embeds: figure iframes, the web component, exports, the single-file build (Chromium)"
 node tests/browser/blog.mjs --cli build/native-release/encoder-walkthrough
+
+section "wasm relaxed-SIMD build (FMA): trace vs native CLI (its doctest suites ran in ctest above as relaxed_*); scalar fallback has no SIMD"
+node --experimental-wasm-relaxed-simd tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrough \
+     --module build/wasm/node/encoder_walkthrough_relaxed_node.js --expect-isa wasmrelaxed
+echo "the page's scalar fallback module validates with SIMD disabled (Binaryen, MVP + exceptions):"
+node wasm/tools/node_modules/binaryen/bin/wasm-opt --mvp-features --enable-exception-handling --enable-sign-ext \
+     --enable-mutable-globals dist/encoder_walkthrough_scalar.wasm -o /dev/null
+echo "ok   dist/encoder_walkthrough_scalar.wasm"
 
 section "all tests passed"

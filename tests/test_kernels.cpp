@@ -55,8 +55,10 @@ bool close_all(const std::vector<float>& got, const std::vector<float>& want, fl
 TEST_CASE("kernel ISA is named") {
   const std::string isa = ew::kernel_isa();
   MESSAGE("kernels: " << isa);
-  CHECK((isa == "wasmsimd" || isa == "avx2" || isa == "sse2" || isa == "scalar"));
-#if defined(__wasm_simd128__) && !defined(EW_SCALAR)
+  CHECK((isa == "wasmsimd" || isa == "wasmrelaxed" || isa == "avx2" || isa == "sse2" || isa == "scalar"));
+#if defined(EW_RELAXED_BUILD)
+  CHECK(isa == "wasmrelaxed");  // the relaxed-SIMD build (tests/CMakeLists.txt)
+#elif defined(__wasm_simd128__) && !defined(EW_SCALAR)
   CHECK(isa == "wasmsimd");
 #endif
 }

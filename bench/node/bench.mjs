@@ -1,10 +1,12 @@
 // bench.mjs — the WebAssembly benchmarks, in Node, single-threaded, in one process:
-// our module (SIMD128 build and scalar build) against TensorFlow.js's wasm backend (SIMD)
-// and onnxruntime-web (wasm, SIMD), on the same shapes and the same computation, timed in
-// interleaved rounds (every implementation once per round, in rotating order), so that a
-// noisy machine slows all of them alike. Ratios are medians of per-round pairs.
+// our module (SIMD128 build, relaxed-SIMD build with fused multiply-add, and scalar build)
+// against TensorFlow.js's wasm backend (SIMD) and onnxruntime-web (wasm, SIMD), each peer in
+// the formulations tried (the faster one is the one compared), on the same shapes and the
+// same computation, timed in interleaved rounds (every implementation once per round, in
+// rotating order), so that a noisy machine slows all of them alike. Ratios are medians of
+// per-round pairs.
 //
-//   node bench.mjs [--quick] [--json] [--native FILE] [--ours DIR] [--ours-scalar DIR]
+//   node bench.mjs [--quick] [--json] [--native FILE] [--ours DIR] [--ours-scalar DIR] [--no-relaxed]
 //                  [--no-ours] [--no-peers] [--rounds N] [--target-ms MS] [--default-tiering]
 //   node bench.mjs --from-json RESULT.json      # print the table of a saved --json result
 //
@@ -26,6 +28,8 @@ import v8 from 'node:v8';
 // --default-tiering keeps V8's defaults (what a browser tab does on first use).
 const DEFAULT_TIERING = process.argv.includes('--default-tiering');
 if (!DEFAULT_TIERING) v8.setFlagsFromString('--no-liftoff');
+// Relaxed SIMD (our relaxed build's f32x4.relaxed_madd) is behind a flag in Node 20.
+v8.setFlagsFromString('--experimental-wasm-relaxed-simd');
 
 const require = createRequire(import.meta.url);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -35,7 +39,7 @@ const ROOT = path.resolve(HERE, '..', '..');
 function parseArgs(argv) {
   const a = {
     quick: false, json: false, native: null, fromJson: null, ours: path.join(ROOT, 'build/wasm/node'),
-    oursScalar: path.join(ROOT, 'build/wasm-scalar/node'), noOurs: false, noPeers: false, rounds: 0, targetMs: 0,
+    oursScalar: path.join(ROOT, 'build/wasm-scalar/node'), noOurs: false, noPeers: false, noRelaxed: false, rounds: 0, targetMs: 0,
   };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i], next = () => {
@@ -50,6 +54,7 @@ function parseArgs(argv) {
     else if (k === '--ours-scalar') a.oursScalar = path.resolve(next());
     else if (k === '--no-ours') a.noOurs = true;
     else if (k === '--no-peers') a.noPeers = true;
+    else if (k === '--no-relaxed') a.noRelaxed = true;
     else if (k === '--default-tiering') a.defaultTiering = true;
     else if (k === '--rounds') a.rounds = Number(next());
     else if (k === '--target-ms') a.targetMs = Number(next());
@@ -105,8 +110,8 @@ const layerName = (s) => `layer ${s.label}`;
 const layerFlops = ({ T, d, ff }) => 8 * T * d * d + 4 * T * T * d + 4 * T * d * ff;
 
 // ---- our module --------------------------------------------------------------------------------
-async function loadOurs(dir) {
-  const js = path.join(dir, 'encoder_walkthrough_node.js'), wasm = path.join(dir, 'encoder_walkthrough_node.wasm');
+async function loadOurs(dir, base = 'encoder_walkthrough_node') {
+  const js = path.join(dir, base + '.js'), wasm = path.join(dir, base + '.wasm');
   if (!fs.existsSync(js) || !fs.existsSync(wasm)) throw new Error(`our module is not built: ${js} (run bench/run.sh, or cmake --build --preset wasm)`);
   const factory = require(js);
   return factory({ wasmBinary: fs.readFileSync(wasm), print: log, printErr: log });
@@ -169,15 +174,17 @@ async function loadOrt() {
   ort.env.wasm.proxy = false;
   // wasmPaths left unset: ort loads ort-wasm-simd-threaded.{mjs,wasm} next to its own module
   // in node_modules/onnxruntime-web/dist (no network); with numThreads = 1 it starts no Worker.
-  const { matmulModel, encoderLayerModel } = await import('./onnx_graph.mjs');
-  return { ort, matmulModel, encoderLayerModel, version: ort.env.versions.web, desc: `onnxruntime-web ${ort.env.versions.web} (wasm EP, SIMD, 1 thread)` };
+  const { matmulModel, encoderLayerModel, encoderLayerModelFused } = await import('./onnx_graph.mjs');
+  return { ort, matmulModel, encoderLayerModel, encoderLayerModelFused, version: ort.env.versions.web, desc: `onnxruntime-web ${ort.env.versions.web} (wasm EP, SIMD, 1 thread)` };
 }
 
 const ortSession = (P, bytes) =>
   P.ort.InferenceSession.create(bytes, { executionProviders: ['wasm'], graphOptimizationLevel: 'all', intraOpNumThreads: 1, interOpNumThreads: 1 });
 
-// tfjs: one post-norm layer, weights as tensors (uploaded once).
-function tfjsLayer(tf, s, w, eps = 1e-5) {
+// tfjs: one post-norm layer, weights as tensors (uploaded once), in one of two formulations:
+// 'fused' — tf.fused.matMul with the bias (and ReLU) in the matmul; 'plain' — tf.matMul, then
+// tf.add and tf.relu. LayerNorm from tf.moments (tfjs has no fused LayerNorm).
+function tfjsLayer(tf, s, w, formulation = 'fused', eps = 1e-5) {
   const T = {}, dk = s.d / s.h;
   const dims = { W_1: [s.d, s.ff], W_2: [s.ff, s.d] };
   for (const [k, v] of Object.entries(w)) T[k] = tf.tensor(v, k.startsWith('W_') ? dims[k] || [s.d, s.d] : [v.length]);
@@ -187,15 +194,18 @@ function tfjsLayer(tf, s, w, eps = 1e-5) {
     return tf.add(tf.mul(tf.mul(tf.sub(x, mean), tf.rsqrt(tf.add(variance, eps))), g), b);
   };
   const heads = (x) => tf.transpose(tf.reshape(x, [s.T, s.h, dk]), [1, 0, 2]);  // h×T×dk
+  const linear = formulation === 'fused'
+    ? (a, W, b, activation) => tf.fused.matMul({ a, b: W, bias: b, activation })
+    : (a, W, b, activation) => { const y = tf.add(tf.matMul(a, W), b); return activation === 'relu' ? tf.relu(y) : y; };
   const run = (x) => tf.tidy(() => {
-    const q = heads(tf.fused.matMul({ a: x, b: T.W_q, bias: T.b_q }));
-    const k = heads(tf.fused.matMul({ a: x, b: T.W_k, bias: T.b_k }));
-    const v = heads(tf.fused.matMul({ a: x, b: T.W_v, bias: T.b_v }));
+    const q = heads(linear(x, T.W_q, T.b_q));
+    const k = heads(linear(x, T.W_k, T.b_k));
+    const v = heads(linear(x, T.W_v, T.b_v));
     const p = tf.softmax(tf.mul(tf.matMul(q, k, false, true), scale), -1);
     const a = tf.reshape(tf.transpose(tf.matMul(p, v), [1, 0, 2]), [s.T, s.d]);
-    const o = layerNorm(tf.add(x, tf.fused.matMul({ a, b: T.W_o, bias: T.b_o })), T.ln1_gamma, T.ln1_beta);
-    const hdn = tf.fused.matMul({ a: o, b: T.W_1, bias: T.b_1, activation: 'relu' });
-    const f = tf.fused.matMul({ a: hdn, b: T.W_2, bias: T.b_2 });
+    const o = layerNorm(tf.add(x, linear(a, T.W_o, T.b_o)), T.ln1_gamma, T.ln1_beta);
+    const hdn = linear(o, T.W_1, T.b_1, 'relu');
+    const f = linear(hdn, T.W_2, T.b_2);
     return layerNorm(tf.add(o, f), T.ln2_gamma, T.ln2_beta);
   });
   return { run, dispose: () => { Object.values(T).forEach((t) => t.dispose()); scale.dispose(); } };
@@ -263,6 +273,11 @@ function renderTable(R) {
   const rr = [['ratio', 'case', 'value']];
   for (const [k, v] of Object.entries(R.ratios || {})) for (const [c, x] of Object.entries(v)) rr.push([k, c, x == null ? 'n/a' : x.toFixed(2) + '×']);
   lines.push(...table(rr, [0, 0, 1]));
+  if (R.peer_formulation_used && Object.keys(R.peer_formulation_used).length) {
+    lines.push('');
+    lines.push('Peer formulation the layer ratios use (the faster of those timed):');
+    for (const [k, v] of Object.entries(R.peer_formulation_used)) lines.push(`  ${k}: ${v}`);
+  }
   if (R.checks && R.checks.length) {
     lines.push('');
     lines.push('Correctness checks');
@@ -333,7 +348,7 @@ async function main() {
   };
 
   // -- load everything
-  let ours = null, oursScalar = null, tfjs = null, P = null;
+  let ours = null, oursScalar = null, oursRelaxed = null, tfjs = null, P = null;
   if (!args.noPeers) {
     log('loading tfjs-backend-wasm and onnxruntime-web');
     tfjs = await loadTfjs();
@@ -348,9 +363,20 @@ async function main() {
     log(`  kernel ISA: ${isaS} / ${isaX}`);
     if (isaS !== 'wasmsimd') notes.push(`our SIMD build reports kernel ISA "${isaS}", expected "wasmsimd"`);
     if (isaX !== 'scalar') notes.push(`our scalar build reports kernel ISA "${isaX}", expected "scalar"`);
+    if (!args.noRelaxed) {
+      oursRelaxed = await loadOurs(args.ours, 'encoder_walkthrough_relaxed_node');
+      const isaR = oursRelaxed.kernelIsa();
+      log(`  relaxed build: kernel ISA ${isaR}`);
+      if (isaR !== 'wasmrelaxed') notes.push(`our relaxed build reports kernel ISA "${isaR}", expected "wasmrelaxed"`);
+    }
   }
-  const OURS = 'ew wasm SIMD128', SCALAR = 'ew wasm scalar';
+  const OURS = 'ew wasm SIMD128', SCALAR = 'ew wasm scalar', RELAXED = 'ew wasm relaxed SIMD (FMA)';
   const TFJS = tfjs ? `tfjs-wasm ${tfjs.version} SIMD` : null, ORT = P ? `ort-web ${P.version} wasm SIMD` : null;
+  // The peers' layer formulations; each ratio is against the faster of a peer's formulations.
+  const TFJS_PLAIN = tfjs ? `${TFJS}, matMul + add + relu` : null;
+  const ORT_FUSED = P ? `${ORT}, com.microsoft Attention + SkipLayerNormalization` : null;
+  const PEERS = { tfjs: [TFJS, TFJS_PLAIN], ort: [ORT, ORT_FUSED] };
+  const oursBuilds = () => [[OURS, ours], [SCALAR, oursScalar], ...(oursRelaxed ? [[RELAXED, oursRelaxed]] : [])];
 
   // -- the cases: {name, flops, impls: [{impl, run, async}]}
   const cases = [];
@@ -361,7 +387,7 @@ async function main() {
     const impls = [];
     const outs = {};
     if (ours) {
-      for (const [impl, mod] of [[OURS, ours], [SCALAR, oursScalar]]) {
+      for (const [impl, mod] of oursBuilds()) {
         const mb = new mod.MatmulBench(M, K, N);
         mb.run();
         outs[impl] = mb.checksum();
@@ -414,6 +440,12 @@ async function main() {
       check(`${name} ours scalar vs SIMD`, c.finite && allFinite(ref) && c.max_abs_diff < 1e-3, `max |diff| ${c.max_abs_diff.toExponential(2)} (|y| ≤ ${c.max_abs_ref.toFixed(2)})`);
       impls.push({ impl: OURS, run: () => e.engine.rerun(), dispose: () => e.engine.delete() });
       impls.push({ impl: SCALAR, run: () => es.engine.rerun(), dispose: () => es.engine.delete() });
+      if (oursRelaxed) {
+        const er = loadEngine(oursRelaxed, json);
+        const cr = compare(er.step('layer0.output'), ref);
+        check(`${name} ours relaxed vs SIMD`, cr.finite && cr.max_abs_diff < 1e-3, `max |diff| ${cr.max_abs_diff.toExponential(2)} (|y| ≤ ${cr.max_abs_ref.toFixed(2)})`);
+        impls.push({ impl: RELAXED, run: () => er.engine.rerun(), dispose: () => er.engine.delete() });
+      }
     } else {
       // Peers only (testing): seeded weights like the core's (Glorot uniform, zero bias, γ = 1, β = 0).
       w = {};
@@ -426,26 +458,36 @@ async function main() {
     }
     if (tfjs) {
       const { tf } = tfjs;
-      const L = tfjsLayer(tf, s, w);
-      const x = tf.tensor2d(input, [s.T, s.d]);
-      const run = () => { const y = L.run(x); const d = y.dataSync(); y.dispose(); return d; };
-      const y = run();
-      if (ref) {
-        const c = compare(y, ref);
-        check(`${name} tfjs vs ours`, c.finite && c.max_abs_diff < 1e-3, `max |diff| ${c.max_abs_diff.toExponential(2)} (|y| ≤ ${c.max_abs_ref.toFixed(2)})`);
-      } else check(`${name} tfjs output finite`, allFinite(y), `${y.length} values`);
-      ref = ref || y;
-      impls.push({ impl: TFJS, run, dispose: () => { L.dispose(); x.dispose(); } });
+      for (const [impl, formulation] of [[TFJS, 'fused'], [TFJS_PLAIN, 'plain']]) {
+        const L = tfjsLayer(tf, s, w, formulation);
+        const x = tf.tensor2d(input, [s.T, s.d]);
+        const run = () => { const y = L.run(x); const d = y.dataSync(); y.dispose(); return d; };
+        const y = run();
+        if (ref) {
+          const c = compare(y, ref);
+          check(`${name} ${impl} vs ${ours ? 'ours' : 'tfjs'}`, c.finite && c.max_abs_diff < 1e-3, `max |diff| ${c.max_abs_diff.toExponential(2)} (|y| ≤ ${c.max_abs_ref.toFixed(2)})`);
+        } else check(`${name} tfjs output finite`, allFinite(y), `${y.length} values`);
+        ref = ref || y;
+        impls.push({ impl, run, dispose: () => { L.dispose(); x.dispose(); } });
+      }
     }
     if (P) {
-      const sess = await ortSession(P, P.encoderLayerModel(s.T, s.d, s.h, s.ff, w));
-      const feeds = { X: new P.ort.Tensor('float32', input, [s.T, s.d]) };
-      const y = (await sess.run(feeds)).Y.data;
-      if (ref) {
-        const c = compare(y, ref);
-        check(`${name} ort vs ${ours ? 'ours' : 'tfjs'}`, c.finite && c.max_abs_diff < 1e-3, `max |diff| ${c.max_abs_diff.toExponential(2)} (|y| ≤ ${c.max_abs_ref.toFixed(2)})`);
-      } else check(`${name} ort output finite`, allFinite(y), `${y.length} values`);
-      impls.push({ impl: ORT, async: true, run: () => sess.run(feeds), dispose: () => sess.release() });
+      for (const [impl, build] of [[ORT, P.encoderLayerModel], [ORT_FUSED, P.encoderLayerModelFused]]) {
+        let sess;
+        try {
+          sess = await ortSession(P, build(s.T, s.d, s.h, s.ff, w));
+        } catch (e) {
+          notes.push(`${impl}: the session could not be created (${String(e.message || e).slice(0, 200)}); not timed`);
+          continue;
+        }
+        const feeds = { X: new P.ort.Tensor('float32', input, [s.T, s.d]) };
+        const y = (await sess.run(feeds)).Y.data;
+        if (ref) {
+          const c = compare(y, ref);
+          check(`${name} ${impl} vs ${ours ? 'ours' : 'tfjs'}`, c.finite && c.max_abs_diff < 1e-3, `max |diff| ${c.max_abs_diff.toExponential(2)} (|y| ≤ ${c.max_abs_ref.toFixed(2)})`);
+        } else check(`${name} ort output finite`, allFinite(y), `${y.length} values`);
+        impls.push({ impl, async: true, run: () => sess.run(feeds), dispose: () => sess.release() });
+      }
     }
     if (impls.length) cases.push({ name, kind: 'layer', key: `d${s.d}`, flops: layerFlops(s), impls });
   }
@@ -464,9 +506,13 @@ async function main() {
       }
       return true;
     })(), `${steps} steps, |diff| ≤ 1e-4·(1+|y|)`);
-    cases.push({ name, kind: 'trace', key: def.name, flops: null,
-                 impls: [{ impl: OURS, run: () => e.engine.rerun(), dispose: () => e.engine.delete() },
-                         { impl: SCALAR, run: () => es.engine.rerun(), dispose: () => es.engine.delete() }] });
+    const traceImpls = [{ impl: OURS, run: () => e.engine.rerun(), dispose: () => e.engine.delete() },
+                        { impl: SCALAR, run: () => es.engine.rerun(), dispose: () => es.engine.delete() }];
+    if (oursRelaxed) {
+      const er = loadEngine(oursRelaxed, json);
+      traceImpls.push({ impl: RELAXED, run: () => er.engine.rerun(), dispose: () => er.engine.delete() });
+    }
+    cases.push({ name, kind: 'trace', key: def.name, flops: null, impls: traceImpls });
     notes.push(`Ours, layer and trace rows: Engine.load(model) once, then the time of Engine.rerun(), which runs ew::run and records the whole trace (every intermediate the page shows, incl. per-head scores and weights), as the page does; the peers compute only the layer output.`);
     notes.push(`The default preset is "${def.title}": ${JSON.stringify(def.model.config)}, text "${def.model.text}".`);
   }
@@ -491,11 +537,18 @@ async function main() {
   }
 
   // -- results and ratios
-  const results = [], ratios = {};
+  const results = [], ratios = {}, peerUsed = {};
+  // theirs: one implementation, or a list of a peer's formulations (the faster by median is used).
   const pairRatio = (c, theirs, mine) => {
-    const a = c.impls.find((i) => i.impl === theirs), b = c.impls.find((i) => i.impl === mine);
-    if (!a || !b) return null;
+    const cands = (Array.isArray(theirs) ? theirs : [theirs]).map((n) => c.impls.find((i) => i.impl === n)).filter(Boolean);
+    const b = c.impls.find((i) => i.impl === mine);
+    if (!cands.length || !b) return null;
+    const a = cands.reduce((x, y) => (median(y.times) < median(x.times) ? y : x));
     return round(median(a.times.map((t, i) => t / b.times[i])), 4);
+  };
+  const fasterOf = (c, names) => {
+    const cands = names.map((n) => c.impls.find((i) => i.impl === n)).filter(Boolean);
+    return cands.length ? cands.reduce((x, y) => (median(y.times) < median(x.times) ? y : x)).impl : null;
   };
   const setRatio = (k, caseKey, v) => { if (v != null) (ratios[k] ||= {})[caseKey] = v; };
   let native = null;
@@ -511,20 +564,32 @@ async function main() {
                      runs: im.times.length, iters_per_run: im.iters });
     }
     const label = c.kind === 'trace' ? c.key : c.name.replace(/^(gemm|layer) /, '');
-    if (c.kind === 'gemm') { setRatio('gemm_vs_tfjs', label, pairRatio(c, TFJS, OURS)); setRatio('gemm_vs_ort', label, pairRatio(c, ORT, OURS)); }
-    if (c.kind === 'layer') { setRatio('layer_vs_tfjs', label, pairRatio(c, TFJS, OURS)); setRatio('layer_vs_ort', label, pairRatio(c, ORT, OURS)); }
-    setRatio('simd_vs_scalar', `${c.kind} ${label}`, pairRatio(c, SCALAR, OURS));
+    // Plain SIMD128 build (keys as before), and the relaxed build (keys ending in _relaxed).
+    for (const [mine, sfx] of [[OURS, ''], [RELAXED, '_relaxed']]) {
+      if (c.kind === 'gemm' || c.kind === 'layer') {
+        setRatio(`${c.kind}_vs_tfjs${sfx}`, label, pairRatio(c, PEERS.tfjs, mine));
+        setRatio(`${c.kind}_vs_ort${sfx}`, label, pairRatio(c, PEERS.ort, mine));
+      }
+      setRatio(`simd_vs_scalar${sfx}`, `${c.kind} ${label}`, pairRatio(c, SCALAR, mine));
+    }
+    setRatio('relaxed_vs_simd', `${c.kind} ${label}`, pairRatio(c, OURS, RELAXED));
+    if (c.kind === 'layer') for (const [peer, names] of Object.entries(PEERS)) {
+      const best = fasterOf(c, names);
+      if (best) peerUsed[`${peer} ${label}`] = best;
+    }
   }
   if (native && Object.keys(native.ratios).length) ratios.native_simd_vs_scalar = native.ratios;
   if (native) notes.push(`Native rows: Google Benchmark (${native.context.library_build_type || ''} libbenchmark), build/native-release, kernel ISA ${native.isa}; min/median/max over ${Math.max(...native.results.map((r) => r.runs))} repetitions; native_simd_vs_scalar is a ratio of medians (not interleaved).`);
   if (cases.length) notes.push(`WebAssembly rows: one Node process, single thread, ${DEFAULT_TIERING ? "V8's default wasm tiering" : 'every wasm module compiled by TurboFan up front (V8 --no-liftoff)'}; each run is the mean over a calibrated number of iterations; median/min/max over the interleaved rounds. GFLOP/s counts matmul FLOPs only (2·M·K·N; for a layer 8Td² + 4T²d + 4T·d·d_ff).`);
   if (P) notes.push('onnxruntime-web: the graph (MatMul; or Gemm/Reshape/Transpose/MatMul/Mul/Softmax/LayerNormalization/Relu/Add for the layer, opset 17) is encoded in bench/node/onnx_graph.mjs with protobufjs; weights are initializers; graphOptimizationLevel "all".');
-  if (tfjs) notes.push('tfjs: weights uploaded once as tensors; fused matMul with bias (and ReLU); LayerNorm from moments; dataSync() of the output ends every iteration.');
+  if (P) notes.push('onnxruntime-web, fused formulation: com.microsoft Attention (packed QKV weights, all heads) and SkipLayerNormalization (residual + bias + LayerNorm), the contrib ops its wasm EP runs; the layer ratios use whichever ort formulation was faster (peer_formulation_used).');
+  if (tfjs) notes.push('tfjs: weights uploaded once as tensors; two layer formulations, fused matMul with bias (and ReLU) and matMul + add + relu; LayerNorm from moments; dataSync() of the output ends every iteration; the layer ratios use the faster formulation.');
+  if (oursRelaxed) notes.push('Ours, relaxed SIMD: the same module with kernels compiled by clang-19 -mrelaxed-simd (f32x4.relaxed_madd, fused on this CPU); Node runs it with --experimental-wasm-relaxed-simd. Ratios ending in _relaxed are against it; the others against the plain SIMD128 build.');
 
   const cpu = os.cpus();
   const machine = `${cpu[0] ? cpu[0].model.trim() : 'unknown CPU'}, ${cpu.length} logical CPUs, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, Node ${process.version}` +
     (native ? `, native ISA ${native.isa}` : '') + (ours ? `, wasm ISA ${ours.kernelIsa()}` : '');
-  const R = { machine, settings: (args.quick ? 'quick, ' : '') + (cases.length ? `wasm: ${args.rounds} interleaved rounds, ≥${args.targetMs} ms per sample` : 'native only'), results, ratios, checks, notes,
+  const R = { machine, settings: (args.quick ? 'quick, ' : '') + (cases.length ? `wasm: ${args.rounds} interleaved rounds, ≥${args.targetMs} ms per sample` : 'native only'), results, ratios, peer_formulation_used: peerUsed, checks, notes,
               versions: { node: process.version, tfjs: tfjs && tfjs.version, ort: P && P.version } };
   for (const c of cases) for (const im of c.impls) { try { await im.dispose?.(); } catch { /* ignore */ } }
   if (args.json) process.stdout.write(JSON.stringify(R, null, 1) + '\n');

@@ -63,15 +63,16 @@ function attr(name, value) {
   return { name, type: ATTR.FLOAT, f: value };
 }
 
-function node(op_type, input, output, attrs = {}) {
-  return { op_type, input, output, name: output[0], attribute: Object.entries(attrs).map(([k, v]) => attr(k, v)) };
+function node(op_type, input, output, attrs = {}, domain = '') {
+  return { op_type, input, output, name: output[0], domain, attribute: Object.entries(attrs).map(([k, v]) => attr(k, v)) };
 }
 
 function encodeModel(graph) {
   const msg = ModelProto.create({
     ir_version: 8,
     producer_name: 'encoder-walkthrough-bench',
-    opset_import: [{ domain: '', version: 17 }],  // 17: LayerNormalization
+    // 17: LayerNormalization; com.microsoft: onnxruntime's contrib ops (Attention, SkipLayerNormalization)
+    opset_import: [{ domain: '', version: 17 }, { domain: 'com.microsoft', version: 1 }],
     graph,
   });
   const err = ModelProto.verify(msg);
@@ -126,6 +127,41 @@ export function encoderLayerModel(T, d, h, ff, w, eps = 1e-5) {
   n.push(node('LayerNormalization', ['R2', 'ln2_gamma', 'ln2_beta'], ['Y'], { axis: -1, epsilon: eps }));
   return encodeModel({
     name: 'encoder_layer',
+    node: n,
+    initializer: init,
+    input: [valueInfo('X', [T, d])],
+    output: [valueInfo('Y', [T, d])],
+  });
+}
+
+// The same layer with onnxruntime's fused contrib ops (com.microsoft), the formulation its
+// transformer optimizer produces for BERT: Attention (packed QKV projection, all heads,
+// scale 1/√d_k, softmax, ·V) on X as 1×T×d, then SkipLayerNormalization (LayerNorm(x + skip
+// + bias)) after W_o and after the FFN (Gemm + Relu, which "all" fuses).
+export function encoderLayerModelFused(T, d, h, ff, w, eps = 1e-5) {
+  const n = [], init = [];
+  const W = (name, dims) => init.push(floatTensor(name, dims, w[name]));
+  const qkv = new Float32Array(d * 3 * d), qkvBias = new Float32Array(3 * d);
+  ['W_q', 'W_k', 'W_v'].forEach((k, m) => {
+    for (let i = 0; i < d; i++) qkv.set(w[k].subarray(i * d, (i + 1) * d), i * 3 * d + m * d);
+  });
+  ['b_q', 'b_k', 'b_v'].forEach((k, m) => qkvBias.set(w[k], m * d));
+  init.push(floatTensor('W_qkv', [d, 3 * d], qkv), floatTensor('b_qkv', [3 * d], qkvBias));
+  W('W_o', [d, d]); W('b_o', [d]);
+  W('W_1', [d, ff]); W('b_1', [ff]); W('W_2', [ff, d]); W('b_2', [d]);
+  for (const p of ['ln1_gamma', 'ln1_beta', 'ln2_gamma', 'ln2_beta']) W(p, [d]);
+  init.push(int64Tensor('shape_1td', [1, T, d]), int64Tensor('shape_td', [T, d]));
+  n.push(node('Reshape', ['X', 'shape_1td'], ['X3']));
+  n.push(node('Attention', ['X3', 'W_qkv', 'b_qkv'], ['A3'], { num_heads: h }, 'com.microsoft'));
+  n.push(node('Reshape', ['A3', 'shape_td'], ['A']));
+  n.push(node('MatMul', ['A', 'W_o'], ['MHA']));
+  n.push(node('SkipLayerNormalization', ['MHA', 'X', 'ln1_gamma', 'ln1_beta', 'b_o'], ['O'], { epsilon: eps }, 'com.microsoft'));
+  n.push(node('Gemm', ['O', 'W_1', 'b_1'], ['H']));
+  n.push(node('Relu', ['H'], ['Hr']));
+  n.push(node('MatMul', ['Hr', 'W_2'], ['F']));
+  n.push(node('SkipLayerNormalization', ['F', 'O', 'ln2_gamma', 'ln2_beta', 'b_2'], ['Y'], { epsilon: eps }, 'com.microsoft'));
+  return encodeModel({
+    name: 'encoder_layer_fused',
     node: n,
     initializer: init,
     input: [valueInfo('X', [T, d])],

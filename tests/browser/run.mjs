@@ -82,8 +82,8 @@ const api = (page, fn, ...args) => page.evaluate(fn, ...args);
 const getState = (page) => api(page, () => window.encoderWalkthrough.getState());
 // The page's trace with -Infinity kept (page.evaluate's serialization would lose it).
 async function getTrace(page) {
-  const t = await api(page, () => {
-    const tr = window.encoderWalkthrough.getTrace();
+  const t = await api(page, async () => {
+    const tr = await window.encoderWalkthrough.getTrace(); // fetches the steps the page has not shown
     return { ...tr, steps: tr.steps.map((s) => ({ ...s, data: Array.from(s.data, (v) => (v === -Infinity ? null : v)) })) };
   });
   t.steps.forEach((s) => { s.data = s.data.map((v) => (v === null ? -Infinity : v)); });
@@ -526,6 +526,27 @@ await check('screenshots (desktop, phone, embed) saved under artifacts/', async 
   await open(emb, '?embed=1&text=in+the+bleak+midwinter&step=layer0.head0.weights');
   await emb.screenshot({ path: path.join(artifacts, 'embed.png'), fullPage: false });
   assert(!(await emb.isVisible('.site')), 'embed mode shows the header');
+});
+
+// ---- the builds the Worker falls back to (issue 13) ---------------------------------------------
+// The Worker loads relaxed SIMD → SIMD128 → scalar, skipping a build whose file fails to load;
+// here the faster builds' files answer 404 (a host without them; Chromium itself validates all).
+await check('fallback builds: without the relaxed files SIMD128 runs, without SIMD files the scalar build; both match the native CLI', async () => {
+  for (const [build, hide, label] of [
+    ['simd', /encoder_walkthrough_relaxed\.(js|wasm)$/, /SIMD128 build/],
+    ['scalar', /encoder_walkthrough(_relaxed)?\.(js|wasm)$/, /scalar build/],
+  ]) {
+    const ctx = await browser.newContext({ viewport: { width: 1200, height: 800 }, serviceWorkers: 'block' });
+    await ctx.route(hide, (r) => r.fulfill({ status: 404, body: 'not here' }));
+    const p = await ctx.newPage();
+    p.on('pageerror', (e) => problems.push(`page error (${build} fallback): ${e.message}`));
+    await p.goto(`${base}?text=${encodeURIComponent('the frost was hard and the snow lay deep')}&d_model=16&num_heads=4`);
+    await p.evaluate(() => window.encoderWalkthrough.ready);
+    const perf = await p.textContent('#perf');
+    assert(label.test(perf), `${build}: the readout says "${perf}"`);
+    await checkVsNative(p, `${build} build`);
+    await ctx.close();
+  }
 });
 
 // ---- 12. hygiene ---------------------------------------------------------------------------------

@@ -6,7 +6,18 @@
 //
 //   node tests/wasm/trace_vs_native.mjs [--cli build/native-release/encoder-walkthrough]
 //                                       [--module build/wasm/node/encoder_walkthrough_node.js]
+//                                       [--expect-isa wasmsimd|wasmrelaxed]
 // Prints one line per model and `N passed, M failed`; exits non-zero on failure.
+//
+// The relaxed-SIMD build (f32x4.relaxed_madd, fused where the CPU has FMA) runs the same
+// comparison with the same tolerance (scripts/test.sh):
+//   node --experimental-wasm-relaxed-simd tests/wasm/trace_vs_native.mjs \
+//        --module build/wasm/node/encoder_walkthrough_relaxed_node.js --expect-isa wasmrelaxed
+// Why the tolerance holds for it: a fused a·b + c rounds once instead of twice, so each term
+// of a K-long sum moves by at most ½ ulp of its product (ε/2 ≈ 6e-8 relative); the errors of
+// a sum of K terms grow like √K·ε·|terms| in practice (≤ 4e-6 relative for K = 3072), under
+// the 1e-5 budget; the native CLI uses FMA as well (AVX2), so the relaxed build is, if
+// anything, closer to it than the plain SIMD128 build.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
@@ -23,6 +34,12 @@ for (const [what, p] of [['native CLI', cli], ['wasm module (node flavor)', modP
 }
 
 const M = await loadWasmModule(modPath);
+const expectIsa = arg('--expect-isa', null);
+console.log(`module ${path.relative(root, modPath)}: kernels ${M.kernelIsa()}`);
+if (expectIsa && M.kernelIsa() !== expectIsa) {
+  console.error(`trace_vs_native: the module's kernels are "${M.kernelIsa()}", expected "${expectIsa}"`);
+  process.exit(1);
+}
 
 // ---- the models ------------------------------------------------------------------------
 const models = [];

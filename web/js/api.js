@@ -19,10 +19,13 @@
  *       config.d_model (8)"); the page shows the same message and keeps the last good trace.
  *       {step: id} alone just navigates.
  *
- *   encoderWalkthrough.getTrace()
+ *   await encoderWalkthrough.getTrace()
  *       → {tokens, text, config, steps: [{id, title, kind, shape, inputs, head, data}]}
  *         for the trace on screen; data is a Float32Array copy (row-major; -Infinity marks
- *         a masked entry). Step ids are those of docs/trace.md.
+ *         a masked entry). Step ids are those of docs/trace.md. The Worker keeps the trace
+ *         and the page holds only the steps it has shown, so the result is a thenable (await
+ *         it): awaiting fetches the rest first. The metadata is there at once, without
+ *         fetching anything: getTrace().tokens, .text and .config. null before a trace.
  *
  *   encoderWalkthrough.goTo(stepId)
  *       Shows that step; returns true, or false when the trace has no such step.
@@ -101,14 +104,20 @@ export function installApi(app, hooks) {
     getTrace() {
       const t = app.trace;
       if (!t) return null;
-      return {
-        tokens: t.tokens.slice(),
-        text: structuredClone(t.text),
-        config: { ...t.config },
+      const head = () => ({ tokens: t.tokens.slice(), text: structuredClone(t.text), config: { ...t.config } });
+      // Lazy: the steps are fetched only when the result is awaited (or .then is called).
+      let whole = null;
+      const fetchWhole = () => (whole ||= t.ensureAll(app.engine).then(() => ({
+        ...head(),
         steps: t.steps.map((s) => ({
           id: s.id, title: s.title, kind: s.kind, shape: s.shape.slice(), inputs: s.inputs.slice(), head: s.head,
           data: s.data.slice(),
         })),
+      })));
+      return {
+        ...head(),
+        then: (ok, fail) => fetchWhole().then(ok, fail),
+        catch: (fail) => fetchWhole().catch(fail),
       };
     },
     goTo(stepId) {

@@ -68,6 +68,13 @@ function setBusy(on, what = '') {
   }, 100);
 }
 
+// The steps the new trace will probably open on (the one asked for, the one on screen): the
+// Worker sends their data (and their inputs') with the result; others are fetched on demand.
+function wantedIds(state) {
+  const onScreen = app.trace && app.trace.steps[app.index];
+  return [state.step, onScreen && onScreen.id].filter(Boolean);
+}
+
 async function runOne(req) {
   const state = req.state;
   const est = estimateFloats(state);
@@ -81,7 +88,7 @@ async function runOne(req) {
   setBusy(true, `(d_model ${state.d_model}, ~${words} tokens)`);
   let result;
   try {
-    result = await app.engine.call('run', { model: JSON.stringify(model), options }, (p) => {
+    result = await app.engine.call('run', { model: JSON.stringify(model), options, want: wantedIds(state) }, (p) => {
       if (p === 'copy') $('status').dataset.phase = 'copy';
     });
   } catch (e) {

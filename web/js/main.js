@@ -90,6 +90,7 @@ async function start() {
   app.engine = new EngineClient();
   const init = await app.engine.call('init');
   app.isa = init.isa;
+  app.build = init.build; // which module the Worker loaded (builds.js)
   useSchema(init.schema);
   app.presets = init.presets;
   buildForm();

@@ -4,7 +4,8 @@ import { app, $ } from './app.js';
 import { el } from './matrix.js';
 import { shapeText, msText } from './format.js';
 import { placeOf } from './steps.js';
-import { renderStep } from './render/index.js';
+import { renderStep, prepareStep } from './render/index.js';
+import { BUILD_LABELS } from './builds.js';
 import { markToc } from './toc.js';
 import { writeURL } from './url.js';
 import { showProvenance } from './provenance.js';
@@ -32,9 +33,23 @@ export async function showStep(index, opts = {}) {
   app.index = index;
   app.state.step = step.id;
   if (app.shownState) app.shownState.step = step.id;
-  await trace.ensureParams(step.inputs || [], app.engine).catch(() => {});
-  if (token !== renderToken) return;
 
+  const host = el('div', 'step-body');
+  const ctx = {
+    trace, step, engine: app.engine, batch: app.batch, cell: app.cell,
+    goTo: (id) => goTo(id, { focus: true }),
+    setBatch: (b) => {
+      if (b === app.batch) return;
+      app.batch = b;
+      app.cell = null;
+      showStep(app.index);
+    },
+    onExplain: (R, c) => { app.cell = { step: step.id, R, c }; },
+  };
+  // The Worker keeps the trace: fetch this step, its inputs and what its renderer needs.
+  let fetchError = null;
+  await Promise.all([trace.ensureStep(step, app.engine), prepareStep(ctx)]).catch((e) => { fetchError = e; });
+  if (token !== renderToken || trace !== app.trace) return;
   const place = (app.places && app.places[index]) || placeOf(step);
   $('crumbs').textContent = [place.section, place.group, place.head >= 0 ? `head ${place.head}` : '']
     .filter(Boolean).join(' › ');
@@ -58,19 +73,8 @@ export async function showStep(index, opts = {}) {
   showProvenance(step);
 
   const view = $('view');
-  const host = el('div', 'step-body');
-  const ctx = {
-    trace, step, engine: app.engine, batch: app.batch, cell: app.cell,
-    goTo: (id) => goTo(id, { focus: true }),
-    setBatch: (b) => {
-      if (b === app.batch) return;
-      app.batch = b;
-      app.cell = null;
-      showStep(app.index);
-    },
-    onExplain: (R, c) => { app.cell = { step: step.id, R, c }; },
-  };
   try {
+    if (fetchError) throw new Error(`its numbers could not be fetched from the engine (${fetchError.message})`);
     renderStep(ctx, host);
   } catch (e) {
     host.replaceChildren(el('p', 'msg', `This step could not be drawn: ${e.message}`));
@@ -87,10 +91,13 @@ export async function showStep(index, opts = {}) {
 }
 
 export function updatePerf() {
-  const isa = app.isa === 'wasmsimd' ? 'wasm simd' : `wasm ${app.isa || ''}`.trim();
+  // The relaxed-SIMD build is SIMD128 plus fused multiply-add: the ISA reads "wasm simd" and
+  // the build is named after the render time.
+  const isa = app.isa === 'wasmsimd' || app.isa === 'wasmrelaxed' ? 'wasm simd' : `wasm ${app.isa || ''}`.trim();
   const t = app.timing;
   const w = t && t.weights >= 0.05 ? ` + seeded weights ${msText(t.weights)}` : '';
-  $('perf').textContent = `computed in ${msText(app.computeMs)} (${isa})${w} · rendered in ${msText(app.renderMs)}`;
+  const build = BUILD_LABELS[app.build] ? ` · ${BUILD_LABELS[app.build]}` : '';
+  $('perf').textContent = `computed in ${msText(app.computeMs)} (${isa})${w} · rendered in ${msText(app.renderMs)}${build}`;
   $('perf').title = t ? `forward pass ${msText(t.forward)}; seeded weights ${msText(t.weights)}; parse + weights + forward in the worker ${msText(t.load)}; copy to the page ${msText(t.copy)}` : '';
 }
 

@@ -1,8 +1,11 @@
 // trace.js — the trace on the main thread: step metadata from the engine plus Float32Array
-// views into the one transferred buffer (no per-step copies, no nested arrays), parameters
-// (eager when small, fetched from the worker on demand otherwise), and what the views need
-// to know about a tensor — its matrix layout and the labels of its axes — read from the
-// step's own axes and kind, never from its id.
+// views into transferred buffers (no per-step copies, no nested arrays). The Worker keeps
+// the trace; a step's `data` is null until the page asks for it (ensureStep / ensureSteps:
+// one 'steps' request for whatever is missing), so showing a step costs the size of that
+// step and its inputs, not of the trace. Parameters: eager when small, fetched on demand
+// otherwise; attention thumbnails come reduced ('thumbs'). Also what the views need to know
+// about a tensor — its matrix layout and the labels of its axes — read from the step's own
+// axes and kind, never from its id.
 import { matrixLayout, matrixAxes } from './layout.js';
 import { kindOf } from './kinds/index.js';
 
@@ -16,12 +19,11 @@ export class Trace {
     this.config = meta.config;
     this.tokens = meta.tokens;
     this.isa = meta.isa;
-    const all = new Float32Array(steps.buffer);
-    this.steps = meta.steps.map((s, i) => ({
-      ...s,
-      index: i,
-      data: all.subarray(steps.offsets[i], steps.offsets[i + 1]),
-    }));
+    this.steps = meta.steps.map((s, i) => ({ ...s, index: i, data: null }));
+    // `steps` is {indices, buffer, offsets} (some steps, from the Worker) or {buffer, offsets}
+    // with every step in order (a whole trace, e.g. built in Node by the tests).
+    if (steps) this.#fill(steps.indices || this.steps.map((s, i) => i), steps);
+    this.thumbs = new Map(); // `${index}/${offset}/${max}` → {rows, cols, data}
     this.byId = new Map(this.steps.map((s) => [s.id, s]));
     const pall = params ? new Float32Array(params.buffer) : null;
     this.params = meta.params.map((p, i) => ({
@@ -44,6 +46,48 @@ export class Trace {
 
   get(id) {
     return this.byId.get(id) || this.paramById.get(id) || null;
+  }
+
+  #fill(indices, { buffer, offsets }) {
+    const all = new Float32Array(buffer);
+    indices.forEach((i, k) => { this.steps[i].data = all.subarray(offsets[k], offsets[k + 1]); });
+  }
+
+  // The data of the steps named by these ids (steps only; unknown ids are ignored), fetched
+  // from the worker in one request if missing.
+  async ensureSteps(ids, engine) {
+    const missing = [...new Set(ids)].map((id) => this.byId.get(id)).filter((s) => s && !s.data);
+    if (!missing.length) return;
+    const r = await engine.call('steps', { generation: this.generation, indices: missing.map((s) => s.index) });
+    this.#fill(r.indices, r);
+  }
+
+  // What showing one step reads: its data, its inputs' (steps and parameters).
+  async ensureStep(step, engine) {
+    const ids = [step.id, ...(step.inputs || [])];
+    await Promise.all([this.ensureSteps(ids, engine), this.ensureParams(step.inputs || [], engine)]);
+  }
+
+  // Every step's data (the JS API's getTrace()).
+  async ensureAll(engine) {
+    await this.ensureSteps(this.steps.map((s) => s.id), engine);
+  }
+
+  // Reduced copies for thumbnails: regions [{step, offset, rows, cols}] → at most max×max
+  // cells each (block maxima), cached; returns [{rows, cols, data}] in order.
+  async thumbnails(regions, max, engine) {
+    const key = (g) => `${g.step.index}/${g.offset}/${max}`;
+    const missing = regions.filter((g) => !this.thumbs.has(key(g)));
+    if (missing.length) {
+      const items = missing.map((g) => ({ index: g.step.index, offset: g.offset, rows: g.rows, cols: g.cols }));
+      const r = await engine.call('thumbs', { generation: this.generation, items, max });
+      const all = new Float32Array(r.buffer);
+      missing.forEach((g, k) => {
+        const [rows, cols] = r.shapes[k];
+        this.thumbs.set(key(g), { rows, cols, data: all.subarray(r.offsets[k], r.offsets[k + 1]) });
+      });
+    }
+    return regions.map((g) => this.thumbs.get(key(g)));
   }
 
   // Parameters named by these ids, fetched from the worker if they were not sent eagerly.

@@ -1,7 +1,8 @@
 // render/attention.js — attention weights as token-to-token lines per head (BertViz's head
 // view, in SVG: line opacity = weight), and all heads of the layer side by side as small
-// heatmaps (small multiples; click one to go to that head). The weights grid with its
-// arithmetic follows, as for every step.
+// heatmaps (small multiples, at most 64×64 cells each, reduced by the Worker: click one to
+// go to that head). The weights grid with its arithmetic follows, as for every step.
+// prepareAttention fetches what it draws before it draws (the Worker keeps the trace).
 import { el } from '../matrix.js';
 import { lutFor, headColor } from '../colors.js';
 import { fmt } from '../format.js';
@@ -40,12 +41,33 @@ function layerRows(trace, step) {
   }));
 }
 
-function sliceOf(trace, s, b) {
+// The Tq×Tk region of batch item b of step s: {step, offset, rows, cols}.
+function regionOf(trace, s, b) {
   const sh = s.shape;
   const Tq = sh[sh.length - 2], Tk = sh[sh.length - 1];
   const batched = trace.layout(s).batches > 1;
-  const off = batched ? b * Tq * Tk : 0;
-  return { Tq, Tk, w: s.data.subarray(off, off + Tq * Tk) };
+  return { step: s, offset: batched ? b * Tq * Tk : 0, rows: Tq, cols: Tk };
+}
+
+function sliceOf(trace, s, b) {
+  const g = regionOf(trace, s, b);
+  return { Tq: g.rows, Tk: g.cols, w: s.data.subarray(g.offset, g.offset + g.rows * g.cols) };
+}
+
+const THUMB_MAX = 64; // cells per side of a thumbnail (longer sentences: block maxima)
+
+// Before drawing: the weights of every head of this block (the line view draws them all)
+// and the thumbnails of every head of every layer, reduced by the Worker
+// (trace.thumbnails), into ctx.thumbs (step id → {rows, cols, data}).
+export async function prepareAttention(ctx) {
+  const { trace, step } = ctx;
+  const b = trace.layout(step).batches > 1 ? ctx.batch : 0;
+  const heads = headSteps(trace, step);
+  const steps = layerRows(trace, step).flatMap((row) => row.steps);
+  const thumbs = heads.length > 1 || steps.length > 1
+    ? trace.thumbnails(steps.map((s) => regionOf(trace, s, b)), THUMB_MAX, ctx.engine) : null;
+  const [, got] = await Promise.all([trace.ensureSteps(heads.map((s) => s.id), ctx.engine), thumbs]);
+  if (got) ctx.thumbs = new Map(steps.map((s, k) => [s.id, got[k]]));
 }
 
 export function renderAttention(ctx, host) {
@@ -188,7 +210,7 @@ export function renderAttention(ctx, host) {
   }
 
   function thumb(s, size) {
-    const { w, Tq: q, Tk: k } = sliceOf(trace, s, b);
+    const { data: w, rows: q, cols: k } = ctx.thumbs.get(s.id);
     const current = s.id === step.id;
     const a = el('a', 'multiple' + (current ? ' current' : ''));
     a.href = '#';

@@ -1,10 +1,10 @@
 // render/index.js — the registry of step renderers: step.kind (and a few ids) → render
-// function (PAIR explorables' pattern: one module per view). Every renderer ends with the
+// function (and, for some, what to fetch first) (PAIR explorables' pattern: one module per view). Every renderer ends with the
 // default interactive grid, so every step shows its numbers and their arithmetic.
 import { renderMatrixStep } from './matrix-step.js';
 import { el } from '../dom.js';
 import { renderTokens } from './tokens.js';
-import { renderAttention } from './attention.js';
+import { renderAttention, prepareAttention } from './attention.js';
 import { renderProbs } from './probs.js';
 import { renderAlignment, isCrossAttention } from './alignment.js';
 import { adamwPanel } from './adamw.js';
@@ -28,6 +28,17 @@ const byKind = {
   },
   grad: renderGrad,
 };
+
+// What a renderer fetches before it draws, beyond the step and its inputs (which the step
+// view fetches for every step): e.g. the attention heads' thumbnails.
+const prepareByKind = {
+  softmax: (ctx) => (ctx.step.head >= 0 ? prepareAttention(ctx) : null),
+};
+
+export async function prepareStep(ctx) {
+  const f = prepareByKind[ctx.step.kind];
+  if (f) await f(ctx);
+}
 
 export function renderStep(ctx, host) {
   const f = byKind[ctx.step.kind] || renderMatrixStep;
