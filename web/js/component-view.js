@@ -71,7 +71,7 @@ export class FigureElementView {
     this.presets = presets;
     this.params = view;
     this.theme(view.theme);
-    const result = await this.busy(() => engine.call('run', { model: JSON.stringify(buildModel(parsed.state, presets)) }));
+    const result = await this.busy(() => engine.call('run', { model: JSON.stringify(buildModel(parsed.state, presets)), want: 'all' }));
     if (token !== this.token) return;
     if (!result.meta.ok) throw new Error(`cannot compute: ${result.meta.error}`);
     this.trace = new Trace(result);

@@ -30,11 +30,12 @@ export async function exportStep(src, id, format) {
   if (!FORMATS.includes(format)) throw new Error(`unknown export format "${String(format).slice(0, 20)}" (formats: ${FORMATS.join(', ')})`);
   const { trace } = src;
   if (format === 'json') {
-    if (src.engine) await trace.ensureParams(trace.params.map((p) => p.id), src.engine);
+    if (src.engine) await Promise.all([trace.ensureAll(src.engine), trace.ensureParams(trace.params.map((p) => p.id), src.engine)]);
     return file('encoder-walkthrough-trace.json', 'json', traceJson(trace));
   }
   const t = trace.get(id);
   if (!t || t.isParam) throw new Error(`no step "${String(id).slice(0, 60)}" in this trace`);
+  if (src.engine) await trace.ensureStep(t, src.engine);  // the Worker keeps the trace (trace.js)
   const base = `encoder-walkthrough-${t.id}`;
   switch (format) {
     case 'csv': return file(`${base}.csv`, format, csv(src, t));

@@ -105,6 +105,8 @@ async function start() {
     await requestCompute(state, { useStateStep: true });
     appendNotice(urlNote);
     // A first visit (no settings in the link) opens on the trained model's alignment.
+    const cross = app.trace.steps.filter((s) => s.kind === 'softmax' && s.place.head >= 0 && s.place.block === 'cross_attention');
+    await app.trace.ensureSteps(cross.map((s) => s.id), app.engine);  // firstLoadStep reads their weights
     const atStart = firstLoadStep(app.trace);
     if (!location.search.replace(/^\?(embed=1)?$/, '') && atStart) goTo(atStart);
   } catch (e) {

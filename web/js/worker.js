@@ -77,6 +77,7 @@ function checkGeneration(msg) {
 
 // Indices of the steps named in `want` and of their step inputs (parameters go apart).
 function wantedSteps(metaSteps, want) {
+  if (want === 'all') return metaSteps.map((s, i) => i);  // e.g. <encoder-walkthrough>: a shared Worker's trace is replaced by the next element's
   const index = new Map(metaSteps.map((s, i) => [s.id, i]));
   const out = new Set();
   for (const id of want) {

@@ -32,6 +32,18 @@ export function producedTokens(trace) {
   return out;
 }
 
+// What the alignment reads besides the shown step: every cross-attention head of its section
+// and the output probabilities (the Worker keeps the trace: trace.js).
+export function alignmentSteps(trace, section) {
+  const heads = trace.steps.filter((x) => isCrossAttention(x) && x.place.section === section);
+  const probs = trace.steps.find((x) => x.kind === 'softmax' && x.head < 0 && x.axes?.[1]?.labels === 'vocab');
+  return [...heads, ...(probs ? [probs] : [])].map((x) => x.id);
+}
+
+export function prepareAlignment(ctx) {
+  return ctx.trace.ensureSteps(alignmentSteps(ctx.trace, ctx.step.place.section), ctx.engine);
+}
+
 export function isCrossAttention(step) {
   return step.kind === 'softmax' && step.place.head >= 0 && step.place.block === 'cross_attention';
 }

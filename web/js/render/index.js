@@ -6,7 +6,7 @@ import { el } from '../dom.js';
 import { renderTokens } from './tokens.js';
 import { renderAttention, prepareAttention } from './attention.js';
 import { renderProbs } from './probs.js';
-import { renderAlignment, isCrossAttention } from './alignment.js';
+import { renderAlignment, isCrossAttention, prepareAlignment } from './alignment.js';
 import { adamwPanel } from './adamw.js';
 
 // A parameter's gradient: its grid, then one AdamW update of the weight in focus.
@@ -32,7 +32,15 @@ const byKind = {
 // What a renderer fetches before it draws, beyond the step and its inputs (which the step
 // view fetches for every step): e.g. the attention heads' thumbnails.
 const prepareByKind = {
-  softmax: (ctx) => (ctx.step.head >= 0 ? prepareAttention(ctx) : null),
+  softmax: (ctx) => Promise.all([
+    ctx.step.head >= 0 ? prepareAttention(ctx) : null,
+    isCrossAttention(ctx.step) ? prepareAlignment(ctx) : null,
+  ]),
+  // A gradient cell's explanation reads the forward steps its chain-rule terms come from and
+  // the tensor it differentiates (kinds/grad.js): the whole trace, small at the sizes the
+  // backward pass runs in the page, and the parameter for the AdamW panel.
+  grad: (ctx) => Promise.all([ctx.trace.ensureAll(ctx.engine), ctx.step.of ? ctx.trace.ensureParams([ctx.step.of], ctx.engine) : null]),
+  loss: (ctx) => ctx.trace.ensureAll(ctx.engine),
 };
 
 export async function prepareStep(ctx) {
