@@ -49,6 +49,13 @@ async function wasmBinary() {
 }
 // locateFile: the module asks for its .wasm path even when given the bytes (never fetched).
 export default async function (opts) { return factory({ ...opts, locateFile: (p) => p, wasmBinary: await wasmBinary() }); }`;
+  // The page picks relaxed SIMD → SIMD128 → scalar (builds.js); this file carries SIMD128 only.
+  const oneBuild = `
+import factory from 'wasm-loader';
+export function loadBuild(b) {
+  if (b !== 'simd') return Promise.reject(new Error('the single-file page carries the SIMD128 build only'));
+  return Promise.resolve({ default: factory });
+}`;
   const r = await esbuild.build({
     entryPoints: [path.join(root, 'web/js/worker.js')], bundle: true, format: 'iife', minify: true, write: false,
     logLevel: 'error', supported: { 'import-meta': false },
@@ -57,6 +64,9 @@ export default async function (opts) { return factory({ ...opts, locateFile: (p)
       setup(b) {
         b.onResolve({ filter: /encoder_walkthrough\.js$/ }, (a) => (a.importer.endsWith('worker.js') ? { path: 'wasm-loader', namespace: 'single' } : null));
         b.onLoad({ filter: /^wasm-loader$/, namespace: 'single' }, () => ({ contents: loader, resolveDir: dist, loader: 'js' }));
+        b.onResolve({ filter: /load-build\.js$/ }, () => ({ path: 'load-build', namespace: 'single' }));
+        b.onResolve({ filter: /^wasm-loader$/ }, () => ({ path: 'wasm-loader', namespace: 'single' }));
+        b.onLoad({ filter: /^load-build$/, namespace: 'single' }, () => ({ contents: oneBuild, resolveDir: dist, loader: 'js' }));
       },
     }],
   });

@@ -11,6 +11,7 @@
 // The module is the fastest build this browser validates and can load: relaxed SIMD (FMA) →
 // SIMD128 → scalar (builds.js).
 import { usableBuilds, BUILD_FILES } from './builds.js';
+import { loadBuild } from './load-build.js';
 import { TRAINED_ACTIONS } from './worker-trained.js';
 
 const EAGER_PARAM_FLOATS = 64 * 1024; // above this (256 KB) parameters are sent on request
@@ -27,7 +28,7 @@ async function createModule(opts) {
   const errors = [];
   for (const b of usableBuilds(WebAssembly)) {
     try {
-      const { default: factory } = await import(`../${BUILD_FILES[b]}`);
+      const { default: factory } = await loadBuild(b);
       const M = await factory({ ...opts }); // a fresh object: a failed attempt may have changed its own
       build = b;
       return M;
