@@ -425,8 +425,8 @@ await check('single-file build: opened from file:// with the network blocked, it
   await page.goto(`file://${single}?text=${encodeURIComponent('the frost was hard')}&step=layer0.head1.weights`);
   await page.waitForFunction(() => window.encoderWalkthrough, null, { timeout: 20000 });
   await page.evaluate(() => window.encoderWalkthrough.ready);
-  const t = await page.evaluate(() => {
-    const tr = window.encoderWalkthrough.getTrace();
+  const t = await page.evaluate(async () => {
+    const tr = await window.encoderWalkthrough.getTrace(); // the Worker keeps the trace: awaiting fetches it
     return { tokens: tr.tokens, steps: tr.steps.map((s) => ({ id: s.id, shape: s.shape, data: Array.from(s.data, (v) => (v === -Infinity ? null : v)) })) };
   });
   const want = runCli(cli, buildModel({ ...defaults(), text: 'the frost was hard' }, []));

@@ -99,14 +99,29 @@ page.on('request', (r) => { if (!r.url().startsWith(base) && !r.url().startsWith
 
 const api = (fn, ...args) => page.evaluate(fn, ...args);
 async function getTrace() {
-  const t = await api(() => {
-    const tr = window.encoderWalkthrough.getTrace();
+  const t = await api(async () => {
+    const tr = await window.encoderWalkthrough.getTrace(); // the Worker keeps the trace: awaiting fetches it
     return { ...tr, steps: tr.steps.map((s) => ({ ...s, data: Array.from(s.data, (v) => (v === -Infinity ? null : v)) })) };
   });
   t.steps.forEach((s) => { s.data = s.data.map((v) => (v === null ? -Infinity : v)); });
   return t;
 }
 const getState = () => api(() => window.encoderWalkthrough.getState());
+// Polls the whole trace until pred(trace) holds (waitForFunction cannot await getTrace()).
+async function waitForTrace(pred, what, timeout = 20000) {
+  const t0 = Date.now();
+  for (;;) {
+    // While the page recomputes, a trace can be replaced before its data arrive ("stale data
+    // request"): poll again.
+    const tr = await api(async () => {
+      const t = await window.encoderWalkthrough.getTrace();
+      return t && { steps: t.steps.map((s) => ({ id: s.id, kind: s.kind })) };
+    }).catch((e) => (/stale data request/.test(e.message) ? null : Promise.reject(e)));
+    if (tr && pred(tr)) return;
+    if (Date.now() - t0 > timeout) throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 async function shot(name, full = true) {
   await page.screenshot({ path: path.join(artifacts, `trained-${name}.png`), fullPage: full });
 }
@@ -213,7 +228,7 @@ await check('revisiting a round shows that round (the decoder input of that roun
 await check('the backward pass: the switch adds loss and gradients equal to the CLI’s; gradient cells explain themselves with the trace’s numbers', async () => {
   await page.click('#rounds li:last-child .round');
   await page.check('#backward');
-  await page.waitForFunction(() => window.encoderWalkthrough.getTrace().steps.some((s) => s.kind === 'grad'));
+  await waitForTrace((t) => t.steps.some((s) => s.kind === 'grad'), 'gradient steps');
   const tr = await getTrace();
   const nat = native({ weights: NW, text: typed, target: generated.join(' ') }, ['--backward']);
   sameTrace(tr, nat, 'backward');
@@ -250,7 +265,7 @@ await check('the backward pass: the switch adds loss and gradients equal to the 
   assert(/m̂ = m\/\(1 − β₁\)/.test(adam) && /w′ = /.test(adam), `AdamW panel "${adam.slice(0, 200)}"`);
   await shot('adamw');
   await page.uncheck('#backward');
-  await page.waitForFunction(() => !window.encoderWalkthrough.getTrace().steps.some((s) => s.kind === 'grad'));
+  await waitForTrace((t) => !t.steps.some((s) => s.kind === 'grad'), 'a trace without gradients');
 });
 
 // ---- 4. the trained classifier -----------------------------------------------------------------
@@ -327,8 +342,8 @@ await check('download the trained weights, load them back with the file picker; 
   assert(bytes.length > 1000 && Buffer.compare(bytes, Buffer.from(viaApi)) === 0, `downloaded ${bytes.length} bytes, exportWeights ${viaApi.length}`);
   await api(() => window.encoderWalkthrough.setState({ preset: 'trained-number-words' }));
   await page.setInputFiles('#w-file', file);
-  await page.waitForFunction(() => window.encoderWalkthrough.getState().preset === 'your-weights' &&
-    window.encoderWalkthrough.getTrace().steps.some((s) => s.id === 'cls.probs'));
+  await page.waitForFunction(() => window.encoderWalkthrough.getState().preset === 'your-weights');
+  await waitForTrace((t) => t.steps.some((s) => s.id === 'cls.probs'), 'the loaded classifier');
   const st = await getState();
   sameTrace(await getTrace(), native({ weights: file, text: st.text }), 'loaded weights');
   const prov = await api(() => { window.encoderWalkthrough.goTo('cls.probs'); return document.getElementById('provenance').textContent; });
