@@ -210,7 +210,11 @@ export function renderAttention(ctx, host) {
   }
 
   function thumb(s, size) {
-    const { data: w, rows: q, cols: k } = ctx.thumbs.get(s.id);
+    // Reduced by the Worker (prepareAttention), or the whole head when its data is here (a
+    // view that holds the whole trace, e.g. <encoder-walkthrough>, draws without preparing).
+    const got = (ctx.thumbs && ctx.thumbs.get(s.id)) || (s.data && (({ w, Tq, Tk }) => ({ data: w, rows: Tq, cols: Tk }))(sliceOf(trace, s, b)));
+    if (!got) return el('span', 'multiple muted', '…');
+    const { data: w, rows: q, cols: k } = got;
     const current = s.id === step.id;
     const a = el('a', 'multiple' + (current ? ' current' : ''));
     a.href = '#';
