@@ -12,7 +12,7 @@
 //      on 1,000 held-out examples, and the longest main-thread task while it trained
 //      (PerformanceObserver 'longtask': tasks over 50 ms; none means none over 50 ms).
 //
-//   node tests/browser/measure-trained.mjs [--runs 15] [--steps 1500] [--skip-train]
+//   node tests/browser/measure-trained.mjs [--runs 15] [--steps 3000] [--skip-train]
 import path from 'node:path';
 import process from 'node:process';
 import { execSync } from 'node:child_process';
@@ -21,7 +21,7 @@ import { startServer } from '../../scripts/serve.mjs';
 import { root, arg, launchChromium } from '../harness.mjs';
 
 const runs = Number(arg('--runs', '15'));
-const steps = Number(arg('--steps', '1500'));
+const steps = Number(arg('--steps', '3000'));
 const dist = path.resolve(root, arg('--dist', 'dist'));
 const exe = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
 

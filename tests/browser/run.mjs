@@ -313,6 +313,8 @@ await check('a URL with parameters sets the state; its link reproduces the same 
   const tr = await checkVsNative(p2, 'URL state');
   await p2.click('#next');
   await p2.keyboard.press('j');
+  // The address bar follows the shown step once it is drawn (url.js): wait for it.
+  await p2.waitForFunction(() => new URLSearchParams(location.search).get('step') === window.encoderWalkthrough.getState().step);
   const link = p2.url();
   const st2 = await getState(p2);
   const p3 = await newPage();

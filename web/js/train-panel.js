@@ -41,7 +41,8 @@ export function firstLoadStep(trace) {
 const FIELDS = [
   ['d_model', 'd_model', 32, 8, 64, 8], ['num_heads', 'heads', 4, 1, 8, 1], ['d_ff', 'd_ff', 64, 8, 256, 8],
   ['num_layers', 'encoder layers', 1, 1, 2, 1], ['decoder_layers', 'decoder layers', 1, 1, 2, 1],
-  ['steps', 'steps', 1500, 10, 5000, 10], ['batch', 'batch', 32, 1, 128, 1], ['lr', 'learning rate', 0.003, 0.0001, 0.05, 0.0001],
+  // The defaults are the recipe that reaches 99% on number-words fastest (README, "Train a model").
+  ['steps', 'steps', 3000, 10, 5000, 10], ['batch', 'batch', 16, 1, 128, 1], ['lr', 'learning rate', 0.006, 0.0001, 0.05, 0.0001],
   ['seed', 'seed', 1, 0, 1e9, 1],
 ];
 
