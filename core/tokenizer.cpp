@@ -249,6 +249,14 @@ struct Learner {
 
 void validate_utf8(std::string_view text) { (void)decode(text); }
 
+std::pair<std::string, std::string> bpe_merge_from_string(const std::string& text, const std::string& where) {
+  validate_utf8(text);
+  const std::vector<std::string> parts = tokenize_whitespace(text);
+  if (parts.size() != 2 || text != parts[0] + ' ' + parts[1])
+    throw Error(where + " must be two symbols separated by one space (\"l o\"), got \"" + text + "\"");
+  return {parts[0], parts[1]};
+}
+
 std::vector<std::string> tokenize_whitespace(std::string_view text) {
   const std::vector<Char> chars = decode(text);
   std::vector<std::string> out;
