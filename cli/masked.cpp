@@ -25,6 +25,7 @@ const char* kMaskedUsage =
     "         [--lr X] [--seed S] [--d_model D] [--num_heads H] [--d_ff F] [--num_layers L] [--warmup N]\n"
     "         [--eval N] [--out FILE.safetensors [--float16]]\n"
     "       encoder-walkthrough analyze --task masked-words (--preset NAME | --model FILE) [--corpus DIR] [--n N] [--seed S]\n"
+    "         [--beat-unigram]   (exit 1 unless top-1 and top-5 are both above the unigram baseline's)\n"
     "Masked-word prediction on DIR/sotu-train.txt (default build/corpus; node scripts/extract-corpus.mjs\n"
     "writes it): learns N BPE merges (default 2000) on the training sentences, trains an encoder with\n"
     "the masked-word head, and reports top-1/top-5 on the masks of N held-out sentences beside a\n"
@@ -127,9 +128,11 @@ int masked_analyze_main(int argc, char** argv) {
   std::string preset, path, dir = "build/corpus";
   int n = 1000;
   std::uint64_t seed = 1;
+  bool beat = false;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--help" || a == "-h") return std::cout << kMaskedUsage, 0;
+    if (a == "--beat-unigram") { beat = true; continue; }
     if (i + 1 >= argc) usage_error(a + " needs a value");
     const std::string v = argv[++i];
     if (a == "--task") continue;
@@ -153,7 +156,12 @@ int masked_analyze_main(int argc, char** argv) {
     const ew::MaskedCorpus corpus = ew::read_masked_corpus(dir);
     std::cout << "analyze masked-words: " << (path.empty() ? "preset " + preset : path) << ", " << n
               << " held-out sentences (seed " << seed << ")" << std::endl;
-    print_score(ew::score_masked(m, corpus, seed, n, progress(n)));
+    const ew::MaskedScore s = ew::score_masked(m, corpus, seed, n, progress(n));
+    print_score(s);
+    if (beat && !(s.top1 > s.unigram_top1 && s.top5 > s.unigram_top5)) {
+      std::cerr << "encoder-walkthrough analyze: the model does not beat the unigram baseline\n";
+      return 1;
+    }
   } catch (const std::exception& e) {
     std::cerr << "encoder-walkthrough analyze: " << e.what() << "\n";
     return 1;
