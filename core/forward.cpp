@@ -349,7 +349,7 @@ void rec_classifier(Rec r, const Tensor& out, int T) {
 // softmax over the vocabulary; the loss reads the rows of the [MASK] positions.
 void rec_masked_lm(Rec r, const Tensor& out, int T) {
   const int d = r.model.config.d_model, V = static_cast<int>(r.trace.text.vocab.size());
-  r.place = {"output", -1, "projection", -1};
+  r.place = {"masked_lm", -1, "projection", -1};
   const Dims vocab_dims = per_token(r, T, dim(V, "vocab", "vocab"));
   float* logits = r.trace.add("mlm.logits", vocab_dims, r.place, "Masked-word logits over the vocabulary",
                               "L = Y E^{\\top}", "logits", {out.id, "embedding_table"},
