@@ -58,7 +58,7 @@ const std::vector<Preset>& presets() {
       {"trained-masked-words", "Trained: fill in the [MASK]",
        "An encoder this project trained itself (scripts/train-models.sh: encoder-walkthrough train --task masked-words --merges 2000 --seed 1 --steps 6000 --batch 32 --lr 0.003 --d_model 32 --num_heads 4 --d_ff 64 --num_layers 2) to guess masked words of the State of the Union addresses (public domain), BERT-style. Its vocabulary is seed 001's byte-pair encoding learned on that corpus (2,000 merges, carried in the model). This sentence is from an address the model never saw. Each token's output is scored against the token table (the same weights as the embedding) and the softmax row of the [MASK] is its guess; the right word here is united.",
        "",
-       R"json({"weights":"builtin:masked-words","text":"it has been duly recognized by the [MASK] states .","mask_targets":["united</w>"]})json"},
+       R"json({"weights":"builtin:masked-words","text":"it has been duly recognized by the [MASK] states ."})json"},
       {"padding-batch", "Two sentences: the padding mask",
        "Two sentences of different length in one batch: the shorter is padded with <pad>, and the mask stops every query from attending to the padding.",
        "",
