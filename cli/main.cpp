@@ -114,7 +114,10 @@ void print_walkthrough(const ew::Trace& trace, const ew::Model& model, int edge)
             << ", layers=" << c.num_layers << (c.decoder_layers ? ", decoder layers=" + std::to_string(c.decoder_layers) : "")
             << " (kernels: " << ew::kernel_isa() << ")\n";
   if (t.tokenizer == "bpe") {
+    if (!t.bpe.merges.empty() && t.bpe.merges[0].vocab_before.empty())
+      std::cout << "BPE: the model's " << t.bpe.merges.size() << " learned merges, applied in order\n";
     for (const ew::BpeMerge& m : t.bpe.merges) {
+      if (m.vocab_before.empty()) continue;
       std::cout << "-----\nmost frequent pair: ('" << m.pair.first << "', '" << m.pair.second << "') x" << m.count << "\n";
       std::cout << "vocab before merge:";
       for (const auto& [w, f] : m.vocab_before) std::cout << " ('" << w << "', " << f << ")";
@@ -374,9 +377,24 @@ int analyze_main(int argc, char** argv) {
 
 }  // namespace
 
+// cli/masked.cpp: the masked-words task's commands and the [MASK] fills.
+int masked_train_main(int argc, char** argv);
+int masked_analyze_main(int argc, char** argv);
+nlohmann::json masked_fills_json(const ew::Trace& trace);
+void print_masked_fills(const nlohmann::json& fills);
+
+// Does the command line say --task NAME?
+bool task_is(int argc, char** argv, const char* name) {
+  for (int i = 2; i + 1 < argc; ++i)
+    if (std::string(argv[i]) == "--task" && std::string(argv[i + 1]) == name) return true;
+  return false;
+}
+
 int main(int argc, char** argv) {
-  if (argc > 1 && std::string(argv[1]) == "train") return train_main(argc, argv);
-  if (argc > 1 && std::string(argv[1]) == "analyze") return analyze_main(argc, argv);
+  if (argc > 1 && std::string(argv[1]) == "train")
+    return task_is(argc, argv, "masked-words") ? masked_train_main(argc, argv) : train_main(argc, argv);
+  if (argc > 1 && std::string(argv[1]) == "analyze")
+    return task_is(argc, argv, "masked-words") ? masked_analyze_main(argc, argv) : analyze_main(argc, argv);
   std::string model_path, preset_name;
   bool json = false, backward = false, generate = false;
   std::string text;
@@ -457,6 +475,7 @@ int main(int argc, char** argv) {
     for (const ew::GenRound& r : rounds)  // each round: what the decoder read, what it chose
       extra["rounds"].push_back({{"decoder_input", r.decoder_input}, {"token", r.token}, {"prob", r.prob}});
     if (model.config.num_labels > 0) extra["prediction"] = prediction(model, trace);
+    if (model.config.masked_lm) extra["fills"] = masked_fills_json(trace);
     if (json) {
       std::string out = ew::trace_json(trace, model);
       out.pop_back();  // the closing brace: the extra keys go inside
@@ -476,6 +495,7 @@ int main(int argc, char** argv) {
           std::cout << (i ? ", " : "") << p["labels"][i].get<std::string>() << " " << p["probs"][i].get<double>();
         std::cout << ")\n";
       }
+      if (extra.contains("fills")) print_masked_fills(extra["fills"]);
     }
   } catch (const std::exception& e) {
     std::cerr << "encoder-walkthrough: " << e.what() << "\n";

@@ -376,9 +376,37 @@ void cross_entropy(const Step& probs, const std::vector<int>& labels, double wei
   }
 }
 
+// The vocabulary id of a target token (or of <unk> / [UNK]).
+int vocab_id(const std::vector<std::string>& vocab, const std::string& tok) {
+  for (std::size_t i = 0; i < vocab.size(); ++i)
+    if (vocab[i] == tok) return static_cast<int>(i);
+  for (const char* u : {"<unk>", "[UNK]"})
+    for (std::size_t i = 0; i < vocab.size(); ++i)
+      if (vocab[i] == u) return static_cast<int>(i);
+  throw Error("the target token \"" + tok + "\" is not in the vocabulary (and it has no <unk>)");
+}
+
+// Masked-word head: one label per (sentence, position) row of mlm.probs, the next of
+// m.mask_targets at each [MASK], −1 elsewhere (padding rows included).
+std::vector<int> mask_labels(const Model& m, const Trace& t) {
+  const auto& src = t.text.source_tokens;
+  std::size_t T = 0, next = 0;
+  for (const auto& toks : src) T = std::max(T, toks.size());
+  std::vector<int> labels(src.size() * T, -1);
+  for (std::size_t b = 0; b < src.size(); ++b)
+    for (std::size_t i = 0; i < src[b].size(); ++i)
+      if (src[b][i] == "[MASK]") labels[b * T + i] = vocab_id(t.text.vocab, m.mask_targets.at(next++));
+  return labels;
+}
+
 double seed_loss(const Model& m, const Trace& t, Grads& G) {
   double loss = 0;
   bool any = false;
+  if (m.config.masked_lm && !m.mask_targets.empty()) {
+    const std::vector<int> labels = mask_labels(m, t);
+    cross_entropy(t.at("mlm.probs"), labels, 1.0 / m.mask_targets.size(), G, loss);
+    any = true;
+  }
   if (m.config.num_labels > 0 && (m.label >= 0 || m.label2 >= 0)) {
     std::vector<int> labels{m.label};
     if (t.text.source_tokens.size() > 1) labels.push_back(m.label2);
@@ -407,7 +435,7 @@ double seed_loss(const Model& m, const Trace& t, Grads& G) {
   }
   if (!any)
     throw Error("the backward pass needs something to predict: a classifier with \"label\" (config.num_labels > 0) "
-                "or a decoder (config.decoder_layers > 0)");
+                "or a decoder (config.decoder_layers > 0) or a masked-word head with \"mask_targets\" (config.masked_lm)");
   return loss;
 }
 
@@ -457,9 +485,12 @@ void run_backward(const Model& m, Trace& t, bool activations) {
     if (g && rule != rules().end()) rule->second(Back{s, g->data(), G, m});
   }
 
+  std::vector<std::string> loss_from;  // the probability steps the loss read
+  for (const char* id : {"cls.probs", "mlm.probs", "probs"})
+    if (G.find(id)) loss_from.push_back(id);
   Step& L = t.add("loss", Dims{{1, Axis{"sequence", ""}}}, Place{"loss", -1, "loss", -1}, "Loss (cross-entropy)",
                   "L = -\\frac{1}{N}\\sum_{i} \\log p_{i,\\,y_i}", "loss",
-                  m.config.decoder_layers > 0 ? std::vector<std::string>{"probs"} : std::vector<std::string>{"cls.probs"},
+                  loss_from,
                   "The mean of −log(probability of the right answer).");
   L.data[0] = static_cast<float>(loss);
   if (!std::isfinite(L.data[0])) throw Error("the loss is not finite");

@@ -60,6 +60,8 @@ const std::vector<ConfigField>& config_fields() {
       field("max_tokens", T::Int, &Config::max_tokens, "longest accepted input, in tokens", 1, 2048),
       field("num_labels", T::Int, &Config::num_labels, "labels of a classification head on the first token (0: none)", 0,
             1000),
+      field("masked_lm", T::Bool, &Config::masked_lm,
+            "a masked-word head: every token's output scored against the token table, softmax over the vocabulary"),
   };
   return fields;
 }
@@ -195,6 +197,9 @@ void validate_config(const Config& c) {
   if (c.d_model % c.num_heads != 0)
     throw Error("config.num_heads (" + std::to_string(c.num_heads) + ") must divide config.d_model (" +
                 std::to_string(c.d_model) + ")");
+  if (c.masked_lm && c.decoder_layers > 0)
+    throw Error("config.masked_lm needs an encoder-only model (config.decoder_layers is " +
+                std::to_string(c.decoder_layers) + "): it is a head on the encoder's own tokens");
 }
 
 void parse_config(Config& c, const json& j) {

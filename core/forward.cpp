@@ -21,15 +21,29 @@ namespace {
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 const char* const kSpecials[] = {"<pad>", "<s>", "</s>"};
+const char* const kMask = "[MASK]";
 
 std::vector<std::string> tokenize(const Model& m, const std::string& text, const std::string& what,
                                   TextInfo& info) {
   validate_utf8(text);
   std::vector<std::string> tokens;
-  switch (m.config.tokenizer) {
-    case TokenizerKind::Whitespace: tokens = tokenize_whitespace(text); break;
-    case TokenizerKind::Regex: tokens = tokenize_regex(text); break;
-    case TokenizerKind::Bpe: tokens = bpe_encode(info.bpe, tokenize_regex(text)); break;
+  // With a masked-word head, "[MASK]" is one token wherever it stands; the text between is
+  // tokenized as usual.
+  const std::string mask = m.config.masked_lm ? kMask : "";
+  std::size_t from = 0;
+  while (from <= text.size()) {
+    const std::size_t at = mask.empty() ? std::string::npos : text.find(mask, from);
+    const std::string piece = text.substr(from, at == std::string::npos ? std::string::npos : at - from);
+    std::vector<std::string> part;
+    switch (m.config.tokenizer) {
+      case TokenizerKind::Whitespace: part = tokenize_whitespace(piece); break;
+      case TokenizerKind::Regex: part = tokenize_regex(piece); break;
+      case TokenizerKind::Bpe: part = bpe_encode(info.bpe, tokenize_regex(piece)); break;
+    }
+    tokens.insert(tokens.end(), part.begin(), part.end());
+    if (at == std::string::npos) break;
+    tokens.push_back(mask);
+    from = at + mask.size();
   }
   if (tokens.empty())
     throw Error("\"" + what + "\" has no tokens: the " + std::string(m.config.tokenizer == TokenizerKind::Whitespace ? "whitespace" : "regex") +
@@ -182,6 +196,11 @@ struct Tokens {
 };
 
 void train_bpe(const Model& m, TextInfo& info) {
+  if (!m.merges.empty()) {  // a trained model's own merges: applied, not learned
+    info.bpe = {};
+    for (const auto& p : m.merges) info.bpe.merges.push_back(BpeMerge{p, 0, {}, {}});
+    return;
+  }
   std::vector<std::string> corpus;
   if (!m.bpe_corpus.empty()) {
     corpus = m.bpe_corpus;
@@ -193,7 +212,23 @@ void train_bpe(const Model& m, TextInfo& info) {
       for (auto& w : tokenize_regex(m.text2)) corpus.push_back(std::move(w));
     }
   }
-  info.bpe = bpe_train(corpus, m.config.bpe_merges);
+  // Seed 001's learner keeps every vocabulary snapshot for the page; past a few hundred
+  // words the corpus-scale learner gives the same merges without them.
+  info.bpe = corpus.size() <= 2000 ? bpe_train(corpus, m.config.bpe_merges) : bpe_learn(corpus, m.config.bpe_merges);
+}
+
+// A masked-word head needs tokens, and "mask_targets" (when given) one per "[MASK]".
+void check_mask_targets(const Model& m, const TextInfo& info) {
+  if (!m.mask_targets.empty() && !m.config.masked_lm)
+    throw Error("\"mask_targets\" needs the masked-word head: set config.masked_lm to true");
+  if (!m.config.masked_lm) return;
+  if (m.input) throw Error("config.masked_lm needs text (its head scores tokens against the token table), not \"input\" rows");
+  std::size_t masks = 0;
+  for (const auto& toks : info.source_tokens)
+    for (const auto& tok : toks) masks += tok == kMask;
+  if (!m.mask_targets.empty() && masks != m.mask_targets.size())
+    throw Error("\"mask_targets\" has " + std::to_string(m.mask_targets.size()) + " tokens but the text has " +
+                std::to_string(masks) + " [MASK]: give one target per [MASK], in order");
 }
 
 // Source and target tokens into `info`; returns their lengths.
@@ -217,6 +252,7 @@ Tokens tokenize_all(const Model& m, TextInfo& info) {
     info.tokenizer = c.tokenizer == TokenizerKind::Whitespace ? "whitespace" : c.tokenizer == TokenizerKind::Regex ? "regex" : "bpe";
     for (const auto& toks : info.source_tokens) t.T = std::max(t.T, static_cast<int>(toks.size()));
   }
+  check_mask_targets(m, info);
   t.B = static_cast<int>(info.source_tokens.size());
   for (const auto& toks : info.source_tokens) t.src_len.push_back(static_cast<int>(toks.size()));
   if (c.decoder_layers > 0) {
@@ -242,6 +278,7 @@ void assign_ids(Model& m, TextInfo& info, Tokens& t) {
   std::vector<std::vector<std::string>> texts;
   if (!m.input) texts = info.source_tokens;
   if (t.S) texts.push_back(info.target_tokens);
+  if (!m.mask_targets.empty()) texts.push_back(m.mask_targets);
   const Vocab vocab = build_vocab(m, texts);
   info.vocab = vocab.tokens;
   t.src_ids.assign(t.B, std::vector<int>(t.T, vocab.pad));
@@ -307,6 +344,24 @@ void rec_classifier(Rec r, const Tensor& out, int T) {
   rec_softmax(r, "cls.probs", label_dims, "Label probabilities", logits);
 }
 
+// The masked-word head (BERT's masked-LM objective, without BERT's extra transform layer):
+// every token's output scored against the token table (tied weights, no bias), then a
+// softmax over the vocabulary; the loss reads the rows of the [MASK] positions.
+void rec_masked_lm(Rec r, const Tensor& out, int T) {
+  const int d = r.model.config.d_model, V = static_cast<int>(r.trace.text.vocab.size());
+  r.place = {"masked_lm", -1, "projection", -1};
+  const Dims vocab_dims = per_token(r, T, dim(V, "vocab", "vocab"));
+  float* logits = r.trace.add("mlm.logits", vocab_dims, r.place, "Masked-word logits over the vocabulary",
+                              "L = Y E^{\\top}", "logits", {out.id, "embedding_table"},
+                              "Each token's output against every row of the token table (weight tying); the rows at "
+                              "[MASK] positions are the guesses.")
+                      .data.data();
+  const Param& E = r.model.at("embedding_table");
+  ew_f32_scores(logits, V, out.data, d, E.value.data(), d, r.B * T, V, d);
+  rec_softmax(r.in("softmax"), "mlm.probs", vocab_dims, "Masked-word probabilities", {"mlm.logits", logits},
+              "Row t is the model's distribution for the word at position t.");
+}
+
 // The decoder over the first sentence's encoder output, then the tied output projection
 // and the vocabulary softmax.
 void rec_decoder(Rec r, const Tokens& t, const Tensor& enc) {
@@ -349,6 +404,7 @@ void run(Model& m, Trace& trace) {
   Rec r{trace, m, t.B, "source", {}};
   const Tensor out = rec_encoder(r, t);
   if (m.config.num_labels > 0) rec_classifier(r, out, t.T);
+  if (m.config.masked_lm) rec_masked_lm(r, out, t.T);
   if (m.config.decoder_layers > 0) rec_decoder(r, t, out);
 }
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <xtensor/xarray.hpp>
@@ -42,6 +43,7 @@ struct Config {
   int max_tokens = 512;     // longer text is an error, not a silent truncation
   int decoder_layers = 0;   // 0: encoder only
   int num_labels = 0;       // > 0: a sequence-classification head on the first token
+  bool masked_lm = false;   // a masked-word head: each token's output → vocabulary (tied table)
 
   int d_k() const { return d_model / num_heads; }
 };
@@ -75,6 +77,12 @@ struct Model {
   bool user_embedding = false;  // the model file supplied "embedding" (V×d_model)
   // BPE training corpus (words); empty: the words of the text itself.
   std::vector<std::string> bpe_corpus;
+  // Learned BPE merges ("a", "b") in order: when given, the tokenizer applies them instead of
+  // learning merges from bpe_corpus or the text (a trained model's own tokenizer).
+  std::vector<std::pair<std::string, std::string>> merges;
+  // Masked-word head (config.masked_lm): the right token for each "[MASK]" of text, then
+  // text2, in order (empty: no loss, forward only).
+  std::vector<std::string> mask_targets;
 
   std::vector<Param> params;  // every parameter, in a stable order
   int given_params = 0;       // how many of them the model file supplied (the rest are seeded)

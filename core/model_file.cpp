@@ -11,6 +11,7 @@
 #include "config_schema.h"
 #include "builtin_models.h"
 #include "error.h"
+#include "tokenizer.h"
 #include "safetensors.h"
 
 namespace ew {
@@ -138,6 +139,14 @@ void parse_labels(Model& m, const json& j) {
   }
 }
 
+// An optional array of strings at j[key].
+void parse_strings(const json& j, const char* key, std::vector<std::string>& out) {
+  if (!j.contains(key)) return;
+  const json& v = j[key];
+  if (!v.is_array()) throw Error(std::string(key) + " must be an array of strings, got " + type_name(v));
+  for (std::size_t i = 0; i < v.size(); ++i) out.push_back(get_string(v[i], std::string(key) + "[" + std::to_string(i) + "]"));
+}
+
 std::string read_bytes(const std::string& path, const char* what) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(std::string("cannot open the ") + what + " \"" + path + "\"");
@@ -186,7 +195,10 @@ Model model_with_weight_bytes(json j, const std::string& bytes) {
   j["config"] = config_to_json(w.config);
   if (!w.vocab.empty()) j["vocab"] = w.vocab;
   if (!w.label_names.empty()) j["labels"] = w.label_names;
-  Model m = model_from_json(j);  // j no longer names "weights"
+  if (!w.merges.empty() && j.contains("merges"))
+    throw Error("\"merges\" belongs in the weights file: this model brings its own BPE merges");
+  Model m = model_from_json(j);
+  if (m.merges.empty()) m.merges = w.merges;  // j no longer names "weights"
   m.params = std::move(w.params);
   m.given_params = w.given_params;
   m.user_embedding = w.user_embedding;
@@ -197,7 +209,7 @@ Model model_from_json(const json& j) {
   check_keys(j, "the model file",
              {"config", "text", "text2", "target", "input", "vocab", "embedding", "position_table", "embedding_ln",
               "layers", "decoder", "classifier", "final_ln", "decoder_final_ln", "bpe_corpus", "title", "description",
-              "source", "label", "label2", "labels", "weights"});
+              "source", "label", "label2", "labels", "weights", "merges", "mask_targets"});
   if (j.contains("weights")) return model_with_weights(j, "");
   Model m;
   if (j.contains("config")) parse_config(m.config, j["config"]);
@@ -246,6 +258,11 @@ Model model_from_json(const json& j) {
     if (c.norm != NormOrder::Pre) throw Error(std::string("\"") + ln + "\" belongs to pre-norm models (config.norm is \"post\")");
     parse_norm(m, j[ln], ln, ln);
   }
+  parse_strings(j, "mask_targets", m.mask_targets);
+  std::vector<std::string> merges;
+  parse_strings(j, "merges", merges);
+  for (std::size_t i = 0; i < merges.size(); ++i)
+    m.merges.push_back(bpe_merge_from_string(merges[i], "merges[" + std::to_string(i) + "]"));
   if (j.contains("bpe_corpus")) {
     const json& v = j["bpe_corpus"];
     if (v.is_string()) {
@@ -383,6 +400,7 @@ json model_to_json(const Model& m) {
   if (!m.text.empty()) doc["text"] = m.text;
   if (!m.vocab.empty()) doc["vocab"] = m.vocab;
   if (!m.label_names.empty()) doc["labels"] = m.label_names;
+  for (const auto& [a, b] : m.merges) doc["merges"].push_back(a + ' ' + b);
   for (const Param& p : m.params) {
     if (p.id == "embedding_table") {
       if (m.user_embedding) doc["embedding"] = values_json(p);

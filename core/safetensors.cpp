@@ -11,6 +11,7 @@
 
 #include "config_schema.h"
 #include "error.h"
+#include "tokenizer.h"
 
 namespace ew {
 
@@ -200,6 +201,11 @@ SafeTensors model_to_safetensors(const Model& m) {
   st.metadata["config"] = config_to_json(m.config).dump();
   if (!m.vocab.empty()) st.metadata["vocab"] = json(m.vocab).dump();
   if (!m.label_names.empty()) st.metadata["labels"] = json(m.label_names).dump();
+  if (!m.merges.empty()) {
+    json merges = json::array();
+    for (const auto& [a, b] : m.merges) merges.push_back(a + ' ' + b);
+    st.metadata["merges"] = merges.dump();
+  }
   st.metadata["format"] = "encoder-walkthrough";
   return st;
 }
@@ -226,6 +232,14 @@ Model model_from_safetensors(const SafeTensors& st) {
     for (const json& s : v) {
       if (!s.is_string()) throw Error(std::string("safetensors: __metadata__ \"") + key + "\" is not a list of strings");
       out.push_back(s.get<std::string>());
+    }
+  }
+  const json merges = meta("merges");
+  if (!merges.is_null()) {
+    if (!merges.is_array()) throw Error("safetensors: __metadata__ \"merges\" is not a list of strings");
+    for (std::size_t i = 0; i < merges.size(); ++i) {
+      if (!merges[i].is_string()) throw Error("safetensors: __metadata__ \"merges\" is not a list of strings");
+      m.merges.push_back(bpe_merge_from_string(merges[i].get<std::string>(), "safetensors merges[" + std::to_string(i) + "]"));
     }
   }
   for (const NamedTensor& t : st.tensors) {

@@ -21,7 +21,8 @@
 //     vocabulary (268 tokens). Held out by a hash of the date (yyyymmdd), whatever its format.
 // Every encoder–decoder example also says, per target token, which source token produces it
 // (Example::align): the ground truth the cross-attention measurement (analyze.h) compares with.
-// Deliberately not here yet: masked words.
+// Not here: masked-words, which reads a corpus from files and learns its vocabulary
+// (masked_words.h).
 #pragma once
 #include <cstdint>
 #include <string>

@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <climits>
+#include <cstdint>
 #include <unordered_map>
 
 #include "error.h"
@@ -138,9 +140,122 @@ std::vector<std::pair<std::string, long>> snapshot(const std::vector<Entry>& voc
   return out;
 }
 
+
+// One word through the merges (see bpe_encode): repeatedly the first merge after `last`
+// whose pair occurs in the word.
+Symbols encode_word(const BpeModel& model, const std::unordered_map<std::string, std::vector<int>>& ranks,
+                    std::string_view word) {
+  Symbols syms = initial_symbols(word);
+  int last = -1;
+  for (;;) {
+    int next = -1;
+    for (std::size_t i = 0; i + 1 < syms.size(); ++i) {
+      auto it = ranks.find(syms[i] + ' ' + syms[i + 1]);
+      if (it == ranks.end()) continue;
+      for (int k : it->second)
+        if (k > last) {
+          if (next < 0 || k < next) next = k;
+          break;
+        }
+    }
+    if (next < 0) return syms;
+    syms = merge_symbols(syms, model.merges[next].pair.first, model.merges[next].pair.second);
+    last = next;
+  }
+}
+
+// ---- BPE at corpus scale (bpe_learn) --------------------------------------------------------
+
+using Key = std::uint64_t;  // a pair of interned symbol ids
+Key key_of(int a, int b) { return (static_cast<Key>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b); }
+
+struct Learner {
+  std::vector<std::string> names;               // interned symbols
+  std::unordered_map<std::string, int> ids;
+  std::vector<std::vector<int>> words;          // distinct words, first-seen order
+  std::vector<long> freq;
+  std::unordered_map<Key, long> counts;         // pair → total frequency (entries > 0 only)
+  std::unordered_map<Key, std::vector<int>> where;  // pair → words that had it (may be stale)
+  std::vector<int> stamp;                       // dedupes a where list per merge
+
+  int intern(const std::string& s) {
+    auto [it, fresh] = ids.emplace(s, static_cast<int>(names.size()));
+    if (fresh) names.push_back(s);
+    return it->second;
+  }
+  void count(int w, long sign) {
+    const auto& sy = words[w];
+    for (std::size_t i = 0; i + 1 < sy.size(); ++i) {
+      const Key k = key_of(sy[i], sy[i + 1]);
+      long& c = counts[k];
+      c += sign * freq[w];
+      if (c == 0) counts.erase(k);
+      else if (sign > 0) where[k].push_back(w);
+    }
+  }
+  // Position of the first occurrence of k in word w, or -1.
+  int find(int w, Key k) const {
+    const auto& sy = words[w];
+    for (std::size_t i = 0; i + 1 < sy.size(); ++i)
+      if (key_of(sy[i], sy[i + 1]) == k) return static_cast<int>(i);
+    return -1;
+  }
+  // Where get_stats would first insert k: (word index, position).
+  std::pair<int, int> first_seen(Key k) const {
+    std::pair<int, int> best{INT32_MAX, INT32_MAX};
+    for (int w : where.at(k))
+      if (w < best.first) {
+        const int pos = find(w, k);
+        if (pos >= 0) best = {w, pos};
+      }
+    return best;
+  }
+  // max(pairs, key=pairs.get) over get_stats' insertion order.
+  Key best() const {
+    long top = 0;
+    std::vector<Key> tied;
+    for (const auto& [k, c] : counts) {
+      if (c > top) top = c, tied.clear();
+      if (c == top) tied.push_back(k);
+    }
+    Key b = tied[0];
+    std::pair<int, int> at = first_seen(b);
+    for (std::size_t i = 1; i < tied.size(); ++i) {
+      const auto f = first_seen(tied[i]);
+      if (f < at) at = f, b = tied[i];
+    }
+    return b;
+  }
+  void merge(Key k, int merged, int round) {
+    const int a = static_cast<int>(k >> 32), b = static_cast<int>(k & 0xffffffffu);
+    const std::vector<int> list = where[k];  // copy: count() appends to where lists
+    for (int w : list) {
+      if (stamp[w] == round || find(w, k) < 0) continue;
+      stamp[w] = round;
+      count(w, -1);
+      std::vector<int> out;
+      const auto& sy = words[w];
+      for (std::size_t i = 0; i < sy.size();) {
+        if (i + 1 < sy.size() && sy[i] == a && sy[i + 1] == b) out.push_back(merged), i += 2;
+        else out.push_back(sy[i]), i += 1;
+      }
+      words[w] = std::move(out);
+      count(w, +1);
+    }
+  }
+};
+
 }  // namespace
 
 void validate_utf8(std::string_view text) { (void)decode(text); }
+
+std::pair<std::string, std::string> bpe_merge_from_string(const std::string& text, const std::string& where) {
+  validate_utf8(text);
+  const std::vector<std::string> parts = tokenize_whitespace(text);
+  if (parts.size() != 2 || text != parts[0] + ' ' + parts[1])
+    throw Error(where + " must be two symbols separated by one space (\"l o\"), got \"" + text + "\"");
+  return {parts[0], parts[1]};
+}
 
 std::vector<std::string> tokenize_whitespace(std::string_view text) {
   const std::vector<Char> chars = decode(text);
@@ -216,13 +331,47 @@ BpeModel bpe_train(const std::vector<std::string>& words, int num_merges) {
   return model;
 }
 
+// Equivalent to applying every merge in order (merge_symbols, a no-op where the pair is
+// absent), but fast for thousands of merges: each step applies the earliest merge after the
+// last one applied whose pair is present. Each distinct word is encoded once.
+BpeModel bpe_learn(const std::vector<std::string>& words, int num_merges) {
+  Learner L;
+  for (const Entry& e : get_vocab(words)) {
+    std::vector<int> sy;
+    for (const std::string& s : e.symbols) sy.push_back(L.intern(s));
+    L.words.push_back(std::move(sy));
+    L.freq.push_back(e.freq);
+  }
+  L.stamp.assign(L.words.size(), -1);
+  for (std::size_t w = 0; w < L.words.size(); ++w) L.count(static_cast<int>(w), +1);
+  BpeModel model;
+  for (int m = 0; m < num_merges && !L.counts.empty(); ++m) {
+    const Key k = L.best();
+    BpeMerge merge;
+    merge.pair = {L.names[k >> 32], L.names[k & 0xffffffffu]};
+    merge.count = L.counts.at(k);
+    L.merge(k, L.intern(merge.pair.first + merge.pair.second), m);
+    model.merges.push_back(std::move(merge));
+  }
+  for (std::size_t w = 0; w < L.words.size(); ++w) {
+    Symbols sy;
+    for (int id : L.words[w]) sy.push_back(L.names[id]);
+    model.final_vocab.emplace_back(join(sy), L.freq[w]);
+  }
+  return model;
+}
+
 std::vector<std::string> bpe_encode(const BpeModel& model, const std::vector<std::string>& words) {
+  std::unordered_map<std::string, std::vector<int>> ranks;  // "a b" → the merges of that pair, ascending
+  for (std::size_t k = 0; k < model.merges.size(); ++k)
+    ranks[model.merges[k].pair.first + ' ' + model.merges[k].pair.second].push_back(static_cast<int>(k));
+  std::unordered_map<std::string, Symbols> cache;
   std::vector<std::string> out;
   for (const std::string& line : words)
     for (const std::string& word : tokenize_whitespace(line)) {  // as get_vocab splits its lines
-      Symbols syms = initial_symbols(word);
-      for (const BpeMerge& m : model.merges) syms = merge_symbols(syms, m.pair.first, m.pair.second);
-      for (std::string& s : syms) out.push_back(std::move(s));
+      auto [it, fresh] = cache.emplace(word, Symbols{});
+      if (fresh) it->second = encode_word(model, ranks, word);
+      for (const std::string& s : it->second) out.push_back(s);
     }
   return out;
 }

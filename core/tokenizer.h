@@ -43,6 +43,16 @@ struct BpeModel {
 // Python's max() over an insertion-ordered dict does. Stops early when no pair is left.
 BpeModel bpe_train(const std::vector<std::string>& words, int num_merges);
 
+// The same merges as bpe_train (same counts, same tie-breaking: the pair seen first in the
+// seed's get_stats order wins a tie) without the vocabulary snapshots, at corpus scale:
+// pair counts over the table of distinct words, updated only for the words a merge touches.
+// final_vocab is filled; each merge's vocab_before/vocab_after are left empty.
+BpeModel bpe_learn(const std::vector<std::string>& words, int num_merges);
+
+// A merge as a model file stores it: "a b" (symbols hold no white space). Throws ew::Error
+// naming `where` unless the text is two non-empty symbols separated by one space.
+std::pair<std::string, std::string> bpe_merge_from_string(const std::string& text, const std::string& where);
+
 // Splits each word into characters + "</w>" and applies the learned merges in order.
 // Returns the subword tokens of all words, concatenated ("low</w>", "low", "e", ...).
 std::vector<std::string> bpe_encode(const BpeModel& model, const std::vector<std::string>& words);

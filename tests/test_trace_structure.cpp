@@ -14,7 +14,7 @@ namespace {
 const std::set<std::string> kAxisNames = {"batch",  "token",    "query", "key", "feature", "head_feature", "hidden",
                                           "vocab",  "label",    "position", "in", "out",   "sequence"};
 const std::set<std::string> kLabels = {"", "source", "target", "vocab", "labels", "batch"};
-const std::set<std::string> kSections = {"input", "encoder", "classifier", "decoder", "output"};
+const std::set<std::string> kSections = {"input", "encoder", "classifier", "decoder", "output", "masked_lm"};
 const std::set<std::string> kBlocks = {"tokens",         "embedding", "positional",   "mask",
                                        "self_attention", "cross_attention", "add_norm", "ffn",
                                        "layer_output",   "stack_output", "classifier", "projection", "softmax"};

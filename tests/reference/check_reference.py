@@ -230,7 +230,21 @@ def random_doc(rng, index):
     if cfg["decoder_layers"] and (explicit_input or rng.random() < 0.5):
         doc["target"] = g.sentence(cfg["tokenizer"], int(rng.integers(1, 8)))
         texts.append(doc["target"])
+    if not cfg["decoder_layers"] and not explicit_input and rng.random() < 0.35:
+        mask_words(rng, doc, texts)
     return finish_doc(g, doc, texts)
+
+
+def mask_words(rng, doc, texts):
+    """The masked-word head (config.masked_lm): some words of text/text2 become [MASK]."""
+    doc["config"]["masked_lm"] = True
+    texts.clear()
+    for key in ("text", "text2"):
+        if key in doc:
+            words = doc[key].split()
+            hide = rng.random(len(words)) < 0.3
+            doc[key] = " ".join("[MASK]" if h else w for w, h in zip(words, hide))
+            texts.append(doc[key])
 
 
 def finish_doc(g, doc, texts, unk=None, extra_rows=None):
@@ -242,7 +256,7 @@ def finish_doc(g, doc, texts, unk=None, extra_rows=None):
     d, ff = c["d_model"], c["d_ff"]
     tokens = []
     for t in texts:
-        for tok in ref.tokenize(t, c["tokenizer"]):
+        for tok in ref.tokenize_masked(t, c["tokenizer"], c["masked_lm"]):
             if tok not in tokens:
                 tokens.append(tok)
     looks_up = "input" not in doc or c["decoder_layers"] > 0
@@ -353,6 +367,15 @@ def fixed_docs(seed):
         "activation": "gelu", "tokenizer": "whitespace"},
        {"text": "water like a stone", "target": "snow had fallen , snow on snow"},
        ["water like a stone", "snow had fallen , snow on snow"])
+    mk("masked-word head, padded batch + classifier",
+       {"d_model": 8, "num_heads": 2, "d_ff": 16, "num_layers": 2, "num_labels": 2, "masked_lm": True,
+        "norm": "pre", "activation": "gelu", "positional": "learned"},
+       {"text": "earth stood [MASK] as iron", "text2": "in the [MASK] midwinter [MASK] wind made moan",
+        "mask_targets": ["hard", "bleak", "frosty"]},
+       ["earth stood [MASK] as iron", "in the [MASK] midwinter [MASK] wind made moan", "hard bleak frosty"])
+    mk("masked-word head, [MASK] first and glued to punctuation",
+       {"d_model": 6, "num_heads": 3, "d_ff": 8, "num_layers": 1, "masked_lm": True, "tokenizer": "regex"},
+       {"text": "[MASK] had fallen,[MASK] on snow."}, ["[MASK] had fallen,[MASK] on snow."], unk=False)
     mk("one token, d_model 1",
        {"d_model": 1, "num_heads": 1, "d_ff": 3, "num_layers": 2, "decoder_layers": 1},
        {"text": "midwinter", "target": "long ago"}, ["midwinter", "long ago"])

@@ -79,6 +79,18 @@ def tokenize(text: str, kind: str) -> list:
     raise ValueError("the reference tokenizes only 'whitespace' and 'regex' text, not %r" % kind)
 
 
+def tokenize_masked(text: str, kind: str, masked_lm: bool) -> list:
+    """With a masked-word head "[MASK]" is one token wherever it stands (docs/model-file.md)."""
+    if not masked_lm:
+        return tokenize(text, kind)
+    out = []
+    for i, piece in enumerate(text.split(MASK)):
+        if i:
+            out.append(MASK)
+        out += tokenize(piece, kind)
+    return out
+
+
 # ---------------------------------------------------------------------------------------
 # Elementary operations, float64. Each has an optional torch twin.
 # ---------------------------------------------------------------------------------------
@@ -189,7 +201,9 @@ CONFIG_DEFAULTS = {
     "d_model": 8, "num_heads": 2, "d_ff": 32, "num_layers": 1, "norm": "post", "activation": "relu",
     "layer_norm_eps": 1e-5, "causal": False, "positional": "sinusoidal", "scale": True, "seed": 66,
     "tokenizer": "regex", "bpe_merges": 10, "max_tokens": 512, "decoder_layers": 0, "num_labels": 0,
+    "masked_lm": False,
 }
+MASK = "[MASK]"
 
 ATTN_KEYS = ["W_q", "b_q", "W_k", "b_k", "W_v", "b_v", "W_o", "b_o"]
 
@@ -246,9 +260,9 @@ class RefModel:
         if "input" in doc:
             input_rows = np.asarray(doc["input"], dtype=np.float64)
         else:
-            sources = [tokenize(doc["text"], c["tokenizer"])]
+            sources = [tokenize_masked(doc["text"], c["tokenizer"], c["masked_lm"])]
             if doc.get("text2"):
-                sources.append(tokenize(doc["text2"], c["tokenizer"]))
+                sources.append(tokenize_masked(doc["text2"], c["tokenizer"], c["masked_lm"]))
         target = None
         if c["decoder_layers"] > 0:
             if doc.get("target"):  # the sequence to produce; the decoder reads <s> first
@@ -260,7 +274,7 @@ class RefModel:
             vocab = list(doc["vocab"])
         else:  # docs/model-file.md: <pad> <s> </s> + the text's tokens, first appearance first
             vocab = ["<pad>", "<s>", "</s>"]
-            for toks in (sources or []) + ([target] if target else []):
+            for toks in (sources or []) + ([target] if target else []) + [doc.get("mask_targets", [])]:
                 for tok in toks:
                     if tok not in vocab:
                         vocab.append(tok)
@@ -315,7 +329,9 @@ class RefModel:
                 raise ValueError("the reference needs classifier.W explicitly")
             params["cls.W"] = np.asarray(cl["W"], dtype=np.float64)
             params["cls.b"] = np.asarray(cl.get("b", np.zeros(c["num_labels"])), dtype=np.float64)
-        return cls(c, sources, input_rows, target, vocab, params)
+        ref = cls(c, sources, input_rows, target, vocab, params)
+        ref.mask_targets = list(doc.get("mask_targets", []))
+        return ref
 
 
 # ---------------------------------------------------------------------------------------
@@ -507,6 +523,17 @@ def _forward(model, dtype):
             rec.add("cls.probs.rowsum", s)
             rec.add("cls.probs", p[0])
 
+    # ---- masked-word head: tied to the token table, softmax over the vocabulary --------
+    if c["masked_lm"]:
+        logits = enc @ P["embedding_table"].T  # [B, T, V]
+        if _torch_on():
+            _agree("mlm.logits", logits, F.linear(_t(enc), _t(P["embedding_table"])).numpy())
+        m, s, p = softmax_pieces(logits, "mlm.probs")
+        rec.add("mlm.logits", bat(logits))
+        rec.add("mlm.probs.rowmax", bat(m))
+        rec.add("mlm.probs.rowsum", bat(s))
+        rec.add("mlm.probs", bat(p))
+
     # ---- decoder (batch of one: the first sentence's encoder output) ----------------
     if c["decoder_layers"] > 0:
         S = len(model.target)
@@ -605,6 +632,8 @@ def expected_axes(step_id, ndim, batch):
         return lead + [("token", tok)]
     if step_id in ("logits", "probs"):
         return [("token", "target"), ("vocab", "vocab")]
+    if step_id in ("mlm.logits", "mlm.probs"):
+        return lead + [("token", "source"), ("vocab", "vocab")]
     if re.search(r"head\d+\.context$", step_id):
         return lead + [("token", tok), ("head_feature", None)]
     if step_id.endswith(("ffn_pre", "ffn_hidden")):

@@ -28,6 +28,7 @@ const LABELS = {
   seed: ['seed', 'seeds every weight not given'],
   max_tokens: ['max tokens', 'longer text is refused, never cut'],
   num_labels: ['classifier labels', '0 = no classification head'],
+  masked_lm: ['masked-word head', 'type [MASK] where a word should be guessed'],
 };
 // [key, label, options or hint] for every configuration field, in the schema's order.
 export function settingsUI() {

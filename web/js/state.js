@@ -30,7 +30,7 @@ export function useSchema(schema) {
 }
 
 // Fields a link and getState() list only when they differ from their default.
-const QUIET_WHEN_DEFAULT = new Set(['max_tokens', 'num_labels']);
+const QUIET_WHEN_DEFAULT = new Set(['max_tokens', 'num_labels', 'masked_lm']);
 function listed(state, k) {
   if (k === 'bpe_merges' && state.tokenizer !== 'bpe') return false;
   return !(QUIET_WHEN_DEFAULT.has(k) && state[k] === FIELDS[k].def);

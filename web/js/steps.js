@@ -2,7 +2,8 @@
 // groups within them (an attention block, the feed-forward network, add & norm) and per-head
 // rows, all read from each step's `place`; and a short label per step for the list.
 
-const SECTION_TITLES = { input: 'Tokens & embeddings', classifier: 'Classification head', output: 'Output: next-token probabilities' };
+const SECTION_TITLES = { input: 'Tokens & embeddings', classifier: 'Classification head', output: 'Output: next-token probabilities',
+  masked_lm: 'Masked-word head: a guess at every position' };
 
 // {section, sectionKey, group, groupKey, head} of a step, from its place.
 export function placeOf(step) {

@@ -1,6 +1,7 @@
 // render/probs.js — the output distributions read as predictions: for each decoder position
-// the most likely next tokens (vocabulary softmax), or the label probabilities of the
-// classification head, then the full grid with its arithmetic.
+// the most likely next tokens (vocabulary softmax), for each source token the masked-word
+// head's guess at it, or the label probabilities of the classification head, then the full
+// grid with its arithmetic.
 import { el } from '../matrix.js';
 import { fmt } from '../format.js';
 import { renderMatrixStep } from './matrix-step.js';
@@ -19,13 +20,19 @@ export function renderProbs(ctx, host) {
   const labelNames = trace.labelsFor({ labels: 'labels' }) || [];
   const vocab = trace.text.vocab || [];
   const tgt = trace.targetTokens();
+  // Rows over the source tokens (the masked-word head): each row is the guess at that token.
+  const rowAxis = step.axes[step.axes.length - 2];
+  const atSource = isVocab && rowAxis && rowAxis.labels === 'source';
+  const context = (i) => {
+    if (atSource) return `at “${trace.sourceTokens(Math.floor(i / trace.T))[i % trace.T]}”`;
+    return isVocab ? `after “${tgt.slice(0, i + 1).join(' ')}”` : trace.B > 1 ? `sentence ${i + 1}` : 'label';
+  };
   const list = el('ol', 'pred-list');
   for (let i = 0; i < rows; i++) {
     const row = step.data.subarray(i * cols, (i + 1) * cols);
     const idx = Array.from(row.keys()).sort((a, b) => row[b] - row[a]).slice(0, isVocab ? 3 : cols);
     const li = el('li');
-    const ctxText = isVocab ? `after “${tgt.slice(0, i + 1).join(' ')}”` : trace.B > 1 ? `sentence ${i + 1}` : 'label';
-    li.append(el('span', 'pred-ctx', ctxText + ' → '));
+    li.append(el('span', 'pred-ctx', context(i) + ' → '));
     for (const j of idx) {
       const p = el('span', 'pred');
       const bar = el('span', 'pred-bar');
