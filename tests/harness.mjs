@@ -30,3 +30,25 @@ export async function launchChromium(chromium, executablePath, extraArgs = []) {
       '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extraArgs],
   });
 }
+
+// The browser suites' checks: check(name, fn) runs one named check, prints "ok   name (ms)" or
+// "FAIL name" with the first lines of its error, and counts; results() gives the counts.
+export function checks(stackLines = 8) {
+  const counts = { passed: 0, failed: 0 };
+  async function check(name, fn) {
+    const t0 = Date.now();
+    try {
+      await fn();
+      counts.passed++;
+      console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+    } catch (e) {
+      counts.failed++;
+      console.log(`FAIL ${name}\n     ${String(e && e.stack ? e.stack : e).split('\n').slice(0, stackLines).join('\n     ')}`);
+    }
+  }
+  return { check, results: () => counts };
+}
+
+export function assert(cond, msg) {
+  if (!cond) throw new Error(msg);
+}

@@ -17,7 +17,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { root, arg, launchChromium } from '../harness.mjs';
+import { root, arg, launchChromium, checks, assert } from '../harness.mjs';
 import { runCli, runCliPreset, compareTrace, REL, ABS } from '../wasm/compare.mjs';
 import { defaults, buildModel, useSchema } from '../../web/js/state.js';
 import { fmt } from '../../web/js/format.js';
@@ -36,21 +36,7 @@ for (const [what, p] of [['native CLI', cli], ['built site', path.join(dist, 'co
 }
 mkdirSync(artifacts, { recursive: true });
 
-let passed = 0, failed = 0;
-async function check(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    passed++;
-    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}\n     ${String(e && e.stack ? e.stack : e).split('\n').slice(0, 8).join('\n     ')}`);
-  }
-}
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
+const { check, results } = checks(8);
 
 // ---- two origins ----------------------------------------------------------------------------
 const { server: site, url: ew } = await startServer(dist, 0);
@@ -473,5 +459,6 @@ await check('no console errors, page errors or CSP violations (host page, frames
 await browser.close();
 site.close();
 blog.close();
+const { passed, failed } = results();
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -14,7 +14,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { root, arg, launchChromium } from '../harness.mjs';
+import { root, arg, launchChromium, checks, assert } from '../harness.mjs';
 import { runCli, runCliPreset, compareTrace } from '../wasm/compare.mjs';
 import { execFileSync } from 'node:child_process';
 import { defaults, buildModel, useSchema } from '../../web/js/state.js';
@@ -35,21 +35,7 @@ for (const [what, p] of [['native CLI', cli], ['built site', path.join(dist, 'in
 mkdirSync(artifacts, { recursive: true });
 
 // ---- harness ------------------------------------------------------------------------------
-let passed = 0, failed = 0;
-async function check(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    passed++;
-    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}\n     ${String(e && e.stack ? e.stack : e).split('\n').slice(0, 6).join('\n     ')}`);
-  }
-}
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
+const { check, results } = checks(6);
 function close(a, b, tol, what) {
   assert(a.length === b.length, `${what}: length ${a.length} vs ${b.length}`);
   a.forEach((x, i) => assert(Math.abs(x - b[i]) <= tol, `${what}[${i}] = ${x}, expected ${b[i]} (±${tol}); got [${a.join(', ')}]`));
@@ -558,5 +544,6 @@ await check('no console errors, page errors, CSP violations, dialogs or requests
 
 await browser.close();
 server.close();
+const { passed, failed } = results();
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -19,7 +19,7 @@ import process from 'node:process';
 import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { root, arg, launchChromium } from '../harness.mjs';
+import { root, arg, launchChromium, checks, assert } from '../harness.mjs';
 import { compareTrace, REL, ABS } from '../wasm/compare.mjs';
 
 const cli = path.resolve(root, arg('--cli', 'build/native-release/encoder-walkthrough'));
@@ -35,21 +35,7 @@ mkdirSync(artifacts, { recursive: true });
 const tmp = mkdtempSync(path.join(tmpdir(), 'ew-trained-'));
 
 // ---- harness ------------------------------------------------------------------------------
-let passed = 0, failed = 0;
-async function check(name, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    passed++;
-    console.log(`ok   ${name} (${Date.now() - t0} ms)`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}\n     ${String(e && e.stack ? e.stack : e).split('\n').slice(0, 8).join('\n     ')}`);
-  }
-}
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
+const { check, results } = checks(8);
 const near = (a, b) => Math.abs(a - b) <= REL * Math.abs(b) + ABS;
 
 // The native CLI on a model file; flags: --generate, --backward.
@@ -392,6 +378,7 @@ await check('no console errors, page errors, CSP violations or requests outside 
 });
 
 console.log(`trained: gradients vs native: worst difference ${gradWorst.toExponential(2)} of the tensor's scale beyond 1e-5 relative (tensors with scale > 1e-3; allowed ${GRAD_SCALE})`);
+const { passed, failed } = results();
 console.log(`trained: ${passed} passed, ${failed} failed${trainedResult ? ` (in-page training: ${(100 * trainedResult.acc).toFixed(1)}% in ${(trainedResult.ms / 1000).toFixed(1)} s)` : ''}`);
 await browser.close();
 server.close();

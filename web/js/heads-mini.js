@@ -1,16 +1,10 @@
 // heads-mini.js — one example's attention, every head of the last layer side by side as small
 // labelled heatmaps (rows: the token each decoder position produced, or the encoder's tokens;
 // columns: the source tokens), for the training panel: redrawn as the model learns.
-import { el } from './dom.js';
+import { el, svgEl } from './dom.js';
 import { colorFor } from './colors.js';
 
-const NS = 'http://www.w3.org/2000/svg';
-function s(tag, attrs = {}, text) {
-  const e = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+const s = svgEl;
 
 // sample: {source, target, generated?, heads: [{layer, head, rows, cols, data}], probs?}
 export function drawHeads(host, sample) {

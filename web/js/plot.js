@@ -2,13 +2,8 @@
 // a left axis for the loss (log scale: it falls by orders of magnitude) and a right axis for
 // held-out accuracy (0–100%), with ticks, labels and a legend. Redrawn whole on each update
 // (a few hundred points: cheap), all text set as text.
-const NS = 'http://www.w3.org/2000/svg';
-function s(tag, attrs = {}, text) {
-  const e = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+import { svgEl } from './dom.js';
+const s = svgEl;
 
 const W = 360, H = 200, M = { l: 46, r: 44, t: 14, b: 34 };
 

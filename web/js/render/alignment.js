@@ -6,17 +6,11 @@
 // source tokens. Pointing at a cell says what it is; clicking it opens that head's weights step
 // with the cell's own arithmetic, like every other cell.
 import { app } from '../app.js';
-import { el } from '../dom.js';
+import { el, svgEl } from '../dom.js';
 import { colorFor } from '../colors.js';
 import { showStep } from '../step-view.js';
 
-const NS = 'http://www.w3.org/2000/svg';
-function s(tag, attrs = {}, text) {
-  const e = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+const s = svgEl;
 
 // The token each decoder position produces: the argmax of its row of the output softmax.
 export function producedTokens(trace) {
