@@ -254,7 +254,30 @@ await check('the backward pass: the switch adds loss and gradients equal to the 
   await waitForTrace((t) => !t.steps.some((s) => s.kind === 'grad'), 'a trace without gradients');
 });
 
-// ---- 4. the trained classifier -----------------------------------------------------------------
+// ---- 4. the masked-word model --------------------------------------------------------------------
+await check('the trained masked-word model: the page lists the top 5 fills of each [MASK] as the CLI computes them', async () => {
+  await api(() => window.encoderWalkthrough.setState({ preset: 'trained-masked-words' }));
+  const st = await getState();
+  const nat = native({ weights: 'builtin:masked-words', text: st.text });
+  assert(Array.isArray(nat.fills) && nat.fills.length === 1, `the CLI's fills: ${JSON.stringify(nat.fills)}`);
+  assert(await api(() => window.encoderWalkthrough.goTo('mlm.probs')), 'no step mlm.probs');
+  await page.waitForFunction(() => document.querySelector('#step-meta .mono')?.textContent === 'mlm.probs');
+  const shown = await page.$$eval('.predictions li', (lis) => lis.map((li) => ({
+    ctx: li.querySelector('.pred-ctx').textContent,
+    fills: Array.from(li.querySelectorAll('.pred'), (p) => [p.querySelector('.chip-tok').textContent, Number(p.querySelector('.num').textContent)]),
+  })));
+  assert(shown.length === 1 && /\[MASK\]/.test(shown[0].ctx), `rows listed: ${JSON.stringify(shown)}`);
+  const want = nat.fills[0];
+  assert(shown[0].fills.length === 5, `${shown[0].fills.length} fills shown`);
+  shown[0].fills.forEach(([tok, p], k) => {
+    assert(tok === want[k].token, `fill ${k}: "${tok}", the CLI's "${want[k].token}"`);
+    assert(Math.abs(p - want[k].p) <= 5e-3 * Math.max(1, want[k].p), `fill ${k}: p ${p} (as shown), the CLI's ${want[k].p}`);
+  });
+  sameTrace(await getTrace(), nat, 'trained-masked-words');
+  await shot('masked');
+});
+
+// ---- 4b. the trained classifier ---------------------------------------------------------------
 await check('the trained brackets classifier shows its prediction and probabilities, as the CLI', async () => {
   await api(() => window.encoderWalkthrough.setState({ preset: 'trained-brackets' }));
   await page.waitForSelector('#prediction:not([hidden])');

@@ -15,7 +15,8 @@ export function weightsInfo(state = app.shownState) {
       ? `Weights trained in this page: task ${u.task}, ${u.steps} steps (held-out ${u.classifier ? 'accuracy' : 'exact match'} ${pct(u.accuracy)} on ${u.evalN} examples the training never saw).`
       : `Weights loaded from ${u.name} (${u.bytes.toLocaleString('en')} bytes of safetensors).` };
   if (p && typeof p.model.weights === 'string')
-    return { kind: 'trained', text: `Trained weights: “${p.title}”, trained by this project on generated examples (scripts/train-models.sh).` };
+    // What it was trained on is the preset's own description (core/presets.cpp); its first sentence says it.
+    return { kind: 'trained', text: `Trained weights: “${p.title}”. ${firstSentence(p.description)}` };
   if (p && presetHasWeights(p))
     return { kind: 'given', text: `The preset “${p.title}” gives its own numbers (the tutorial’s); any weights it does not give are seeded. Nothing here was trained.` };
   return { kind: 'seeded', text: `Seeded weights (seed ${state.seed}): drawn at random, not trained, so this pattern means nothing yet. Choose a “Trained: …” preset, or train one below, to see what a trained model does.` };
@@ -64,4 +65,9 @@ export function showTextNote(trace) {
   const note = unknownNote(trace);
   if (note) $('text-note').textContent = note;
   $('text-note').classList.toggle('unk-note', !!note);
+}
+
+function firstSentence(text) {
+  const m = /^.*?[.!?](\s|$)/.exec(text || '');
+  return (m ? m[0] : text || '').trim();
 }

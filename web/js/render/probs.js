@@ -13,24 +13,31 @@ export function renderProbs(ctx, host) {
   const cols = step.shape[step.shape.length - 1];
   const rows = step.data.length / cols;
   const isVocab = step.axes[step.axes.length - 1].name === 'vocab';
-  sec.append(el('h3', '', isVocab ? 'Top predictions at each position' : 'Label probabilities'));
+  // Rows over the source tokens (the masked-word head): each row is the guess at that token;
+  // the rows of the [MASK] tokens are the fills (top 5), the others the guess at a visible word.
+  const rowAxis = step.axes[step.axes.length - 2];
+  const atSource = isVocab && rowAxis && rowAxis.labels === 'source';
+  const tokenAt = (i) => trace.sourceTokens(Math.floor(i / trace.T))[i % trace.T];
+  const masks = atSource ? [...Array(rows).keys()].filter((i) => tokenAt(i) === '[MASK]') : [];
+  const shown = masks.length ? masks : [...Array(rows).keys()];
+  const top = masks.length ? 5 : isVocab ? 3 : cols;
+  sec.append(el('h3', '', masks.length ? 'The fills of each [MASK] (top 5)' : isVocab ? 'Top predictions at each position' : 'Label probabilities'));
   const trained = weightsInfo().kind === 'trained';
-  if (isVocab) sec.append(el('p', 'muted', trained ? 'The trained model’s three most likely next tokens after each prefix (the last row: after the whole decoder input).'
-    : 'Weights are seeded, not trained, so the predictions are arbitrary — but every number is the real softmax of the real logits.'));
+  const note = !trained ? 'Weights are seeded, not trained, so the predictions are arbitrary — but every number is the real softmax of the real logits.'
+    : atSource ? 'The trained model’s five most likely tokens at each [MASK], read from the words around it (the grid below has its guess at every position).'
+      : 'The trained model’s three most likely next tokens after each prefix (the last row: after the whole decoder input).';
+  if (isVocab) sec.append(el('p', 'muted', note));
   const labelNames = trace.labelsFor({ labels: 'labels' }) || [];
   const vocab = trace.text.vocab || [];
   const tgt = trace.targetTokens();
-  // Rows over the source tokens (the masked-word head): each row is the guess at that token.
-  const rowAxis = step.axes[step.axes.length - 2];
-  const atSource = isVocab && rowAxis && rowAxis.labels === 'source';
   const context = (i) => {
-    if (atSource) return `at “${trace.sourceTokens(Math.floor(i / trace.T))[i % trace.T]}”`;
+    if (atSource) return `at “${tokenAt(i)}” (position ${i % trace.T})`;
     return isVocab ? `after “${tgt.slice(0, i + 1).join(' ')}”` : trace.B > 1 ? `sentence ${i + 1}` : 'label';
   };
   const list = el('ol', 'pred-list');
-  for (let i = 0; i < rows; i++) {
+  for (const i of shown) {
     const row = step.data.subarray(i * cols, (i + 1) * cols);
-    const idx = Array.from(row.keys()).sort((a, b) => row[b] - row[a]).slice(0, isVocab ? 3 : cols);
+    const idx = Array.from(row.keys()).sort((a, b) => row[b] - row[a]).slice(0, top);
     const li = el('li');
     li.append(el('span', 'pred-ctx', context(i) + ' → '));
     for (const j of idx) {
