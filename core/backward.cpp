@@ -418,15 +418,7 @@ double seed_loss(const Model& m, const Trace& t, Grads& G) {
   if (m.config.decoder_layers > 0) {
     // Position t predicts the decoder input's token t+1; the last position predicts </s>.
     const auto& tgt = t.text.target_tokens;
-    const auto& vocab = t.text.vocab;
-    auto id = [&](const std::string& tok) {
-      for (std::size_t i = 0; i < vocab.size(); ++i)
-        if (vocab[i] == tok) return static_cast<int>(i);
-      for (const char* u : {"<unk>", "[UNK]"})
-        for (std::size_t i = 0; i < vocab.size(); ++i)
-          if (vocab[i] == u) return static_cast<int>(i);
-      throw Error("the target token \"" + tok + "\" is not in the vocabulary (and it has no <unk>)");
-    };
+    auto id = [&](const std::string& tok) { return vocab_id(t.text.vocab, tok); };
     std::vector<int> labels;
     for (std::size_t i = 1; i < tgt.size(); ++i) labels.push_back(id(tgt[i]));
     labels.push_back(id("</s>"));
