@@ -105,9 +105,7 @@ async function start() {
     await requestCompute(state, { useStateStep: true });
     appendNotice(urlNote);
     // A first visit (no settings in the link) opens on the trained model's alignment.
-    const cross = app.trace.steps.filter((s) => s.kind === 'softmax' && s.place.head >= 0 && s.place.block === 'cross_attention');
-    await app.trace.ensureSteps(cross.map((s) => s.id), app.engine);  // firstLoadStep reads their weights
-    const atStart = firstLoadStep(app.trace);
+    const atStart = await firstLoadStep(app.trace, app.engine);
     if (!location.search.replace(/^\?(embed=1)?$/, '') && atStart) goTo(atStart);
   } catch (e) {
     // A link whose settings cannot run together: say why, then show the defaults.

@@ -7,6 +7,7 @@
 // Also the page's first load (a trained model) and the JS API for all of this.
 import { app, $ } from './app.js';
 import { el } from './dom.js';
+import { isCrossAttention } from './render/alignment.js';
 import { showError } from './messages.js';
 import { drawTrainingPlot } from './plot.js';
 import { drawHeads } from './heads-mini.js';
@@ -24,8 +25,10 @@ export function firstLoadState(search, presets, fromURL) {
 
 // The step a first load opens on: the sharpest head of the first cross-attention (the largest
 // mean of its rows' maxima), where the alignment is plainest; null without cross-attention.
-export function firstLoadStep(trace) {
-  const heads = trace.steps.filter((s) => s.kind === 'softmax' && s.place.head >= 0 && s.place.block === 'cross_attention');
+// The heads' weights are fetched first (the Worker keeps the trace).
+export async function firstLoadStep(trace, engine) {
+  const heads = trace.steps.filter(isCrossAttention);
+  await trace.ensureSteps(heads.map((s) => s.id), engine);
   const first = heads.filter((s) => s.place.layer === (heads[0] && heads[0].place.layer));
   let best = null, bestScore = -1;
   for (const s of first) {
