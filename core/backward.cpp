@@ -454,6 +454,7 @@ void record_grad(Trace& t, Grads& G, const std::string& id, const std::vector<fl
                   "\\frac{\\partial L}{\\partial\\, \\text{" + tex_id(id) + "}}", "grad", from,
                   from.size() > 2 ? "Summed over every step this tensor feeds." : "");
   s.of = of;
+  s.role = "grad";
   std::copy(g.begin(), g.end(), s.data.begin());
 }
 

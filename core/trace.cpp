@@ -25,6 +25,7 @@ Step& Trace::add(const std::string& id, std::vector<int> shape, const std::strin
   step.formula = formula;
   step.kind = kind;
   step.note = note;
+  step.role = id.substr(id.rfind('.') + 1);  // npos + 1 == 0: the whole id
   step.shape = std::move(shape);
   step.inputs = std::move(inputs);
   step.head = -1;

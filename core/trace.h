@@ -50,6 +50,10 @@ struct Step {
   std::string formula;  // LaTeX
   std::string kind;     // what the page uses to explain a cell: "matmul", "softmax", ...
   std::string note;     // one or two sentences more, may be empty
+  // What quantity the step is, the same in every layer and head ("weights", "scaled", "q",
+  // "ln1", "decoder_input", ...; "grad" for dL/dX, with `of`): the key the page's message
+  // catalog and notation use, set once here so no reader takes it apart from the id.
+  std::string role;
   std::vector<int> shape;
   std::vector<std::string> inputs;  // ids of the steps (or parameters) it was computed from
   int head = -1;        // for per-head steps: the head index; else -1 (== place.head)

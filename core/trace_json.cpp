@@ -89,7 +89,7 @@ void write_trace_json(std::ostream& out, const Trace& trace, const Model& model,
   out << ",\"steps\":[";
   for (std::size_t i = 0; i < trace.size(); ++i) {
     const Step& s = trace[i];
-    ojson meta{{"id", s.id}, {"title", s.title}, {"formula", s.formula}, {"kind", s.kind}, {"note", s.note},
+    ojson meta{{"id", s.id}, {"title", s.title}, {"formula", s.formula}, {"kind", s.kind}, {"note", s.note}, {"role", s.role},
                {"shape", s.shape}, {"inputs", s.inputs}, {"head", s.head}, {"axes", axes_json(s.axes)},
                {"place", place_json(s.place)}};
     if (!s.of.empty()) meta["of"] = s.of;
