@@ -173,7 +173,7 @@ process.on('uncaughtException', (e) => { console.error(`build-single: ${e.messag
 const worker = await workerSource();
 const page = await pageSource(worker.code);
 const kx = await katexCss();
-const css = safe([kx.css, ...['style.css', 'dark.css', 'figure.css'].map((f) => readFileSync(path.join(dist, 'css', f), 'utf8'))].join('\n'), 'style');
+const css = safe([kx.css, ...['style.css', 'step.css', 'dark.css', 'figure.css'].map((f) => readFileSync(path.join(dist, 'css', f), 'utf8'))].join('\n'), 'style');
 const katexJs = safe(readFileSync(path.join(KATEX, 'katex.min.js'), 'utf8'), 'script');
 const mainJs = safe(page, 'script');
 const csp = `default-src 'none'; script-src ${sha(katexJs)} ${sha(mainJs)} 'wasm-unsafe-eval'; worker-src blob:; style-src ${sha(css)}; font-src data:; img-src data:; base-uri 'none'; form-action 'none'`;

@@ -55,13 +55,18 @@ export function luminance([r, g, b]) {
   };
   return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
 }
-const DARK_INK = [27, 27, 31];
-// The text colour with the higher contrast on this cell (dark or white): at least ~4.2:1 on any
-// background, in both themes.
-function ink(rgb) {
-  const l = luminance(rgb);
-  const onDark = (1.05) / (l + 0.05), onLight = (l + 0.05) / (luminance(DARK_INK) + 0.05);
-  return onLight >= onDark ? '#1b1b1f' : '#ffffff';
+// WCAG contrast ratio of two colours (≥ 1).
+export function contrast(a, b) {
+  const la = luminance(a), lb = luminance(b);
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+}
+const BLACK = [0, 0, 0], WHITE = [255, 255, 255];
+// The text colour with the higher contrast on this cell, black or white. Computed, not picked
+// per scale: for any background one of the two reaches at least 4.58:1 (the worst case is a
+// background of luminance 0.179, where both give √(1.05 / 0.05)), so every value of every
+// scale passes WCAG AA for small text in both themes (tests/browser/a11y.mjs sweeps them).
+export function inkFor(rgb) {
+  return contrast(rgb, BLACK) >= contrast(rgb, WHITE) ? '#000000' : '#ffffff';
 }
 
 // scale: 'diverging' (v in [-m, m]) or 'sequential' (v in [lo, hi]).
@@ -74,7 +79,7 @@ export function colorFor(v, scale, lo, hi) {
     const span = hi - lo || 1;
     rgb = sequential((v - lo) / span);
   }
-  return { bg: css(rgb), fg: ink(rgb), rgb };
+  return { bg: css(rgb), fg: inkFor(rgb), rgb };
 }
 
 // The fast path for canvases (overviews, head thumbnails: one pixel per value, tens of
@@ -140,4 +145,11 @@ export function cellColor(v, scale, lo, hi) {
   if (lo === hi && scale !== 'prob') return null;
   if (scale === 'prob') return colorFor(v, 'sequential', 0, hi);
   return colorFor(v, scale, lo, hi);
+}
+
+// The colour of a scale ('diverging' or 'sequential') at t ∈ [0, 1] in the light or the dark
+// theme, without switching the page's scales: what the contrast sweep of the tests samples.
+export function scaleAt(scale, t, dark) {
+  const f = scale === 'diverging' ? (dark ? divergingDark : divergingLight) : (dark ? sequentialDark : sequentialLight);
+  return f(t);
 }

@@ -36,7 +36,7 @@ export class FigureElementView {
     this.token = 0;
     this.trace = null;
     this.stepId = '';
-    for (const css of ['css/style.css', 'css/dark.css', 'css/figure.css', 'css/component.css']) {
+    for (const css of ['css/style.css', 'css/step.css', 'css/dark.css', 'css/figure.css', 'css/component.css']) {
       const l = document.createElement('link');
       l.rel = 'stylesheet';
       l.href = new URL(css, base).href;

@@ -3,13 +3,14 @@
 import { el } from './dom.js';
 import { gradientStops } from './colors.js';
 import { fmt } from './format.js';
+import { t } from './i18n.js';
 
 
 export function legendFor(scale, lo, hi) {
   const lg = el('span', 'legend');
   lg.setAttribute('aria-hidden', 'true');
   if (scale === 'mask') {
-    lg.append(el('span', 'swatch masked-swatch'), ' −∞ masked  ', el('span', 'swatch zero-swatch'), ' 0 allowed');
+    lg.append(el('span', 'swatch masked-swatch'), ` ${t('matrix.legendMasked')}  `, el('span', 'swatch zero-swatch'), ` ${t('matrix.legendAllowed')}`);
     return lg;
   }
   const bar = el('span', 'legend-bar');

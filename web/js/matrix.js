@@ -10,6 +10,7 @@ import { legendFor } from './legend.js';
 import { createOverview } from './overview.js';
 import { valueRange as range, axisWindow } from './layout.js';
 import { fmt, exact, shapeText } from './format.js';
+import { t as msg } from './i18n.js';
 
 const SHOW_ALL_LIMIT = 6000; // cells
 const WINDOW = { rows: 14, cols: 12, maxCols: 24 };
@@ -69,7 +70,7 @@ export function createMatrix(opts) {
   const sub = el('span', 'matrix-shape', shapeText(t.shape));
   cap.append(' ', sub);
   if (opts.linkTo) {
-    const a = el('a', 'matrix-link', t.isParam ? 'parameter' : 'go to step');
+    const a = el('a', 'matrix-link', msg(t.isParam ? 'matrix.parameter' : 'matrix.goToStep'));
     if (!t.isParam) {
       a.href = '#';
       a.addEventListener('click', (e) => { e.preventDefault(); opts.linkTo(t.id); });
@@ -91,12 +92,12 @@ export function createMatrix(opts) {
   tools.append(note);
   let allBtn = null;
   if (mayElide && total <= SHOW_ALL_LIMIT) {
-    allBtn = el('button', 'small', 'show all');
+    allBtn = el('button', 'small', msg('matrix.showAll', { n: total }));
     allBtn.type = 'button';
     allBtn.setAttribute('aria-pressed', 'false');
     allBtn.addEventListener('click', () => {
       showAll = !showAll;
-      allBtn.textContent = showAll ? 'show fewer' : `show all ${total}`;
+      allBtn.textContent = showAll ? msg('matrix.showFewer') : msg('matrix.showAll', { n: total });
       allBtn.setAttribute('aria-pressed', String(showAll));
       render();
     });
@@ -109,11 +110,11 @@ export function createMatrix(opts) {
   // Called by render(): says whether (and how) the table is elided.
   function syncElision(nr, nc) {
     const el2 = nr < layout.per || nc < layout.cols;
-    note.textContent = el2 ? `showing ${nr} of ${layout.per} rows, ${nc} of ${layout.cols} columns (…)${total > SHOW_ALL_LIMIT ? '; the overview reaches every cell' : ''}` : '';
+    note.textContent = el2 ? msg('matrix.elided', { rows: nr, allRows: layout.per, cols: nc, allCols: layout.cols }) + (total > SHOW_ALL_LIMIT ? msg('matrix.elidedOverview') : '') : '';
     note.hidden = !el2;
     if (allBtn) {
       allBtn.hidden = !el2 && !showAll;
-      if (!showAll) allBtn.textContent = `show all ${total}`;
+      if (!showAll) allBtn.textContent = msg('matrix.showAll', { n: total });
     }
   }
   if (scale !== 'none' && !opts.compact) tools.append(legend());
@@ -129,19 +130,22 @@ export function createMatrix(opts) {
     const table = el('table', 'grid');
     table.id = id;
     table.setAttribute('role', opts.interactive ? 'grid' : 'table');
-    table.setAttribute('aria-label', `${opts.label || t.id}, ${shapeText(t.shape)}${layout.batches > 1 ? `, sentence ${batch + 1}` : ''}`);
+    table.setAttribute('aria-label', msg('matrix.tableLabel', { label: opts.label || t.id, shape: shapeText(t.shape) }) + (layout.batches > 1 ? msg('matrix.ofSentence', { n: batch + 1 }) : ''));
     const rowLabels = opts.rowLabels ? opts.rowLabels(batch) : null;
     const colLabels = opts.colLabels ? opts.colLabels(batch) : null;
     const thead = el('thead');
     const htr = el('tr');
-    htr.append(el('th', 'corner'));
+    // The corner says what the headers are (an empty header cell is announced as nothing).
+    const corner = el('th', 'corner');
+    corner.append(el('span', 'visually-hidden', msg('matrix.corner')));
+    htr.append(corner);
     let prev = -1;
     for (const c of colsIdx) {
       if (c !== prev + 1) htr.append(el('th', 'gap', '…'));
       const th = el('th', 'col-h', colLabels ? colLabels[c] : String(c));
       th.scope = 'col';
       th.dataset.c = c;
-      if (colLabels) th.title = `column ${c}`;
+      if (colLabels) th.title = msg('matrix.column', { c });
       htr.append(th);
       prev = c;
     }
@@ -165,7 +169,7 @@ export function createMatrix(opts) {
       const tr = el('tr');
       const th = el('th', 'row-h', rowLabels ? rowLabels[r] ?? String(r) : String(r));
       th.scope = 'row';
-      if (rowLabels) th.title = `row ${r}`;
+      if (rowLabels) th.title = msg('matrix.row', { r });
       tr.append(th);
       let pc = -1;
       for (const c of colsIdx) {
@@ -293,9 +297,9 @@ export function createMatrix(opts) {
   if (layout.batches > 1 && !opts.hideBatchSwitch) {
     const sw = el('span', 'batch-switch');
     sw.setAttribute('role', 'group');
-    sw.setAttribute('aria-label', 'batch item');
+    sw.setAttribute('aria-label', msg('matrix.batchItem'));
     for (let b = 0; b < layout.batches; b++) {
-      const btn = el('button', 'small', `sentence ${b + 1}`);
+      const btn = el('button', 'small', msg('matrix.sentence', { n: b + 1 }));
       btn.type = 'button';
       btn.addEventListener('click', () => {
         setBatch(b);
@@ -355,8 +359,9 @@ export function createMatrix(opts) {
   // sideways scrolling ("show all" scrolls).
   function fit() {
     if (showAll || layout.cols <= 3) return;
-    // Measure the space the layout gives (not the table's own width: that would feed back).
-    const box = root.closest('.inputs-col') || root;
+    // Measure the space the layout gives (not the table's own width: that would feed back):
+    // the result's column, or the inputs' row.
+    const box = root.closest('.inputs-col, .result-col') || root;
     const width = box.clientWidth;
     if (!width) return;
     const cells = scroller.querySelectorAll('td.cell');
@@ -378,14 +383,14 @@ export function createMatrix(opts) {
   if (typeof ResizeObserver !== 'undefined') {
     let last = 0;
     const ro = new ResizeObserver(() => {
-      const box = root.closest('.inputs-col') || root;
+      const box = root.closest('.inputs-col, .result-col') || root;
       const w = box.clientWidth;
       if (Math.abs(w - last) < 8) return;
       last = w;
       fit();
     });
     ro.observe(root);
-    requestAnimationFrame(() => { const box = root.closest('.inputs-col'); if (box) ro.observe(box); });
+    requestAnimationFrame(() => { const box = root.closest('.inputs-col, .result-col'); if (box) ro.observe(box); });
   }
   return {
     el: root,

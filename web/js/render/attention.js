@@ -7,6 +7,7 @@ import { el } from '../matrix.js';
 import { lutFor, headColor } from '../colors.js';
 import { fmt } from '../format.js';
 import { renderMatrixStep } from './matrix-step.js';
+import { t as msg } from '../i18n.js';
 
 const SVGNS = 'http://www.w3.org/2000/svg';
 function svg(tag, attrs = {}) {
@@ -35,7 +36,7 @@ function layerRows(trace, step) {
     layers.get(s.place.layer).push(s);
   }
   return [...layers.entries()].sort((x, y) => x[0] - y[0]).map(([L, steps]) => ({
-    label: `${p.section === 'decoder' ? 'decoder' : 'layer'} ${L}`,
+    label: msg(p.section === 'decoder' ? 'attention.decoderLayer' : 'attention.layer', { n: L }),
     current: L === p.layer,
     steps: steps.sort((x, y) => x.place.head - y.place.head),
   }));
@@ -81,12 +82,12 @@ export function renderAttention(ctx, host) {
 
   // ---- head view ---------------------------------------------------------------------
   const hv = el('div', 'headview');
-  const title = el('h3', '', 'Who attends to whom');
+  const title = el('h3', '', msg('attention.whoTitle'));
   hv.append(title);
-  hv.append(el('p', 'muted', 'Each line joins a query token (left) to a key token (right); the stronger the weight, the darker the line. Point at or focus a token on the left to see only its lines with their weights.'));
+  hv.append(el('p', 'muted', msg('attention.whoHelp')));
   const toggles = el('div', 'head-toggles');
   toggles.setAttribute('role', 'group');
-  toggles.setAttribute('aria-label', 'heads shown in the line view');
+  toggles.setAttribute('aria-label', msg('attention.headsShown'));
   const shown = new Set([step.head]);
   heads.forEach((s) => {
     const lab = el('label', 'head-toggle');
@@ -100,7 +101,7 @@ export function renderAttention(ctx, host) {
     });
     const sw = el('span', 'swatch');
     sw.style.backgroundColor = headColor(s.head);
-    lab.append(cb, sw, ` head ${s.head}`);
+    lab.append(cb, sw, ` ${msg('attention.head', { h: s.head })}`);
     toggles.append(lab);
   });
   if (heads.length > 1) hv.append(toggles);
@@ -110,7 +111,7 @@ export function renderAttention(ctx, host) {
   const W = 460, left = 150, right = W - 150;
   const H = Math.max(Tq, Tk) * rowH + 16;
   const box = svg('svg', { viewBox: `0 0 ${W} ${H}`, width: '100%', class: 'headview-svg', role: 'group' });
-  box.setAttribute('aria-label', `Attention lines from ${Tq} query tokens to ${Tk} key tokens`);
+  box.setAttribute('aria-label', msg('attention.linesLabel', { q: Tq, k: Tk }));
   const lines = svg('g', { class: 'lines' });
   const labelsL = svg('g', { class: 'tok-left' });
   const labelsR = svg('g', { class: 'tok-right' });
@@ -125,7 +126,7 @@ export function renderAttention(ctx, host) {
     // One tab stop for the whole column (roving tabindex); ↑/↓ move between tokens.
     const t = svg('text', { x: left - 8, y: y(i), 'text-anchor': 'end', 'dominant-baseline': 'middle', tabindex: i === 0 ? 0 : -1, role: 'button', class: 'tok' });
     t.textContent = clip(qTok[i] ?? `q${i}`);
-    t.setAttribute('aria-label', `query ${i} “${qTok[i] ?? ''}”: show its attention`);
+    t.setAttribute('aria-label', msg('attention.queryLabel', { i, tok: qTok[i] ?? '' }));
     const on = () => { focusQ = i; draw(); };
     t.addEventListener('pointerenter', on);
     t.addEventListener('focus', on);
@@ -179,7 +180,7 @@ export function renderAttention(ctx, host) {
     }
     if (!qs.length) {
       const t = svg('text', { x: W / 2, y: 10, 'text-anchor': 'middle', class: 'muted-svg' });
-      t.textContent = 'many tokens: point at a query token to draw its lines';
+      t.textContent = msg('attention.manyTokens');
       lines.append(t);
     }
   }
@@ -194,7 +195,7 @@ export function renderAttention(ctx, host) {
   const layers = layerRows(trace, step);
   if (heads.length > 1 || layers.length > 1) {
     const sm = el('div', 'multiples');
-    sm.append(el('h3', '', layers.length > 1 ? `All ${layers.length} layers × ${heads.length} heads` : `All ${heads.length} heads of this attention block`));
+    sm.append(el('h3', '', layers.length > 1 ? msg('attention.allLayers', { layers: layers.length, heads: heads.length }) : msg('attention.allHeads', { heads: heads.length })));
     const table = el('div', 'multiples-rows');
     for (const row of layers) {
       const r = el('div', 'multiples-row' + (row.current ? ' current-row' : ''));
@@ -205,7 +206,7 @@ export function renderAttention(ctx, host) {
       table.append(r);
     }
     sm.append(table);
-    sm.append(el('p', 'muted small', 'Each thumbnail is one head\'s weights (rows: queries, columns: keys), coloured from 0 to that head\'s largest weight. Click one to go to it.'));
+    sm.append(el('p', 'muted small', msg('attention.thumbHelp')));
     wrap.append(sm);
   }
 
@@ -218,7 +219,9 @@ export function renderAttention(ctx, host) {
     const current = s.id === step.id;
     const a = el('a', 'multiple' + (current ? ' current' : ''));
     a.href = '#';
-    a.setAttribute('aria-label', `${s.title}${current ? ' (this step)' : ''}`);
+    // The accessible name starts with the visible caption ("head 1"), as speech users say it.
+    const capText = msg('attention.head', { h: s.head });
+    a.setAttribute('aria-label', msg(current ? 'attention.thumbLabelCurrent' : 'attention.thumbLabel', { cap: capText, title: s.title }));
     if (current) a.setAttribute('aria-current', 'step');
     a.addEventListener('click', (e) => { e.preventDefault(); ctx.goTo(s.id); });
     // One pixel per weight (ImageData, not a fillRect per cell), scaled up by CSS; colours
@@ -242,8 +245,8 @@ export function renderAttention(ctx, host) {
       px[i * 4 + 3] = 255;
     }
     g.putImageData(img, 0, 0);
-    cv.title = `head ${s.head}: colours from 0 to ${fmt(mx)}`;
-    const cap = el('span', 'multiple-cap', `head ${s.head}`);
+    cv.title = msg('attention.thumbTitle', { h: s.head, max: fmt(mx) });
+    const cap = el('span', 'multiple-cap', capText);
     const sw = el('span', 'swatch');
     sw.style.backgroundColor = headColor(s.head);
     cap.prepend(sw);

@@ -4,13 +4,11 @@
 import { createMatrix, el } from '../matrix.js';
 import { explain, kindOf } from '../kinds/index.js';
 import { sym } from '../kinds/common.js';
+import { t as msg, has } from '../i18n.js';
 
-const NAMES = {
-  embedding_table: 'Embedding table E', position_table: 'Position table P',
-};
-
+// The two tables with a name of their own (catalog keys matrix.name.<id>).
 export function tensorLabel(trace, t) {
-  if (NAMES[t.id]) return NAMES[t.id];
+  if (has(`matrix.name.${t.id}`)) return msg(`matrix.name.${t.id}`);
   if (t.isParam) return `${sym(t.id)} · ${t.id}`;
   return `${t.title}`;
 }
@@ -38,23 +36,27 @@ export function renderMatrixStep(ctx, host) {
   const resultCol = el('div', 'result-col');
   const inputsCol = el('div', 'inputs-col');
 
+  // The explanation follows the pointer, so it is NOT a live region (a screen reader would
+  // re-read it on every hover); a cell that gets focus or is selected is announced once,
+  // through `said` (below).
   const exp = el('section', 'explain');
-  exp.setAttribute('aria-live', 'polite');
-  exp.setAttribute('aria-label', 'How the selected number was computed');
+  exp.setAttribute('aria-label', msg('matrix.explainLabel'));
+  const said = el('p', 'visually-hidden explain-said');
+  said.setAttribute('aria-live', 'polite');
   const operands = new Map();
 
   const result = matrixFor(ctx, step, {
     label: step.title,
     interactive: true,
     linkTo: false,
-    onCell: (R, c, how) => show(R, c),
+    onCell: (R, c, how) => show(R, c, how),
   });
   result.el.classList.add('result');
-  resultCol.append(result.el, exp);
+  resultCol.append(result.el, exp, said);
 
   const inputs = (step.inputs || []).map((id) => trace.get(id)).filter((t) => t && t.data);
   if (inputs.length) {
-    const h = el('h3', 'inputs-title', inputs.length === 1 ? 'Computed from' : 'Computed from these inputs');
+    const h = el('h3', 'inputs-title', msg(inputs.length === 1 ? 'matrix.computedFrom' : 'matrix.computedFromMany'));
     inputsCol.append(h);
     for (const t of inputs) {
       const v = matrixFor(ctx, t, { compact: inputs.length > 3 && t.shape.length === 1 });
@@ -67,18 +69,20 @@ export function renderMatrixStep(ctx, host) {
   stage.append(resultCol, inputsCol);
   host.append(stage);
 
-  function show(R, c) {
+  // how: 'hover' (pointer), 'focus' (keyboard or click), or nothing (the step's first cell).
+  function show(R, c, how) {
     let x;
     try {
       x = explain(trace, step, R, c);
     } catch (e) {
-      x = { head: '', where: '', lines: [{ t: `(cannot explain this cell: ${e.message})` }], highlights: [] };
+      x = { head: '', where: '', lines: [{ t: msg('matrix.cannotExplain', { why: e.message }) }], highlights: [] };
     }
     const head = el('p', 'explain-head');
     head.append(el('strong', '', x.head), el('span', 'muted', ` — ${x.where}`));
     const body = el('div', 'arith');
     for (const line of x.lines) body.append(el('div', 'line ' + (line.cls || ''), line.t));
     exp.replaceChildren(head, body);
+    if (how === 'focus') said.textContent = announcement(x);
     result.setHighlight({ cells: [[R, c]] });
     for (const [id, v] of operands) {
       const hs = x.highlights.filter((h) => h.id === id);
@@ -94,4 +98,11 @@ export function renderMatrixStep(ctx, host) {
   const start = ctx.cell && ctx.cell.step === step.id ? ctx.cell : { R: result.batch * result.layout.per, c: 0 };
   show(start.R, start.c);
   return { result, show };
+}
+
+// What a screen reader says when a cell gets focus: the cell, where it is, and its result
+// (the last line of the arithmetic), not the whole derivation (it is in the box, to read on).
+function announcement(x) {
+  const last = x.lines.length ? x.lines[x.lines.length - 1].t : '';
+  return [x.head, x.where, last].filter(Boolean).join(' — ');
 }

@@ -1,0 +1,25 @@
+// i18n/de/matrix.js — German messages of the matrices (matrix.js, legend.js) and the step's
+// default view (render/matrix-step.js).
+export default {
+  'matrix.parameter': 'Parameter',
+  'matrix.goToStep': 'zum Schritt',
+  'matrix.showAll': 'alle {n} zeigen',
+  'matrix.showFewer': 'weniger zeigen',
+  'matrix.elided': '{rows} von {allRows} Zeilen, {cols} von {allCols} Spalten gezeigt (…)',
+  'matrix.elidedOverview': '; die Übersicht erreicht jede Zelle',
+  'matrix.tableLabel': '{label}, {shape}',
+  'matrix.ofSentence': ', Satz {n}',
+  'matrix.corner': 'Zeile \\ Spalte',
+  'matrix.column': 'Spalte {c}',
+  'matrix.row': 'Zeile {r}',
+  'matrix.batchItem': 'Element des Batches',
+  'matrix.sentence': 'Satz {n}',
+  'matrix.legendMasked': '−∞ maskiert',
+  'matrix.legendAllowed': '0 erlaubt',
+  'matrix.name.embedding_table': 'Einbettungstabelle (Embedding) E',
+  'matrix.name.position_table': 'Positionstabelle P',
+  'matrix.explainLabel': 'Wie die gewählte Zahl berechnet wurde',
+  'matrix.computedFrom': 'Berechnet aus',
+  'matrix.computedFromMany': 'Berechnet aus diesen Eingaben',
+  'matrix.cannotExplain': '(diese Zelle lässt sich nicht erklären: {why})',
+};

@@ -1,0 +1,25 @@
+// i18n/en/matrix.js — English messages of the matrices (matrix.js, legend.js) and the step's
+// default view (render/matrix-step.js).
+export default {
+  'matrix.parameter': 'parameter',
+  'matrix.goToStep': 'go to step',
+  'matrix.showAll': 'show all {n}',
+  'matrix.showFewer': 'show fewer',
+  'matrix.elided': 'showing {rows} of {allRows} rows, {cols} of {allCols} columns (…)',
+  'matrix.elidedOverview': '; the overview reaches every cell',
+  'matrix.tableLabel': '{label}, {shape}',
+  'matrix.ofSentence': ', sentence {n}',
+  'matrix.corner': 'row \\ column',
+  'matrix.column': 'column {c}',
+  'matrix.row': 'row {r}',
+  'matrix.batchItem': 'batch item',
+  'matrix.sentence': 'sentence {n}',
+  'matrix.legendMasked': '−∞ masked',
+  'matrix.legendAllowed': '0 allowed',
+  'matrix.name.embedding_table': 'Embedding table E',
+  'matrix.name.position_table': 'Position table P',
+  'matrix.explainLabel': 'How the selected number was computed',
+  'matrix.computedFrom': 'Computed from',
+  'matrix.computedFromMany': 'Computed from these inputs',
+  'matrix.cannotExplain': '(cannot explain this cell: {why})',
+};
