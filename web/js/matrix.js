@@ -356,20 +356,24 @@ export function createMatrix(opts) {
   }
 
   // Show as many columns as fit beside the row labels, so the default view needs no
-  // sideways scrolling ("show all" scrolls).
+  // sideways scrolling ("show all" scrolls). The width a column takes is measured on the
+  // columns shown (their headers: numbers and labels alike), plus 3% for wider numbers among
+  // those not shown; the row labels and spacing are what the table has besides.
   function fit() {
     if (showAll || layout.cols <= 3) return;
     // Measure the space the layout gives (not the table's own width: that would feed back):
     // the result's column, or the inputs' row.
     const box = root.closest('.inputs-col, .result-col') || root;
     const width = box.clientWidth;
-    if (!width) return;
-    const cells = scroller.querySelectorAll('td.cell');
-    let cw = 0;
-    for (const td of cells) cw = Math.max(cw, td.offsetWidth);
-    const rh = scroller.querySelector('th.row-h, th.corner');
-    const used = (rh ? rh.offsetWidth : 30) + 34; // row labels + a "…" column + spacing
-    const fitCols = Math.max(3, Math.floor((width - used) / ((cw || 52) + 2)));
+    const table = scroller.querySelector('table');
+    if (!width || !table) return;
+    const heads = [...table.querySelectorAll('thead th.col-h')];
+    const gapW = [...table.querySelectorAll('thead th.gap')].reduce((a, th) => a + th.offsetWidth + 2, 0);
+    const colsW = heads.reduce((a, th) => a + th.offsetWidth + 2, 0);
+    if (!heads.length || !colsW) return;
+    const per = (colsW / heads.length) * 1.03;
+    const fixed = table.offsetWidth - colsW - gapW;
+    const fitCols = fixed + layout.cols * per <= width ? layout.cols : Math.floor((width - fixed - 28) / per);
     const want = Math.min(layout.cols, Math.max(3, Math.min(fitCols, WINDOW.maxCols)));
     if (want !== maxCols && !(want >= layout.cols && maxCols >= layout.cols)) {
       maxCols = want;
