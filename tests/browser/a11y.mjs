@@ -86,6 +86,21 @@ const STATES = [
   ['embed mode', '?embed=1&step=layer0.head0.weights', null],
   ['figure view', '?view=figure&step=layer0.head0.weights', null],
   ['dark theme, attention weights', '?theme=dark&preset=default&step=layer0.head0.weights', null],
+  // lang=de (the ui branch wires it into the page); the step is redrawn in German here too, so
+  // this branch's German messages are checked whether or not the page reads lang= yet.
+  ['German, decoder self-attention', '?lang=de&preset=default&step=decoder0.self.head0.weights', async (p) => {
+    await p.evaluate(async () => (await import('./js/i18n.js')).setLang('de'));
+    await goTo(p, 'decoder0.self.head0.scaled');
+    await goTo(p, 'decoder0.self.head0.weights');
+    const text = await p.textContent('#view');
+    assert(text.includes('Wer achtet auf wen') && text.includes('Berechnet aus'), 'the step is not drawn in German');
+  }],
+  ['backward pass, a parameter gradient', '?preset=default', async (p) => {
+    await p.check('#backward');
+    await settle(p);
+    const id = await p.evaluate(async () => (await window.encoderWalkthrough.getTrace()).steps.filter((s) => s.kind === 'grad').pop().id);
+    await goTo(p, id);
+  }],
 ];
 for (const [name, query, act] of STATES) {
   await check(`axe: no violations — ${name}`, async () => {
@@ -274,7 +289,7 @@ for (const [name, query, cols] of WIDE) {
     });
     assert(r.heads === cols && r.gaps === 0, `${r.heads} of ${cols} column headers shown (${r.gaps} gaps; "${r.note}")`);
     assert(r.scroll <= 1, `the matrix scrolls sideways by ${r.scroll} px though it fits`);
-    await shot(page, `columns-${cols}-${name.replace(/\W+/g, '-')}`);
+    await page.locator('#view .stage').screenshot({ path: path.join(artifacts, `a11y-columns-${cols}-${name.replace(/\W+/g, '-')}.png`) });
     await page.context().close();
   });
 }
