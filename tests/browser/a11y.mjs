@@ -6,7 +6,7 @@
 // both themes; the step card's layout (every column of a ≤16-column matrix shown at 1400 px; the
 // top predictions bounded at 300 tokens).
 //
-//   node tests/browser/a11y.mjs [--dist dist] [--chromium /usr/bin/chromium] [--artifacts artifacts]
+//   node tests/browser/a11y.mjs [--dist dist] [--chromium /usr/bin/chromium] [--artifacts artifacts] [--only TEXT]
 // Prints `N passed, M failed`; exits non-zero on failure.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,7 +28,10 @@ for (const [what, p] of [['built site', path.join(dist, 'index.html')], ['Chromi
 mkdirSync(artifacts, { recursive: true });
 const axeSource = readFileSync(axePath, 'utf8');
 
-const { check, results } = checks(8);
+const { check: runCheck, results } = checks(8);
+// --only TEXT: run the checks whose name contains TEXT (for working on one state).
+const only = arg('--only', '');
+const check = (name, fn) => (!only || name.includes(only) ? runCheck(name, fn) : null);
 const { server, url: base } = await startServer(dist, 0);
 const browser = await launchChromium(chromium, exe);
 const t0 = Date.now();
@@ -82,6 +85,8 @@ const STATES = [
   ['attention weights, a cell selected', '?preset=default&step=layer0.head0.weights', async (p) => { await p.click('#view .matrix.result td.cell[data-r="1"][data-c="2"]'); }],
   ['decoder cross-attention', '?step=decoder0.cross.head0.weights', null],
   ['padding preset', '?preset=padding-batch', null],
+  ['trained model, a wide signed step (FFN pre-activation)', '?preset=trained-dates&step=layer0.ffn_pre', null],
+  ['trained model, next-token probabilities', '?preset=trained-number-words&step=probs', null],
   ['error: 3 heads with d_model 10', '?preset=default&d_model=10&num_heads=3', null],
   ['embed mode', '?embed=1&step=layer0.head0.weights', null],
   ['figure view', '?view=figure&step=layer0.head0.weights', null],
