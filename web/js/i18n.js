@@ -38,10 +38,12 @@ function pickPreferred(preferred) {
   return 'en';
 }
 
-export function setLang(l) {
+// `root`: the element whose lang attribute says the language (the page's <html>; a web
+// component passes null: the host page's <html> is not ours to change).
+export function setLang(l, root = typeof document !== 'undefined' ? document.documentElement : null) {
   lang = CATALOGS[l] ? l : 'en';
   catalog = CATALOGS[lang];
-  if (typeof document !== 'undefined') document.documentElement.lang = lang;
+  if (root) root.lang = lang;
 }
 
 // The message `key` with its params filled in. A key the catalog lacks is shown as ⟦key⟧

@@ -3,6 +3,7 @@
 // window.encoderWalkthrough (api.js). Each part lives in its own module:
 //   app.js (shared state), compute.js (the queue to the engine Worker), form.js (settings),
 //   toc.js (table of contents), step-view.js (one step on screen), url.js, messages.js.
+import './language.js'; // first: the reader's language, before any module renders text
 import { app, $ } from './app.js';
 import { EngineClient } from './engine.js';
 import { useSchema, defaults, fromURL, publicState, toURL } from './state.js';

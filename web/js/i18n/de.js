@@ -1,4 +1,24 @@
 // i18n/de.js — the German catalog: the same keys as the English one (tests/web/i18n.mjs).
 import core from './de/core.js';
+import form from './de/form.js';
+import train from './de/train.js';
+import generate from './de/generate.js';
+import exportArea from './de/export.js';
+import figure from './de/figure.js';
+import embed from './de/embed.js';
+import api from './de/api.js';
+import builds from './de/builds.js';
 
-export const DE = Object.assign({}, core);
+// One area per line (a new area: its import above and its name here).
+export const DE = Object.assign(
+  {},
+  core,
+  form,
+  train,
+  generate,
+  exportArea,
+  figure,
+  embed,
+  api,
+  builds,
+);

@@ -1,4 +1,24 @@
 // i18n/en.js — the English catalog: one object of every message, assembled from the area files.
 import core from './en/core.js';
+import form from './en/form.js';
+import train from './en/train.js';
+import generate from './en/generate.js';
+import exportArea from './en/export.js';
+import figure from './en/figure.js';
+import embed from './en/embed.js';
+import api from './en/api.js';
+import builds from './en/builds.js';
 
-export const EN = Object.assign({}, core);
+// One area per line (a new area: its import above and its name here).
+export const EN = Object.assign(
+  {},
+  core,
+  form,
+  train,
+  generate,
+  exportArea,
+  figure,
+  embed,
+  api,
+  builds,
+);
