@@ -177,6 +177,23 @@ await check('<encoder-walkthrough lang="de"> shows German; the host page’s lan
   await ctx2.close();
 });
 
+await check('the single-file build carries both catalogs: from file:// with lang=de it is German', async () => {
+  const single = path.join(dist, 'encoder-walkthrough.html');
+  assert(existsSync(single), `no single-file build at ${single}`);
+  const ctx = await browser.newContext({ locale: 'en-US', viewport: { width: 390, height: 844 } });
+  const page = await ctx.newPage();
+  await ctx.route(/^https?:/, (r) => r.abort()); // offline: everything it needs is inside the file
+  page.on('pageerror', (e) => problems.push(`single file: page error: ${e.message}`));
+  await page.goto(`file://${single}${Q}&lang=de`);
+  await page.waitForFunction(() => window.encoderWalkthrough, null, { timeout: 30000 });
+  await page.evaluate(() => window.encoderWalkthrough.ready);
+  assert((await page.getAttribute('html', 'lang')) === 'de', 'html lang');
+  assert((await text(page, '#t-start')) === 'Trainieren' && (await text(page, 'label[for="f-seed"]')) === 'Zufalls-Seed', 'German labels');
+  await noMissingKeys(page, 'single file');
+  await page.screenshot({ path: path.join(artifacts, 'de-single-390.png') });
+  await ctx.close();
+});
+
 // ---- English words left on German pages -----------------------------------------------------------
 // Visible text nodes outside the sentence and its tokens (matrix cells and labels, token chips,
 // formulas, code) with a common English word; each named by its nearest element with an id or class.

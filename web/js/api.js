@@ -37,7 +37,8 @@
  *
  * Embedding (README, "Embed it in a blog post"): an iframe of "…/?view=figure&step=…" sized by
  * embed.js, the <encoder-walkthrough> element (component.js), or the single file. URL keys are
- * the model file's config keys plus text, text2, preset, step, and view, inputs, controls, theme.
+ * the model file's config keys plus text, text2, preset, step, and view, inputs, controls, theme,
+ * lang (en | de: the page's language; language.js).
  *   Trained models (train-panel.js, generate.js, weights-io.js; README's table):
  *   await generate() → the generated tokens, once the final round is shown
  *   await train({task, steps, lr, seed, d_model, num_heads, d_ff, num_layers,

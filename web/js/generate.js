@@ -78,7 +78,7 @@ function showPrediction(meta) {
   p.hidden = !pr;
   if (!pr) return;
   p.replaceChildren(el('span', 'muted', t('generate.prediction')), el('strong', '', pr.label), el('span', 'muted',
-    ` (${pr.labels.map((l, i) => `${l} ${num(100 * pr.probs[i], 1)} %`).join(' · ')})`));
+    ` (${pr.labels.map((l, i) => `${l} ${t('generate.percent', { value: num(100 * pr.probs[i], 1) })}`).join(' · ')})`));
 }
 
 // After every new trace: the panel for this model.

@@ -223,7 +223,7 @@ export function trainedApi({ generate }) {
     generate: () => generate(),
     train: (options, onProgress) => train(options, onProgress),
     stopTraining: () => stopTraining(),
-    loadWeights: (buffer) => loadWeights(buffer, 'the buffer given to loadWeights()'),
+    loadWeights: (buffer) => loadWeights(buffer, t('train.w.apiBuffer')),
     exportWeights: () => exportWeights(),
   };
 }

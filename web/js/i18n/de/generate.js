@@ -7,6 +7,7 @@ export default {
   'generate.output': 'Ausgabe: {tokens}',
   'generate.nothing': '(nichts vor </s>)',
   'generate.round': 'Runde {n}: Der Decoder liest „{input}“; das wahrscheinlichste Token der letzten Zeile ist „{token}“ ({p}). Klicken, um diese Runde durchzugehen.',
+  'generate.percent': '{value} %',
   'generate.prediction': 'Vorhersage: ',
   'generate.noBackward': 'Kein Rückwärtsdurchlauf für dieses Modell: {why}.',
   'generate.backwardMs': 'Rückwärtsdurchlauf {ms} ms',

@@ -33,6 +33,7 @@ export default {
   'train.heads.nothing': '(nichts)',
   'train.heads.self': '„{source}“: Selbstaufmerksamkeit (Self-Attention) der letzten Encoder-Schicht.',
   'train.heads.head': 'Kopf {head}',
+  'train.w.apiBuffer': 'der an loadWeights() übergebene Puffer',
   'train.w.notLoaded': 'Gewichte nicht geladen: ',
   'train.w.download': 'Gewichte herunterladen (.safetensors)',
   'train.w.load': 'Gewichte laden: ',

@@ -7,6 +7,7 @@ export default {
   'generate.output': 'Output: {tokens}',
   'generate.nothing': '(nothing before </s>)',
   'generate.round': 'Round {n}: the decoder reads “{input}”; the last row\'s most probable token is “{token}” ({p}). Click to walk through this round.',
+  'generate.percent': '{value}%',
   'generate.prediction': 'Prediction: ',
   'generate.noBackward': 'No backward pass for this model: {why}.',
   'generate.backwardMs': 'backward pass {ms} ms',

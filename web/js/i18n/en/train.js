@@ -33,6 +33,7 @@ export default {
   'train.heads.nothing': '(nothing)',
   'train.heads.self': '“{source}”: self-attention of the last encoder layer.',
   'train.heads.head': 'head {head}',
+  'train.w.apiBuffer': 'the buffer given to loadWeights()',
   'train.w.notLoaded': 'Weights not loaded: ',
   'train.w.download': 'Download weights (.safetensors)',
   'train.w.load': 'Load weights: ',
