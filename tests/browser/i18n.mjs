@@ -84,10 +84,12 @@ await check('lang=de: html lang, the switcher, the form, the training panel, Gen
   await page.context().close();
 });
 
-await check('switching the language keeps the step and the settings (and lang= stays in the links)', async () => {
+await check('switching the language keeps the step, the settings and the backward switch (and lang= stays in the links)', async () => {
   const page = await open(`${BASE}&step=layer0.head1.weights`);
   assert((await page.getAttribute('html', 'lang')) === 'en', 'starts in English');
   assert((await text(page, '#t-start')) === 'Train', 'English training button');
+  await page.check('#backward');
+  await page.waitForFunction(() => /backward pass/.test(document.getElementById('backward-ms').textContent), null, { timeout: 20000 });
   await Promise.all([page.waitForNavigation(), page.selectOption('#lang-select', 'de')]);
   await page.waitForFunction(() => window.encoderWalkthrough, null, { timeout: 20000 });
   await page.evaluate(() => window.encoderWalkthrough.ready);
@@ -96,6 +98,8 @@ await check('switching the language keeps the step and the settings (and lang= s
   const st = await page.evaluate(() => window.encoderWalkthrough.getState());
   assert(st.text === SENTENCE && st.d_model === 8 && st.num_heads === 2 && st.decoder_layers === 1, `state after switching: ${JSON.stringify(st)}`);
   assert((await page.$eval('#f-d_model', (i) => i.value)) === '8', 'the form keeps d_model');
+  assert(await page.isChecked('#backward'), 'the backward switch stays on');
+  await page.waitForFunction(() => /Rückwärtsdurchlauf/.test(document.getElementById('backward-ms').textContent), null, { timeout: 20000 });
   await page.waitForFunction(() => new URLSearchParams(location.search).get('lang') === 'de', null, { timeout: 5000 });
   // A link the page writes keeps the language: the address bar after moving on.
   await page.click('#next');

@@ -2,7 +2,8 @@
 // first): `lang=` in the URL, else the browser's preference (navigator.languages), else English
 // (i18n.js chooseLang). Also the language switcher in the header, which reloads the page with
 // lang= set — the address bar holds the whole state (url.js), so the step and settings stay —
-// and the notice for a lang= this page does not have.
+// and the notice for a lang= this page does not have. Weights trained or loaded in the page live
+// in the engine Worker and do not survive the reload (download them first).
 import { chooseLang, setLang, currentLang, applyStatic, t, LANG_NAMES, CATALOGS } from './i18n.js';
 import { el } from './dom.js';
 
@@ -48,8 +49,14 @@ export function installLangSwitch(doc = document) {
     sel.append(o);
   }
   sel.value = currentLang();
-  sel.addEventListener('change', () => location.assign(urlInLang(location.href, sel.value)));
-  wrap.append(lab, ' ', sel);
+  sel.addEventListener('change', () => {
+    // Modules keep what the URL does not hold (run-options.js: the backward switch) for the reload.
+    window.dispatchEvent(new CustomEvent('encoder-walkthrough:before-lang-switch'));
+    location.assign(urlInLang(location.href, sel.value));
+  });
+  wrap.append(lab, sel);
+  // One line, label beside the select (the header's CSS, the shell's, may restyle .lang-switch).
+  Object.assign(wrap.style, { display: 'inline-flex', alignItems: 'center', gap: '0.4em' });
   const slot = doc.getElementById('lang-slot');
   if (slot) slot.replaceChildren(wrap);
   else doc.getElementById('perf').after(wrap);
