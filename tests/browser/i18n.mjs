@@ -84,6 +84,25 @@ await check('lang=de: html lang, the switcher, the form, the training panel, Gen
   await page.context().close();
 });
 
+await check('training in German: the status line, the plot, the heads caption, the new preset and its notice', async () => {
+  const page = await open(`${Q}&lang=de`);
+  const r = await page.evaluate(() => window.encoderWalkthrough.train({ task: 'number-words', steps: 30, d_model: 8, num_heads: 2, d_ff: 16,
+    evalN: 20, finalEvalN: 20 }).then((x) => x, (e) => ({ error: e.message })));
+  assert(!r.error && r.steps === 30, `train(): ${JSON.stringify(r)}`);
+  const status = await text(page, '#t-status');
+  assert(/^Fertig bei Schritt 30: Verlust \d+,\d{4}, exakte Übereinstimmung auf 20 zurückgehaltenen Beispielen \d+,\d %/.test(status), `status: ${status}`);
+  const plot = await page.$eval('#t-plot', (e) => e.textContent);
+  assert(plot.includes('Optimierungsschritt') && plot.includes('Verlust (log)') && plot.includes('Genauigkeit (zurückgehalten)'), `plot: ${plot}`);
+  assert((await page.getAttribute('#t-plot', 'aria-label')).startsWith('Trainingsverlust'), 'plot label');
+  const heads = await page.$eval('#t-heads', (e) => e.textContent);
+  assert(/Kreuzaufmerksamkeit \(Cross-Attention\) der letzten Decoder-Schicht/.test(heads) && heads.includes('Kopf 0'), `heads: ${heads.slice(0, 200)}`);
+  assert((await page.$eval('#preset', (s) => s.selectedOptions[0].textContent)) === 'Ihre Gewichte (hier trainiert: number-words)', 'preset title');
+  await page.waitForFunction(() => /Der Durchgang rechnet jetzt mit diesen Gewichten/.test(document.getElementById('notice').textContent), null, { timeout: 20000 });
+  await noMissingKeys(page, 'after training');
+  await page.screenshot({ path: path.join(artifacts, 'de-trained-1400.png'), fullPage: false });
+  await page.context().close();
+});
+
 await check('switching the language keeps the step, the settings and the backward switch (and lang= stays in the links)', async () => {
   const page = await open(`${BASE}&step=layer0.head1.weights`);
   assert((await page.getAttribute('html', 'lang')) === 'en', 'starts in English');

@@ -51,7 +51,7 @@ export function drawTrainingPlot(svg, { loss, acc }, total) {
     g.append(s('line', { class: 'grid', x1: x0, y1: YL(v), x2: x1, y2: YL(v) }));
     g.append(s('text', { x: x0 - 5, y: YL(v) + 3, 'text-anchor': 'end' }, v >= 0.01 ? num(v) : v.toExponential(0)));
   }
-  for (const v of [0, 0.25, 0.5, 0.75, 1]) g.append(s('text', { x: x1 + 5, y: YA(v) + 3, 'text-anchor': 'start' }, `${num(v * 100)}%`));
+  for (const v of [0, 0.25, 0.5, 0.75, 1]) g.append(s('text', { x: x1 + 5, y: YA(v) + 3, 'text-anchor': 'start' }, t('train.percent', { value: num(v * 100) })));
   g.append(s('text', { x: (x0 + x1) / 2, y: H - 4, 'text-anchor': 'middle' }, t('train.plot.x')));
   g.append(s('text', { x: 12, y: (y0 + y1) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(y0 + y1) / 2})`, class: 'loss-label' }, t('train.plot.loss')));
   g.append(s('text', { x: W - 6, y: (y0 + y1) / 2, 'text-anchor': 'middle', transform: `rotate(90 ${W - 6} ${(y0 + y1) / 2})`, class: 'acc-label' }, t('train.plot.acc')));

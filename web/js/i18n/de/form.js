@@ -12,7 +12,7 @@ export default {
   'form.num_layers.hint': 'Schichten des Encoders',
   'form.decoder_layers': 'Decoder-Schichten',
   'form.decoder_layers.hint': '0 = nur Encoder',
-  'form.norm': 'Schichtnormalisierung (LayerNorm)',
+  'form.norm': 'Position der LayerNorm',
   'form.norm.post': 'Post-Norm: LN(x + f(x))',
   'form.norm.pre': 'Pre-Norm: x + f(LN(x))',
   'form.activation': 'Aktivierung',

@@ -19,6 +19,7 @@ export default {
   'train.reset': 'Zurücksetzen',
   'train.plotLabel': 'Trainingsverlust und Genauigkeit auf zurückgehaltenen Daten je Schritt',
   'train.paused': ' — angehalten',
+  'train.percent': '{value} %',
   'train.heldOut': ' · zurückgehaltene Daten {pct} % ({n})',
   'train.progress': 'Schritt {step} / {total} · Verlust {loss}{acc} · {rate} Schritte/s · {secs} s',
   'train.done': ({ stopped, step, loss, classifier, pct, n, secs }) =>

@@ -19,6 +19,7 @@ export default {
   'train.reset': 'Reset',
   'train.plotLabel': 'Training loss and held-out accuracy by step',
   'train.paused': ' — paused',
+  'train.percent': '{value}%',
   'train.heldOut': ' · held-out {pct}% ({n})',
   'train.progress': 'step {step} / {total} · loss {loss}{acc} · {rate} steps/s · {secs} s',
   'train.done': ({ stopped, step, loss, classifier, pct, n, secs }) =>
