@@ -128,6 +128,29 @@ await check('switching the language keeps the step, the settings and the backwar
   await page.context().close();
 });
 
+await check('a link with only lang=de opens like a bare link: the trained model, on the step a first visit opens on', async () => {
+  const ctx = await browser.newContext({ locale: 'en-US', viewport: { width: 1400, height: 1000 } });
+  const stepOf = async (query) => {
+    const page = await ctx.newPage();
+    await page.goto(url + query);
+    await page.waitForFunction(() => window.encoderWalkthrough, null, { timeout: 20000 });
+    await page.evaluate(() => window.encoderWalkthrough.ready);
+    const st = await page.evaluate(async () => {
+      const state = window.encoderWalkthrough.getState();
+      const shown = (await window.encoderWalkthrough.getTrace()).steps.find((x) => x.id === state.step);
+      return { ...state, kind: shown && shown.kind, head: shown && shown.head };
+    });
+    await page.close();
+    return st;
+  };
+  const bare = await stepOf(''), de = await stepOf('?lang=de');
+  console.log(`     bare link opens on ${bare.step}`);
+  // A first visit opens on an attention head's weights (firstLoadStep: the sharpest cross-attention head).
+  assert(bare.preset === 'trained-number-words' && de.preset === bare.preset && de.step === bare.step && bare.kind === 'softmax' && bare.head >= 0,
+    `bare link ${JSON.stringify(bare)} vs lang=de ${JSON.stringify(de)}`);
+  await ctx.close();
+});
+
 await check("the browser's preference (locale de-DE) picks German without lang=; en-US stays English", async () => {
   const de = await open(Q, { locale: 'de-DE' });
   assert((await de.getAttribute('html', 'lang')) === 'de', 'de-DE → German');

@@ -107,7 +107,7 @@ async function start() {
     appendNotice(urlNote);
     // A first visit (no settings in the link) opens on the trained model's alignment.
     const atStart = await firstLoadStep(app.trace, app.engine);
-    if (!location.search.replace(/^\?(embed=1)?$/, '') && atStart) goTo(atStart);
+    if (atStart) goTo(atStart); // null unless the link was bare (train-panel.js)
   } catch (e) {
     // A link whose settings cannot run together: say why, then show the defaults.
     const why = e.message;

@@ -16,18 +16,26 @@ import { useWeights, installWeightsIO, loadWeights, exportWeights } from './weig
 
 export const FIRST_PRESET = 'trained-number-words';
 
+// A link that says nothing about the model or the step: none of its keys but embed= and lang=.
+export function isBareLink(search) {
+  return [...new URLSearchParams(search).keys()].every((k) => k === 'embed' || k === 'lang');
+}
+
 // The first load opens on a trained encoder–decoder unless the link says otherwise.
+let firstLoadBare = false; // the page opened on a bare link (decided before the address bar follows the state)
 export function firstLoadState(search, presets, fromURL) {
   const q = new URLSearchParams(search);
-  const keys = [...q.keys()].filter((k) => k !== 'embed');
-  if (keys.length || !presets.some((p) => p.name === FIRST_PRESET)) return fromURL(search, presets);
+  firstLoadBare = isBareLink(search) && presets.some((p) => p.name === FIRST_PRESET);
+  if (!firstLoadBare) return fromURL(search, presets);
   return fromURL(`?preset=${FIRST_PRESET}${q.get('embed') ? '&embed=1' : ''}`, presets);
 }
 
 // The step a first load opens on: the sharpest head of the first cross-attention (the largest
-// mean of its rows' maxima), where the alignment is plainest; null without cross-attention.
-// The heads' weights are fetched first (the Worker keeps the trace).
+// mean of its rows' maxima), where the alignment is plainest; null without cross-attention or
+// when the link named a model or step (firstLoadState). The heads' weights are fetched first
+// (the Worker keeps the trace).
 export async function firstLoadStep(trace, engine) {
+  if (!firstLoadBare) return null;
   const heads = trace.steps.filter(isCrossAttention);
   await trace.ensureSteps(heads.map((s) => s.id), engine);
   const first = heads.filter((s) => s.place.layer === (heads[0] && heads[0].place.layer));
