@@ -43,6 +43,9 @@ node tests/web/adamw.mjs
 section "page: the embedding modules in Node (view keys, .npy via NumPy, PNG chunk, JSON export = CLI)"
 node tests/web/embed.mjs --cli build/native-release/encoder-walkthrough
 
+section "page: the message catalog (same keys, placeholders in every language) and no hard-coded English in the UI modules (Node)"
+node tests/web/i18n.mjs
+
 section "wasm module: thousands of recomputes leak nothing"
 node tests/wasm/no_leak.mjs
 
@@ -60,6 +63,9 @@ node tests/browser/a11y.mjs
 
 section "blog embeds: figure iframes, the web component, exports, the single-file build (Chromium)"
 node tests/browser/blog.mjs --cli build/native-release/encoder-walkthrough
+
+section "browser: the page in German (lang=, the browser's preference, the switcher, embed mode, the web component)"
+node tests/browser/i18n.mjs
 
 section "wasm relaxed-SIMD build (FMA): trace vs native CLI (its doctest suites ran in ctest above as relaxed_*); scalar fallback has no SIMD"
 node --experimental-wasm-relaxed-simd tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrough \

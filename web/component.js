@@ -4,7 +4,7 @@
 //   <encoder-walkthrough text="the cat sat" step="layer0.head0.weights"></encoder-walkthrough>
 //
 // Attributes are the page's URL keys (text, text2, preset, step, every config key, inputs,
-// controls, theme; view is always a figure); changing one updates the figure. Each element
+// controls, theme, lang; view is always a figure); changing one updates the figure. Each element
 // renders into its own shadow DOM with the page's renderers; every element of the page shares
 // ONE engine: a hidden iframe of this site (engine.html) running one Worker, one wasm instance
 // (a page cannot start a Worker from another origin). element.exportStep(format[, id]) → File.
@@ -12,6 +12,7 @@
 import { RemoteEngine } from './js/remote-engine.js';
 import { useSchema, fromURL } from './js/state.js';
 import { FigureElementView } from './js/component-view.js';
+import { chooseLang, setLang, LANG_NAMES, t } from './js/i18n.js';
 
 const here = new URL('.', import.meta.url);
 let shared = null; // {engine, presets} once the engine answered 'init'
@@ -55,7 +56,10 @@ class EncoderWalkthroughElement extends HTMLElement {
       const { engine, presets } = await setUp();
       const q = new URLSearchParams();
       for (const a of this.attributes) q.set(a.name, a.value);
-      shown = this.view.show(engine, presets, fromURL(q.toString(), presets), q);
+      const badLang = this.useLang(q);
+      const parsed = fromURL(q.toString(), presets);
+      if (badLang) parsed.errors.push(badLang);
+      shown = this.view.show(engine, presets, parsed, q);
     } catch (e) {
       shown = Promise.reject(e);
     }
@@ -66,6 +70,17 @@ class EncoderWalkthroughElement extends HTMLElement {
     }
     if (mine !== this.updates) return; // superseded: the newer update reports
     this.dispatchEvent(new CustomEvent('encoder-walkthrough:shown', { detail: { step: this.view.stepId } }));
+  }
+  // The element's language: its lang attribute, else the reader's browser, else English (the
+  // host page's <html lang> is left alone). One language at a time per host page: the catalog
+  // is shared, so elements asking for different languages draw in the last one asked.
+  // Returns the note for a lang attribute this site has no catalog for ('' otherwise).
+  useLang(q) {
+    const c = chooseLang(q.has('lang') ? `?lang=${encodeURIComponent(q.get('lang'))}` : '', navigator.languages || [navigator.language]);
+    setLang(c.lang, null);
+    this.view.lang = c.fromURL ? c.lang : undefined;
+    if (c.bad === null) return '';
+    return t('i18n.badLang', { lang: String(c.bad).slice(0, 20), shown: LANG_NAMES[c.lang] });
   }
   // The step on screen (or `id`) as a File: 'svg', 'png', 'csv', 'npy', 'tex' or 'json'.
   exportStep(format, id) {

@@ -37,7 +37,8 @@
  *
  * Embedding (README, "Embed it in a blog post"): an iframe of "…/?view=figure&step=…" sized by
  * embed.js, the <encoder-walkthrough> element (component.js), or the single file. URL keys are
- * the model file's config keys plus text, text2, preset, step, and view, inputs, controls, theme.
+ * the model file's config keys plus text, text2, preset, step, and view, inputs, controls, theme,
+ * lang (en | de: the page's language; language.js).
  *   Trained models (train-panel.js, generate.js, weights-io.js; README's table):
  *   await generate() → the generated tokens, once the final round is shown
  *   await train({task, steps, lr, seed, d_model, num_heads, d_ff, num_layers,
@@ -49,6 +50,7 @@
  * width="100%" height="640" title="Encoder walkthrough"></iframe>. URL keys are the model
  * file's config keys plus text, text2, preset and step; embed=1 gives a compact layout.
  */
+import { t } from './i18n.js';
 import { parseValue, publicState, presetSettings, defaults, SETTING_KEYS } from './state.js';
 
 export function installApi(app, hooks) {
@@ -71,7 +73,7 @@ export function installApi(app, hooks) {
         const name = partial.preset || '';
         const p = app.presets.find((x) => x.name === name);
         if (name && !p) {
-          const msg = `unknown preset "${String(name).slice(0, 60)}"`;
+          const msg = t('api.unknownPreset', { name: String(name).slice(0, 60) });
           hooks.showError(msg);
           throw new Error(msg);
         }
@@ -85,7 +87,7 @@ export function installApi(app, hooks) {
           continue;
         }
         if (!SETTING_KEYS.includes(k)) {
-          const msg = `unknown setting "${k}"`;
+          const msg = t('api.unknownSetting', { name: String(k).slice(0, 60) });
           hooks.showError(msg);
           throw new Error(msg);
         }

@@ -6,6 +6,7 @@
 //   simd     dist/encoder_walkthrough.js          WebAssembly SIMD128 (every current browser)
 //   scalar   dist/encoder_walkthrough_scalar.js   no SIMD at all (the wasm preset builds it
 //            without -msimd128; scripts/test.sh checks that it validates with SIMD disabled)
+import { t } from './i18n.js';
 
 // A function () → v128 returning v128.const 0 (type 0x7b).
 const HEAD = [0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0];
@@ -22,10 +23,11 @@ export const BUILD_FILES = {
 };
 
 // What the page says about each build (with the kernels' own name, Module.kernelIsa()).
+// Getters: the label in the reader's language at the time it is read (i18n/<lang>/builds.js).
 export const BUILD_LABELS = {
-  relaxed: 'relaxed-SIMD build (fused multiply-add)',
-  simd: 'SIMD128 build',
-  scalar: 'scalar build (this browser has no WebAssembly SIMD)',
+  get relaxed() { return t('builds.relaxed'); },
+  get simd() { return t('builds.simd'); },
+  get scalar() { return t('builds.scalar'); },
 };
 
 // 'relaxed' | 'simd' | 'scalar' for this WebAssembly implementation.

@@ -3,6 +3,7 @@
 // pointed at, the inputs with inputs=1, the sentence box / previous-next with controls=), an
 // Export menu, notices for bad attributes, and a link to the full walkthrough. It runs the
 // element's settings on the shared engine and draws with the page's own renderers.
+import { t, num, currentLang } from './i18n.js';
 import { el } from './dom.js';
 import { Trace } from './trace.js';
 import { buildModel, toURL, publicState } from './state.js';
@@ -47,11 +48,11 @@ export class FigureElementView {
     this.notice.setAttribute('role', 'status');
     this.notice.hidden = true;
     this.controls = el('div', 'ew-controls');
-    this.title = el('h3', 'ew-title', 'Starting the engine…');
+    this.title = el('h3', 'ew-title', t('figure.starting'));
     this.formula = el('div', 'formula');
     this.menu = exportMenu((format) => this.exportStep(format));
     this.body = el('div', 'view');
-    this.link = el('a', 'ew-link', 'open in the full walkthrough ↗');
+    this.link = el('a', 'ew-link', t('figure.openFull'));
     this.link.target = '_blank';
     this.link.rel = 'noopener';
     this.status = el('p', 'status', '');
@@ -66,14 +67,15 @@ export class FigureElementView {
     const token = ++this.token;
     const view = readEmbedParams((k) => q.get(k));
     const notes = [...parsed.errors, ...view.notes];
-    if (view.view !== 'figure' && q.get('view') === 'full') notes.push('an <encoder-walkthrough> element always shows a figure (view=full is the page)');
+    if (view.view !== 'figure' && q.get('view') === 'full') notes.push(t('figure.alwaysFigure'));
     this.engine = engine;
     this.presets = presets;
     this.params = view;
+    this.relabel();
     this.theme(view.theme);
     const result = await this.busy(() => engine.call('run', { model: JSON.stringify(buildModel(parsed.state, presets)), want: 'all' }));
     if (token !== this.token) return;
-    if (!result.meta.ok) throw new Error(`cannot compute: ${result.meta.error}`);
+    if (!result.meta.ok) throw new Error(t('figure.cannotCompute', { why: result.meta.error }));
     this.trace = new Trace(result);
     this.state = parsed.state;
     const r = resolveStep(this.trace.steps.map((s) => s.id), parsed.state.step, defaultFigureStep(this.trace.steps));
@@ -83,6 +85,16 @@ export class FigureElementView {
     await this.draw(r.index);
   }
 
+  // The element's own words in the language now set (component.js useLang: the language is
+  // known only once the attributes are read, after the constructor drew them).
+  relabel() {
+    this.root.lang = currentLang();
+    this.link.textContent = t('figure.openFull');
+    const menu = exportMenu((format) => this.exportStep(format));
+    this.menu.replaceWith(menu);
+    this.menu = menu;
+  }
+
   // A computation longer than 150 ms shows "computing… 1.2 s" until it ends.
   async busy(work) {
     const t0 = performance.now();
@@ -90,7 +102,7 @@ export class FigureElementView {
       const dt = performance.now() - t0;
       if (dt < 150) return;
       this.status.hidden = false;
-      this.status.textContent = `computing… ${(dt / 1000).toFixed(1)} s`;
+      this.status.textContent = t('figure.computing', { secs: num(dt / 1000, 1) });
     }, 100);
     try {
       return await work();
@@ -100,14 +112,14 @@ export class FigureElementView {
     }
   }
 
-  theme(t) {
-    const dark = t === 'dark' || (t === 'auto' && window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches);
+  theme(name) {
+    const dark = name === 'dark' || (name === 'auto' && window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches);
     this.dark = dark;
     this.root.dataset.theme = dark ? 'dark' : 'light';
   }
 
   setNotes(notes) {
-    this.notice.textContent = notes.length ? `Some attributes are invalid: ${notes.join('; ')}.` : '';
+    this.notice.textContent = notes.length ? t('figure.badAttributes', { list: notes.join('; ') }) : '';
     this.notice.hidden = !notes.length;
   }
 
@@ -145,26 +157,26 @@ export class FigureElementView {
     setMatrixWindow(FIGURE_WINDOW);
     renderStep(ctx, host);
     this.body.replaceChildren(host);
-    this.link.href = new URL(toURL({ ...this.state, step: step.id }, this.presets, this.params.given.theme ? { theme: this.params.given.theme } : {}), this.base).href;
+    this.link.href = new URL(toURL({ ...this.state, step: step.id }, this.presets, { theme: this.params.given.theme, lang: this.lang }), this.base).href;
     this.syncNav();
   }
 
   renderControls(view) {
     this.controls.replaceChildren();
     if (view.controls.has('text')) {
-      const t = el('textarea', 'ew-text');
-      t.rows = 1;
-      t.value = this.state.text;
-      t.setAttribute('aria-label', 'Sentence');
+      const box = el('textarea', 'ew-text');
+      box.rows = 1;
+      box.value = this.state.text;
+      box.setAttribute('aria-label', t('figure.sentence'));
       let timer = 0;
-      t.addEventListener('input', () => {
+      box.addEventListener('input', () => {
         clearTimeout(timer);
-        timer = setTimeout(() => this.setAttr('text', t.value), 250);
+        timer = setTimeout(() => this.setAttr('text', box.value), 250);
       });
-      this.controls.append(t);
+      this.controls.append(box);
     }
     if (view.controls.has('nav')) {
-      const prev = el('button', 'ew-prev', '← Previous'), next = el('button', 'ew-next', 'Next →');
+      const prev = el('button', 'ew-prev', t('figure.prev')), next = el('button', 'ew-next', t('figure.next'));
       const count = el('span', 'counter');
       prev.type = next.type = 'button';
       prev.addEventListener('click', () => this.setAttr('step', this.trace.steps[Math.max(0, this.index - 1)].id));
@@ -181,11 +193,11 @@ export class FigureElementView {
     const n = this.trace.steps.length;
     this.nav.prev.disabled = this.index === 0;
     this.nav.next.disabled = this.index === n - 1;
-    this.nav.count.textContent = `Step ${this.index + 1} of ${n}`;
+    this.nav.count.textContent = t('figure.counter', { n: this.index + 1, total: n });
   }
 
   exportStep(format, id = this.stepId) {
-    if (!this.trace) return Promise.reject(new Error('nothing computed yet'));
+    if (!this.trace) return Promise.reject(new Error(t('figure.nothingYet')));
     const settings = { ...publicState(this.state, this.presets), step: id };
     const link = new URL(toURL({ ...this.state, step: id }, this.presets), this.base).href;
     return exportStep({ trace: this.trace, settings, link, batch: 0, dark: this.dark, engine: this.engine }, id, format);

@@ -3,6 +3,7 @@
 // (auto | light | dark). Pure functions (no DOM): the page, the web component and the tests
 // read them the same way. A bad value is reported and replaced by a sensible default,
 // never dropped silently.
+import { t } from './i18n.js';
 
 export const VIEWS = ['full', 'figure'];
 export const CONTROLS = ['text', 'nav'];
@@ -25,7 +26,7 @@ export function readEmbedParams(get, inFrame = false) {
     if (VIEWS.includes(view0.toLowerCase())) view = given.view = view0.toLowerCase();
     else {
       if (inFrame) view = 'figure';
-      notes.push(`unknown view "${clip(view0)}" (views: ${VIEWS.join(', ')}); showing ${inFrame ? 'a figure' : 'the full walkthrough'}`);
+      notes.push(t('embed.badView', { got: clip(view0), views: VIEWS.join(', '), inFrame }));
     }
   }
   let inputs = false;
@@ -34,21 +35,21 @@ export function readEmbedParams(get, inFrame = false) {
     if (in0 === '0' || in0 === '1') {
       inputs = in0 === '1';
       given.inputs = in0;
-    } else notes.push(`inputs must be 0 or 1, got "${clip(in0)}" (using 0)`);
+    } else notes.push(t('embed.badInputs', { got: clip(in0) }));
   }
   const controls = new Set();
   const c0 = get('controls');
   if (c0 !== null && c0 !== '' && c0 !== 'none') {
     const bad = [];
     for (const c of c0.split(/[,\s]+/).filter(Boolean)) (CONTROLS.includes(c) ? controls.add(c) : bad.push(c));
-    if (bad.length) notes.push(`unknown controls ${bad.map((b) => `"${clip(b)}"`).join(', ')} (controls: ${CONTROLS.join(', ')} or none)`);
+    if (bad.length) notes.push(t('embed.badControls', { got: bad.map((b) => `"${clip(b)}"`).join(', '), list: CONTROLS.join(', ') }));
     if (controls.size) given.controls = [...controls].join(',');
   }
   let theme = 'auto';
   const t0 = get('theme');
   if (t0 !== null && t0 !== '') {
     if (THEMES.includes(t0.toLowerCase())) theme = given.theme = t0.toLowerCase();
-    else notes.push(`theme must be one of ${THEMES.join(', ')}, got "${clip(t0)}" (following the system)`);
+    else notes.push(t('embed.badTheme', { list: THEMES.join(', '), got: clip(t0) }));
   }
   return { view, inputs, controls, theme, notes, given };
 }
@@ -78,7 +79,7 @@ export function resolveStep(ids, wanted, fallbackIndex = 0) {
     const dd = distance(wanted, id);
     if (dd < bestD) { bestD = dd; best = k; }
   });
-  return { index: best, note: `there is no step "${String(wanted).slice(0, 60)}" in this trace; showing the closest, "${ids[best]}" (step ids: docs/trace.md)` };
+  return { index: best, note: t('embed.noStep', { wanted: String(wanted).slice(0, 60), closest: ids[best] }) };
 }
 
 // The step a figure shows when its link names none: the first attention weights (what people

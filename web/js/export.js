@@ -3,6 +3,7 @@
 // --json format. Each file carries the settings it came from (SVG <metadata>, PNG tEXt chunk,
 // CSV and LaTeX header comments; the JSON has its config and text). Used by the page's Export
 // menu, encoderWalkthrough.exportStep(id, format) and the web component.
+import { t as tr } from './i18n.js';
 import { kindOf } from './kinds/index.js';
 import { svgFigure, svgLayout } from './svg-figure.js';
 import { npyBytes } from './npy.js';
@@ -27,14 +28,14 @@ export function f32(v) {
 // src: {trace, settings (getState()), link (URL of this view), batch, dark, engine (fetches
 // parameters not sent eagerly, for the JSON)}. → Promise<File>
 export async function exportStep(src, id, format) {
-  if (!FORMATS.includes(format)) throw new Error(`unknown export format "${String(format).slice(0, 20)}" (formats: ${FORMATS.join(', ')})`);
+  if (!FORMATS.includes(format)) throw new Error(tr('export.badFormat', { format: String(format).slice(0, 20), list: FORMATS.join(', ') }));
   const { trace } = src;
   if (format === 'json') {
     if (src.engine) await Promise.all([trace.ensureAll(src.engine), trace.ensureParams(trace.params.map((p) => p.id), src.engine)]);
     return file('encoder-walkthrough-trace.json', 'json', traceJson(trace));
   }
   const t = trace.get(id);
-  if (!t || t.isParam) throw new Error(`no step "${String(id).slice(0, 60)}" in this trace`);
+  if (!t || t.isParam) throw new Error(tr('export.noStep', { id: String(id).slice(0, 60) }));
   if (src.engine) await trace.ensureStep(t, src.engine);  // the Worker keeps the trace (trace.js)
   const base = `encoder-walkthrough-${t.id}`;
   switch (format) {

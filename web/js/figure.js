@@ -2,11 +2,14 @@
 // formula, the whole matrix, the explanation of the number pointed at; the "computed from"
 // inputs with inputs=1; the sentence box and/or previous/next with controls=text,nav), with a
 // link to the full walkthrough in the same state. Also applies theme= and collects the
-// notices for bad embed parameters, which a figure shows inside itself.
+// notices for bad embed parameters (and a bad lang=), which a figure shows inside itself;
+// puts the language switcher in the header (language.js).
 import { app, $ } from './app.js';
 import { readEmbedParams, FIGURE_WINDOW } from './embed-params.js';
 import { applyTheme } from './theme.js';
 import { setMatrixWindow } from './matrix.js';
+import { badLangNote, langParam, installLangSwitch } from './language.js';
+import { t } from './i18n.js';
 
 // Reads the URL's view keys and sets the page up for them. Returns the notes for bad values.
 // redraw() is called when the system theme changes.
@@ -14,7 +17,9 @@ export function setupView(search, redraw) {
   const q = new URLSearchParams(search);
   const p = readEmbedParams((k) => q.get(k), window.parent !== window);
   app.view = p;
-  app.urlExtra = { ...p.given };
+  app.urlExtra = { ...p.given, ...langParam() };
+  if (badLangNote()) p.notes.push(badLangNote());
+  installLangSwitch();
   applyTheme(p.theme, document.documentElement, redraw);
   if (p.view !== 'figure') return p.notes;
   const b = document.body.classList;
@@ -26,6 +31,6 @@ export function setupView(search, redraw) {
   // Messages belong inside the figure: move them from the (hidden) form into the card.
   const card = document.querySelector('.step-card');
   card.prepend($('notice'), $('msg'));
-  $('open-full').textContent = 'open in the full walkthrough ↗';
+  $('open-full').textContent = t('figure.openFull');
   return p.notes;
 }

@@ -1,5 +1,5 @@
 // form.js — the settings form: its fields come from the core's config schema (state.js),
-// their wording from LABELS; editing a field or the sentence recomputes (debounced), a
+// their wording from the catalog (i18n.js); editing a field or the sentence recomputes (debounced), a
 // preset replaces the settings, and syncForm shows any state (a link, the JS API).
 import { app, $ } from './app.js';
 import { el } from './matrix.js';
@@ -8,33 +8,18 @@ import {
 } from './state.js';
 import { showError, showNotice } from './messages.js';
 import { requestCompute } from './compute.js';
+import { t, has } from './i18n.js';
 
-// How the form names each configuration field, and its options: page wording only. Which
-// fields exist, their order, types, ranges and enum values come from the core's schema.
-const LABELS = {
-  d_model: ['d_model', ''],
-  num_heads: ['heads', 'must divide d_model; d_k = d_model / heads'],
-  d_ff: ['d_ff', 'hidden width of the feed-forward network'],
-  num_layers: ['encoder layers', ''],
-  decoder_layers: ['decoder layers', '0 = encoder only'],
-  norm: ['LayerNorm', { post: 'post-norm: LN(x + f(x))', pre: 'pre-norm: x + f(LN(x))' }],
-  activation: ['activation', { relu: 'ReLU', gelu: 'GELU (exact, erf)' }],
-  positional: ['positions', { sinusoidal: 'sinusoidal', learned: 'learned (BERT)', none: 'none' }],
-  tokenizer: ['tokenizer', { regex: 'regex (words + punctuation)', whitespace: 'whitespace split', bpe: 'BPE (learned merges)' }],
-  bpe_merges: ['BPE merges', ''],
-  scale: ['scale scores by √d_k', ''],
-  causal: ['causal mask in the encoder', ''],
-  layer_norm_eps: ['LayerNorm ε', ''],
-  seed: ['seed', 'seeds every weight not given'],
-  max_tokens: ['max tokens', 'longer text is refused, never cut'],
-  num_labels: ['classifier labels', '0 = no classification head'],
-  masked_lm: ['masked-word head', 'type [MASK] where a word should be guessed'],
-};
-// [key, label, options or hint] for every configuration field, in the schema's order.
+// [key, label, options or hint] for every configuration field, in the schema's order. Which
+// fields exist, their order, types, ranges and enum values come from the core's schema; their
+// wording from the catalog (i18n/<lang>/form.js, keyed by field name), the schema's English
+// description only for a field the catalog does not know yet.
 export function settingsUI() {
   return CONFIG_KEYS.map((k) => {
-    const [label, extra] = LABELS[k] || [k, FIELDS[k].description || ''];
-    return [k, label, extra === '' ? FIELDS[k].description || '' : extra];
+    const f = FIELDS[k];
+    const label = has(`form.${k}`) ? t(`form.${k}`) : k;
+    if (f.type === 'enum') return [k, label, Object.fromEntries(f.values.map((v) => [v, has(`form.${k}.${v}`) ? t(`form.${k}.${v}`) : v]))];
+    return [k, label, has(`form.${k}.hint`) ? t(`form.${k}.hint`) : f.description || ''];
   });
 }
 
@@ -91,7 +76,7 @@ export function buildForm() {
     grid.append(wrap);
   }
   const sel = $('preset');
-  const o = el('option', '', 'Your own settings (seeded weights)');
+  const o = el('option', '', t('form.ownSettings'));
   o.value = '';
   sel.append(o);
   for (const p of app.presets) {
@@ -142,9 +127,13 @@ export function onSetting(key, debounce) {
 }
 
 export function settingsSummary(s) {
-  const layers = `${s.num_layers} encoder${s.decoder_layers ? ` + ${s.decoder_layers} decoder` : ''} layer${s.num_layers + s.decoder_layers === 1 ? '' : 's'}`;
-  return `d_model ${s.d_model} · ${s.num_heads} head${s.num_heads === 1 ? '' : 's'} · d_ff ${s.d_ff} · ${layers} · ${s.norm}-norm · ${s.activation === 'gelu' ? 'GELU' : 'ReLU'}` +
-    `${s.causal ? ' · causal' : ''}${s.scale ? '' : ' · no scaling'} · ${s.positional} positions · ${s.tokenizer} · seed ${s.seed}`;
+  return [
+    `d_model ${s.d_model}`, t('form.summary.heads', { n: s.num_heads }), `d_ff ${s.d_ff}`,
+    t('form.summary.layers', { enc: s.num_layers, dec: s.decoder_layers }), t('form.summary.norm', { norm: s.norm }),
+    s.activation === 'gelu' ? 'GELU' : 'ReLU', s.causal ? t('form.summary.causal') : '', s.scale ? '' : t('form.summary.noScale'),
+    t('form.summary.positions', { positional: s.positional }), s.tokenizer,
+    t('form.summary.seed', { seed: s.seed }),
+  ].filter(Boolean).join(' · ');
 }
 
 export function syncVisibility() {
@@ -170,21 +159,19 @@ export function syncForm(state = app.state, force = false) {
     if (force || document.activeElement !== $(k)) $(k).value = hasText ? state[k] : '';
     $(k).disabled = !hasText;
   }
-  $('text-note').textContent = hasText ? '' : 'This preset feeds its own input vectors X (no sentence, no tokenizer): the text is fixed.';
+  $('text-note').textContent = hasText ? '' : t('form.fixedText');
   if (state.text2) $('text2-box').open = true;
   const desc = $('preset-desc');
   desc.replaceChildren();
   if (p) {
     desc.append(el('span', '', p.description));
-    if (p.source) desc.append(' ', el('span', 'source', `Source: ${p.source}.`));
+    if (p.source) desc.append(' ', el('span', 'source', t('form.source', { source: p.source })));
     const ov = overrides(state, p);
     if (presetHasWeights(p)) {
-      desc.append(el('span', 'lock', ov.length
-        ? ` Changed from the preset: ${ov.join(', ')}.`
-        : ' Its weights are given, so d_model, heads, d_ff and the layer counts are fixed by them: changing one switches to seeded weights.'));
-    } else if (ov.length) desc.append(el('span', 'lock', ` Changed from the preset: ${ov.join(', ')}.`));
+      desc.append(' ', el('span', 'lock', ov.length ? t('form.changed', { list: ov.join(', ') }) : t('form.weightsFixed')));
+    } else if (ov.length) desc.append(' ', el('span', 'lock', t('form.changed', { list: ov.join(', ') })));
   } else {
-    desc.textContent = 'Every weight is drawn from the seed; the same word gets the same embedding in any sentence.';
+    desc.textContent = t('form.seededDesc');
   }
   $('settings-summary').textContent = settingsSummary(state);
   syncVisibility();

@@ -4,6 +4,7 @@
 // chosen token and its probability); any round can be revisited (the walkthrough then shows
 // that round). A classifier shows its predicted label and every label's probability. And the
 // switch that adds the backward pass to the walkthrough.
+import { t, num } from './i18n.js';
 import { app, $ } from './app.js';
 import { el } from './dom.js';
 import { chooseRound } from './run-options.js';
@@ -14,6 +15,8 @@ let animating = 0;
 
 export function installGenerate(h) {
   hooks = h;
+  $('generate').textContent = t('generate.button');
+  $('generate').title = t('generate.buttonTitle');
   $('generate').addEventListener('click', () => generate().catch(() => {}));
   $('backward').addEventListener('change', () => {
     app.backward = $('backward').checked;
@@ -23,7 +26,7 @@ export function installGenerate(h) {
 
 // Decodes and shows the rounds one after the other; resolves with the generated tokens.
 export async function generate() {
-  if (!app.trace || !app.trace.config.decoder_layers) throw new Error('generation needs an encoder–decoder model (decoder layers > 0)');
+  if (!app.trace || !app.trace.config.decoder_layers) throw new Error(t('generate.needsDecoder'));
   $('generate').disabled = true;
   try {
     await hooks.requestCompute(app.state, { generate: true });
@@ -36,7 +39,7 @@ export async function generate() {
 
 function roundText(r, k) {
   const input = ['<s>', ...(r.decoder_input ? r.decoder_input.split(' ') : [])].join(' ');
-  return { n: `${k + 1}.`, input, token: r.token, p: `p = ${r.prob.toFixed(3)}` };
+  return { n: `${k + 1}.`, input, token: r.token, p: `p = ${num(r.prob, 3)}` };
 }
 
 // The list of rounds; `animate` adds them one by one (what the loop did, in order).
@@ -45,19 +48,19 @@ async function showRounds(animate) {
   const r = app.rounds;
   const token = ++animating;
   list.replaceChildren();
-  $('gen-output').textContent = r ? `Output: ${r.generated.join(' ') || '(nothing before </s>)'}` : '';
+  $('gen-output').textContent = r ? t('generate.output', { tokens: r.generated.join(' ') || t('generate.nothing') }) : '';
   if (!r) return;
   const current = app.round ? app.round.index : r.list.length - 1;
   for (let k = 0; k < r.list.length; k++) {
     if (animate) await sleep(140);
     if (token !== animating) return;
-    const t = roundText(r.list[k], k);
+    const rt = roundText(r.list[k], k);
     const b = el('button', 'round');
     b.type = 'button';
     b.dataset.round = k;
-    b.append(el('span', 'round-n', t.n), el('span', 'round-in mono', t.input), el('span', 'round-arrow', ' → '),
-      el('strong', 'round-tok mono', t.token), el('span', 'round-p muted', ` ${t.p}`));
-    b.title = `Round ${k + 1}: the decoder reads “${t.input}”; the last row's most probable token is “${t.token}” (${t.p}). Click to walk through this round.`;
+    b.append(el('span', 'round-n', rt.n), el('span', 'round-in mono', rt.input), el('span', 'round-arrow', ' → '),
+      el('strong', 'round-tok mono', rt.token), el('span', 'round-p muted', ` ${rt.p}`));
+    b.title = t('generate.round', { n: k + 1, input: rt.input, token: rt.token, p: rt.p });
     if (k === current) b.setAttribute('aria-current', 'step');
     b.addEventListener('click', () => {
       chooseRound(k, app.state);
@@ -74,8 +77,8 @@ function showPrediction(meta) {
   const pr = meta && meta.prediction;
   p.hidden = !pr;
   if (!pr) return;
-  p.replaceChildren(el('span', 'muted', 'Prediction: '), el('strong', '', pr.label), el('span', 'muted',
-    ` (${pr.labels.map((l, i) => `${l} ${(100 * pr.probs[i]).toFixed(1)}%`).join(' · ')})`));
+  p.replaceChildren(el('span', 'muted', t('generate.prediction')), el('strong', '', pr.label), el('span', 'muted',
+    ` (${pr.labels.map((l, i) => `${l} ${t('generate.percent', { value: num(100 * pr.probs[i], 1) })}`).join(' · ')})`));
 }
 
 // After every new trace: the panel for this model.
@@ -87,5 +90,5 @@ export function updateModelPanel(trace) {
   $('backward').checked = app.backward;
   const bm = app.lastMeta && app.lastMeta.backward_ms;
   const err = app.lastMeta && app.lastMeta.backward_error;
-  $('backward-ms').textContent = !app.backward ? '' : err ? `No backward pass for this model: ${err}.` : bm !== undefined ? `backward pass ${bm.toFixed(2)} ms` : '';
+  $('backward-ms').textContent = !app.backward ? '' : err ? t('generate.noBackward', { why: err }) : bm !== undefined ? t('generate.backwardMs', { ms: num(bm, 2) }) : '';
 }

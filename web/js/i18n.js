@@ -4,7 +4,10 @@
 // so that each module's strings sit together; every language has exactly the keys English
 // has (tests/web/i18n.mjs). A message is a string with {param} placeholders, or a function of
 // the params for grammar a placeholder cannot express (plurals, cases).
-// The language: `lang=` in the URL, else the browser's preference, else English.
+// The language: `lang=` in the URL, else the browser's preference, else English (language.js
+// sets it before anything renders and puts the switcher in the header; a web component sets
+// its element's own, component.js). A new area: i18n/en/<area>.js and i18n/de/<area>.js, each
+// imported and listed once in i18n/en.js and i18n/de.js.
 import { EN } from './i18n/en.js';
 import { DE } from './i18n/de.js';
 
@@ -38,10 +41,12 @@ function pickPreferred(preferred) {
   return 'en';
 }
 
-export function setLang(l) {
+// `root`: the element whose lang attribute says the language (the page's <html>; a web
+// component passes null: the host page's <html> is not ours to change).
+export function setLang(l, root = typeof document !== 'undefined' ? document.documentElement : null) {
   lang = CATALOGS[l] ? l : 'en';
   catalog = CATALOGS[lang];
-  if (typeof document !== 'undefined') document.documentElement.lang = lang;
+  if (root) root.lang = lang;
 }
 
 // The message `key` with its params filled in. A key the catalog lacks is shown as ⟦key⟧

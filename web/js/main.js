@@ -3,6 +3,7 @@
 // window.encoderWalkthrough (api.js). Each part lives in its own module:
 //   app.js (shared state), compute.js (the queue to the engine Worker), form.js (settings),
 //   toc.js (table of contents), step-view.js (one step on screen), url.js, messages.js.
+import './language.js'; // first: the reader's language, before any module renders text
 import { app, $ } from './app.js';
 import { EngineClient } from './engine.js';
 import { useSchema, defaults, fromURL, publicState, toURL } from './state.js';
@@ -106,7 +107,7 @@ async function start() {
     appendNotice(urlNote);
     // A first visit (no settings in the link) opens on the trained model's alignment.
     const atStart = await firstLoadStep(app.trace, app.engine);
-    if (!location.search.replace(/^\?(embed=1)?$/, '') && atStart) goTo(atStart);
+    if (atStart) goTo(atStart); // null unless the link was bare (train-panel.js)
   } catch (e) {
     // A link whose settings cannot run together: say why, then show the defaults.
     const why = e.message;

@@ -2,6 +2,7 @@
 // value (downsampled), in the cell colours, −∞ grey; clicking it picks that cell.
 import { el } from './dom.js';
 import { lutFor } from './colors.js';
+import { t } from './i18n.js';
 
 
 // opts: {tensor, layout, scale, lo, hi, batch() → shown batch item, onPick(row, col)}.
@@ -15,7 +16,7 @@ export function createOverview({ tensor, layout, scale, lo, hi, batch, onPick })
   cv.className = 'overview-canvas';
   cv.style.height = `${Math.min(200, Math.max(36, layout.per * 8))}px`;
   cv.setAttribute('role', 'img');
-  cv.setAttribute('aria-label', `Overview of all ${layout.per} × ${layout.cols} values; the table below lists them as text.`);
+  cv.setAttribute('aria-label', t('figure.overviewLabel', { rows: layout.per, cols: layout.cols }));
   wrap.append(cv);
   const paint = () => {
     const ctx = cv.getContext('2d');
@@ -51,6 +52,6 @@ export function createOverview({ tensor, layout, scale, lo, hi, batch, onPick })
     const r = Math.min(layout.per - 1, Math.floor(((e.clientY - rect.top) / rect.height) * layout.per));
     onPick(r, c);
   });
-  wrap.append(el('span', 'muted small-note', 'overview — click to jump to a cell'));
+  wrap.append(el('span', 'muted small-note', t('figure.overviewHint')));
   return wrap;
 }

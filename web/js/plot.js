@@ -2,6 +2,7 @@
 // a left axis for the loss (log scale: it falls by orders of magnitude) and a right axis for
 // held-out accuracy (0–100%), with ticks, labels and a legend. Redrawn whole on each update
 // (a few hundred points: cheap), all text set as text.
+import { t, num } from './i18n.js';
 import { svgEl } from './dom.js';
 const s = svgEl;
 
@@ -42,18 +43,18 @@ export function drawTrainingPlot(svg, { loss, acc }, total) {
   const g = s('g', { class: 'plot-axes' });
   g.append(s('line', { x1: x0, y1: y0, x2: x1, y2: y0 }), s('line', { x1: x0, y1: y0, x2: x0, y2: y1 }),
     s('line', { x1: x1, y1: y0, x2: x1, y2: y1 }));
-  for (const t of linearTicks(0, total, 4)) {
-    g.append(s('line', { x1: X(t), y1: y0, x2: X(t), y2: y0 + 4 }));
-    g.append(s('text', { x: X(t), y: y0 + 15, 'text-anchor': 'middle' }, t.toLocaleString('en')));
+  for (const v of linearTicks(0, total, 4)) {
+    g.append(s('line', { x1: X(v), y1: y0, x2: X(v), y2: y0 + 4 }));
+    g.append(s('text', { x: X(v), y: y0 + 15, 'text-anchor': 'middle' }, num(v)));
   }
-  for (const t of logTicks(lmin, lmax)) {
-    g.append(s('line', { class: 'grid', x1: x0, y1: YL(t), x2: x1, y2: YL(t) }));
-    g.append(s('text', { x: x0 - 5, y: YL(t) + 3, 'text-anchor': 'end' }, t >= 0.01 ? String(t) : t.toExponential(0)));
+  for (const v of logTicks(lmin, lmax)) {
+    g.append(s('line', { class: 'grid', x1: x0, y1: YL(v), x2: x1, y2: YL(v) }));
+    g.append(s('text', { x: x0 - 5, y: YL(v) + 3, 'text-anchor': 'end' }, v >= 0.01 ? num(v) : v.toExponential(0)));
   }
-  for (const t of [0, 0.25, 0.5, 0.75, 1]) g.append(s('text', { x: x1 + 5, y: YA(t) + 3, 'text-anchor': 'start' }, `${t * 100}%`));
-  g.append(s('text', { x: (x0 + x1) / 2, y: H - 4, 'text-anchor': 'middle' }, 'optimizer step'));
-  g.append(s('text', { x: 12, y: (y0 + y1) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(y0 + y1) / 2})`, class: 'loss-label' }, 'loss (log)'));
-  g.append(s('text', { x: W - 6, y: (y0 + y1) / 2, 'text-anchor': 'middle', transform: `rotate(90 ${W - 6} ${(y0 + y1) / 2})`, class: 'acc-label' }, 'held-out accuracy'));
+  for (const v of [0, 0.25, 0.5, 0.75, 1]) g.append(s('text', { x: x1 + 5, y: YA(v) + 3, 'text-anchor': 'start' }, t('train.percent', { value: num(v * 100) })));
+  g.append(s('text', { x: (x0 + x1) / 2, y: H - 4, 'text-anchor': 'middle' }, t('train.plot.x')));
+  g.append(s('text', { x: 12, y: (y0 + y1) / 2, 'text-anchor': 'middle', transform: `rotate(-90 12 ${(y0 + y1) / 2})`, class: 'loss-label' }, t('train.plot.loss')));
+  g.append(s('text', { x: W - 6, y: (y0 + y1) / 2, 'text-anchor': 'middle', transform: `rotate(90 ${W - 6} ${(y0 + y1) / 2})`, class: 'acc-label' }, t('train.plot.acc')));
   svg.append(g);
   const path = (pts, Y, cls) => {
     if (!pts.length) return;

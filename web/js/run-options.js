@@ -17,6 +17,25 @@ Object.assign(app, {
   userWeights: null, // {source: 'trained' | 'file', name, config, ...} once a reader has some
 });
 
+// The backward switch survives the reload of a language switch (language.js), which keeps
+// everything else in the URL: kept in sessionStorage for that one reload.
+const CARRY = 'encoder-walkthrough:carry';
+try {
+  const carried = JSON.parse(sessionStorage.getItem(CARRY) || 'null');
+  sessionStorage.removeItem(CARRY);
+  if (carried && carried.backward === true) app.backward = true;
+} catch {
+  // no sessionStorage (a sandboxed frame, file:// in some browsers): the switch starts off
+}
+if (typeof window !== 'undefined')
+  window.addEventListener('encoder-walkthrough:before-lang-switch', () => {
+    try {
+      sessionStorage.setItem(CARRY, JSON.stringify({ backward: app.backward }));
+    } catch {
+      // as above
+    }
+  });
+
 // The model file and engine options for one request; `opts.generate` asks for generation.
 export function engineRequest(model, state, opts = {}) {
   const options = {};

@@ -5,6 +5,7 @@
 // and one fixed held-out example's attention, redrawn as it learns. When training stops the
 // weights become the model the walkthrough shows (weights-io.js: download, load again).
 // Also the page's first load (a trained model) and the JS API for all of this.
+import { t, num } from './i18n.js';
 import { app, $ } from './app.js';
 import { el } from './dom.js';
 import { isCrossAttention } from './render/alignment.js';
@@ -15,18 +16,26 @@ import { useWeights, installWeightsIO, loadWeights, exportWeights } from './weig
 
 export const FIRST_PRESET = 'trained-number-words';
 
+// A link that says nothing about the model or the step: none of its keys but embed= and lang=.
+export function isBareLink(search) {
+  return [...new URLSearchParams(search).keys()].every((k) => k === 'embed' || k === 'lang');
+}
+
 // The first load opens on a trained encoder–decoder unless the link says otherwise.
+let firstLoadBare = false; // the page opened on a bare link (decided before the address bar follows the state)
 export function firstLoadState(search, presets, fromURL) {
   const q = new URLSearchParams(search);
-  const keys = [...q.keys()].filter((k) => k !== 'embed');
-  if (keys.length || !presets.some((p) => p.name === FIRST_PRESET)) return fromURL(search, presets);
+  firstLoadBare = isBareLink(search) && presets.some((p) => p.name === FIRST_PRESET);
+  if (!firstLoadBare) return fromURL(search, presets);
   return fromURL(`?preset=${FIRST_PRESET}${q.get('embed') ? '&embed=1' : ''}`, presets);
 }
 
 // The step a first load opens on: the sharpest head of the first cross-attention (the largest
-// mean of its rows' maxima), where the alignment is plainest; null without cross-attention.
-// The heads' weights are fetched first (the Worker keeps the trace).
+// mean of its rows' maxima), where the alignment is plainest; null without cross-attention or
+// when the link named a model or step (firstLoadState). The heads' weights are fetched first
+// (the Worker keeps the trace).
 export async function firstLoadStep(trace, engine) {
+  if (!firstLoadBare) return null;
   const heads = trace.steps.filter(isCrossAttention);
   await trace.ensureSteps(heads.map((s) => s.id), engine);
   const first = heads.filter((s) => s.place.layer === (heads[0] && heads[0].place.layer));
@@ -40,13 +49,13 @@ export async function firstLoadStep(trace, engine) {
   return best ? best.id : null;
 }
 
-// The size and schedule fields: [key, label, default, min, max, step].
+// The size and schedule fields: [key, default, min, max, step]; each is labelled t('train.<key>').
 const FIELDS = [
-  ['d_model', 'd_model', 32, 8, 64, 8], ['num_heads', 'heads', 4, 1, 8, 1], ['d_ff', 'd_ff', 64, 8, 256, 8],
-  ['num_layers', 'encoder layers', 1, 1, 2, 1], ['decoder_layers', 'decoder layers', 1, 1, 2, 1],
+  ['d_model', 32, 8, 64, 8], ['num_heads', 4, 1, 8, 1], ['d_ff', 64, 8, 256, 8],
+  ['num_layers', 1, 1, 2, 1], ['decoder_layers', 1, 1, 2, 1],
   // The defaults are the recipe that reaches 99% on number-words fastest (README, "Train a model").
-  ['steps', 'steps', 3000, 10, 5000, 10], ['batch', 'batch', 16, 1, 128, 1], ['lr', 'learning rate', 0.006, 0.0001, 0.05, 0.0001],
-  ['seed', 'seed', 1, 0, 1e9, 1],
+  ['steps', 3000, 10, 5000, 10], ['batch', 16, 1, 128, 1], ['lr', 0.006, 0.0001, 0.05, 0.0001],
+  ['seed', 1, 0, 1e9, 1],
 ];
 
 let hooks = null;
@@ -59,15 +68,15 @@ export function installTraining(h) {
   const form = el('div', 'train-grid');
   const task = el('select');
   task.id = 't-task';
-  form.append(labelled('task', task));
-  for (const [k, label, def, min, max, step] of FIELDS) {
+  form.append(labelled(t('train.task'), task));
+  for (const [k, def, min, max, step] of FIELDS) {
     const i = el('input');
     Object.assign(i, { id: `t-${k}`, type: 'number', value: def, min, max, step });
-    form.append(labelled(label, i));
+    form.append(labelled(t(`train.${k}`), i));
   }
   const buttons = el('div', 'train-buttons');
-  for (const [id, text] of [['t-start', 'Train'], ['t-pause', 'Pause'], ['t-stop', 'Stop'], ['t-reset', 'Reset']]) {
-    const b = el('button', id === 't-start' ? 'primary' : '', text);
+  for (const [id, key] of [['t-start', 'start'], ['t-pause', 'pause'], ['t-stop', 'stop'], ['t-reset', 'reset']]) {
+    const b = el('button', id === 't-start' ? 'primary' : '', t(`train.${key}`));
     b.type = 'button';
     b.id = id;
     buttons.append(b);
@@ -83,15 +92,15 @@ export function installTraining(h) {
   plot.id = 't-plot';
   plot.setAttribute('class', 'train-plot');
   plot.setAttribute('role', 'img');
-  plot.setAttribute('aria-label', 'Training loss and held-out accuracy by step');
+  plot.setAttribute('aria-label', t('train.plotLabel'));
   const heads = el('div', 'train-heads');
   heads.id = 't-heads';
   box.append(form, buttons, bar, status, plot, heads);
   app.engine.call('tasks').then((tasks) => {
-    for (const t of tasks) {
-      const o = el('option', '', `${t.name}${t.classifier ? ' (classifier)' : ''}`);
-      o.value = t.name;
-      o.title = t.description;
+    for (const k of tasks) {
+      const o = el('option', '', k.classifier ? t('train.classifier', { name: k.name }) : k.name);
+      o.value = k.name;
+      o.title = k.description;
       task.append(o);
     }
   }).catch((e) => showError(e.message));
@@ -120,19 +129,20 @@ function readForm() {
 // Checks the options the way the panel's fields limit them; a message names the field.
 function checkOptions(o) {
   if (!o || typeof o !== 'object') throw new Error('train() expects an object of options');
-  for (const [k, label, , min, max] of FIELDS) {
+  for (const [k, , min, max] of FIELDS) {
+    const label = t(`train.${k}`);
     if (!(k in o)) continue;
     const v = o[k];
     if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max)
-      throw new Error(`${label} must be a number from ${min} to ${max} for training in the page, got ${String(v).slice(0, 30)}`);
-    if (k !== 'lr' && !Number.isInteger(v)) throw new Error(`${label} must be a whole number, got ${v}`);
+      throw new Error(t('train.badNumber', { label, min, max, got: String(v).slice(0, 30) }));
+    if (k !== 'lr' && !Number.isInteger(v)) throw new Error(t('train.badInteger', { label, got: v }));
   }
 }
 
 function setButtons(state) {
   $('t-start').disabled = state !== 'idle';
   $('t-pause').disabled = state === 'idle';
-  $('t-pause').textContent = state === 'paused' ? 'Resume' : 'Pause';
+  $('t-pause').textContent = t(state === 'paused' ? 'train.resume' : 'train.pause');
   $('t-stop').disabled = state === 'idle';
   $('t-reset').disabled = state !== 'idle';
 }
@@ -142,7 +152,7 @@ async function togglePause() {
   paused = !paused;
   setButtons(paused ? 'paused' : 'running');
   await app.engine.call('trainControl', { command: paused ? 'pause' : 'resume' });
-  if (paused) $('t-status').textContent += ' — paused';
+  if (paused) $('t-status').textContent += t('train.paused');
 }
 
 export async function stopTraining() {
@@ -161,8 +171,8 @@ function reset() {
 }
 
 function progressText(p) {
-  const acc = p.accuracy !== undefined ? ` · held-out ${(100 * p.accuracy).toFixed(1)}% (${p.evalN})` : '';
-  return `step ${p.steps.toLocaleString('en')} / ${p.total.toLocaleString('en')} · loss ${p.loss.toFixed(4)}${acc} · ${p.stepsPerSec.toFixed(1)} steps/s · ${(p.ms / 1000).toFixed(1)} s`;
+  const acc = p.accuracy !== undefined ? t('train.heldOut', { pct: num(100 * p.accuracy, 1), n: p.evalN }) : '';
+  return t('train.progress', { step: num(p.steps), total: num(p.total), loss: num(p.loss, 4), acc, rate: num(p.stepsPerSec, 1), secs: num(p.ms / 1000, 1) });
 }
 
 // Trains with `options` (a task and the fields above); resolves with {steps, loss, accuracy,
@@ -194,13 +204,13 @@ export async function train(options = {}, onProgress = null) {
     });
   try {
     const r = await running;
-    $('t-status').textContent = `${r.stopped ? 'Stopped' : 'Done'} at step ${r.steps}: loss ${r.loss.toFixed(4)}, held-out ${r.classifier ? 'accuracy' : 'exact match'} ${(100 * r.accuracy).toFixed(1)}% on ${r.evalN} examples, ${(r.ms / 1000).toFixed(1)} s of training. The walkthrough now shows this model.`;
+    $('t-status').textContent = t('train.done', { stopped: r.stopped, step: num(r.steps), loss: num(r.loss, 4), classifier: r.classifier, pct: num(100 * r.accuracy, 1), n: r.evalN, secs: num(r.ms / 1000, 1) });
     // The walkthrough switches to the new weights; a recompute it refuses (e.g. the backward
     // pass of a classifier without a label) is shown as any other, and training still succeeded.
     await useWeights({ source: 'trained', task: r.task, steps: r.steps, accuracy: r.accuracy, evalN: r.evalN, config: r.config, classifier: r.classifier }, r.example, hooks).catch(() => {});
     return { steps: r.steps, loss: r.loss, accuracy: r.accuracy, ms: r.ms };
   } catch (e) {
-    $('t-status').textContent = `Training stopped: ${e.message}`;
+    $('t-status').textContent = t('train.failed', { why: e.message });
     showError(e.message);
     throw e;
   } finally {
@@ -211,7 +221,7 @@ export async function train(options = {}, onProgress = null) {
 
 function readDefaults() {
   const o = { task: 'number-words' };
-  for (const [k, , def] of FIELDS) o[k] = def;
+  for (const [k, def] of FIELDS) o[k] = def;
   return o;
 }
 
@@ -221,7 +231,7 @@ export function trainedApi({ generate }) {
     generate: () => generate(),
     train: (options, onProgress) => train(options, onProgress),
     stopTraining: () => stopTraining(),
-    loadWeights: (buffer) => loadWeights(buffer, 'the buffer given to loadWeights()'),
+    loadWeights: (buffer) => loadWeights(buffer, t('train.w.apiBuffer')),
     exportWeights: () => exportWeights(),
   };
 }

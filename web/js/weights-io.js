@@ -2,6 +2,7 @@
 // shows (a preset "Your weights" whose model file names them), can be downloaded as
 // safetensors, and loaded again from a file picker or by dropping a file on the page; a file
 // the core cannot read gets the core's own message (which names the tensor or the problem).
+import { t, num } from './i18n.js';
 import { app, $ } from './app.js';
 import { el } from './dom.js';
 import { presetSettings } from './state.js';
@@ -14,7 +15,7 @@ const MAX_BYTES = 64 * 1024 * 1024;
 // (no "stale" dimming, unlike a computation that failed).
 function weightsError(msg) {
   const m = $('msg');
-  m.replaceChildren(el('strong', '', 'Weights not loaded: '), document.createTextNode(msg));
+  m.replaceChildren(el('strong', '', t('train.w.notLoaded')), document.createTextNode(msg));
   m.hidden = false;
 }
 let hooks = null;
@@ -22,15 +23,15 @@ let hooks = null;
 export function installWeightsIO(h) {
   hooks = h;
   const box = $('weights-io');
-  const dl = el('button', '', 'Download weights (.safetensors)');
+  const dl = el('button', '', t('train.w.download'));
   dl.type = 'button';
   dl.id = 'w-download';
   dl.disabled = true;
   const pick = el('input');
   Object.assign(pick, { type: 'file', id: 'w-file', accept: '.safetensors,application/octet-stream' });
-  const lab = el('label', 'small', 'Load weights: ');
+  const lab = el('label', 'small', t('train.w.load'));
   lab.append(pick);
-  box.append(dl, lab, el('p', 'muted small', 'Or drop a .safetensors file anywhere on the page.'));
+  box.append(dl, lab, el('p', 'muted small', t('train.w.drop')));
   dl.addEventListener('click', () => download().catch((e) => showError(e.message)));
   pick.addEventListener('change', () => {
     const f = pick.files && pick.files[0];
@@ -56,7 +57,7 @@ export function installWeightsIO(h) {
 
 async function loadFile(file) {
   if (file.size > MAX_BYTES) {
-    const msg = `“${file.name}” is ${(file.size / 1e6).toFixed(1)} MB: the page loads weights up to ${MAX_BYTES / 1e6} MB.`;
+    const msg = t('train.w.tooBig', { name: file.name, mb: num(file.size / 1e6, 1), max: num(MAX_BYTES / 1e6) });
     weightsError(msg);
     throw new Error(msg);
   }
@@ -69,7 +70,7 @@ export async function loadWeights(buffer, name) {
   const bytes = buffer.byteLength;
   const r = await app.engine.call('setWeights', { buffer: buffer.slice(0) });
   if (!r.ok) {
-    const msg = `${name} cannot be used as weights: ${r.error}`;
+    const msg = t('train.w.unusable', { name, why: r.error });
     weightsError(msg);
     throw new Error(msg);
   }
@@ -86,8 +87,8 @@ function sameVocab(v) {
 // The weights now in the engine become the preset "Your weights", shown with `text`.
 export async function useWeights(info, text, h = hooks) {
   app.userWeights = info;
-  const title = info.source === 'trained' ? `Your weights (trained here: ${info.task})` : `Your weights (${info.name})`;
-  const preset = { name: USER_PRESET, title, description: 'Weights trained in this page or loaded from a file.', source: '',
+  const title = info.source === 'trained' ? t('train.w.titleTrained', { task: info.task }) : t('train.w.titleFile', { name: info.name });
+  const preset = { name: USER_PRESET, title, description: t('train.w.desc'), source: '',
     model: { weights: USER_WEIGHTS, text } };
   const i = app.presets.findIndex((p) => p.name === USER_PRESET);
   if (i >= 0) app.presets[i] = preset;
@@ -106,7 +107,7 @@ export async function useWeights(info, text, h = hooks) {
   app.state = next;
   h.syncForm(next, true);
   await h.requestCompute(next, { useStateStep: true });
-  showNotice(`${title}: the walkthrough now runs these weights.`);
+  showNotice(t('train.w.now', { title }));
 }
 
 export async function exportWeights() {

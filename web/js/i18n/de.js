@@ -3,5 +3,28 @@ import core from './de/core.js';
 import matrix from './de/matrix.js';
 import attention from './de/attention.js';
 import probs from './de/probs.js';
+import form from './de/form.js';
+import train from './de/train.js';
+import generate from './de/generate.js';
+import exportArea from './de/export.js';
+import figure from './de/figure.js';
+import embed from './de/embed.js';
+import api from './de/api.js';
+import builds from './de/builds.js';
 
-export const DE = Object.assign({}, core, matrix, attention, probs);
+// One area per line (a new area: its import above and its name here).
+export const DE = Object.assign(
+  {},
+  core,
+  matrix,
+  attention,
+  probs,
+  form,
+  train,
+  generate,
+  exportArea,
+  figure,
+  embed,
+  api,
+  builds,
+);

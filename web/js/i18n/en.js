@@ -3,5 +3,28 @@ import core from './en/core.js';
 import matrix from './en/matrix.js';
 import attention from './en/attention.js';
 import probs from './en/probs.js';
+import form from './en/form.js';
+import train from './en/train.js';
+import generate from './en/generate.js';
+import exportArea from './en/export.js';
+import figure from './en/figure.js';
+import embed from './en/embed.js';
+import api from './en/api.js';
+import builds from './en/builds.js';
 
-export const EN = Object.assign({}, core, matrix, attention, probs);
+// One area per line (a new area: its import above and its name here).
+export const EN = Object.assign(
+  {},
+  core,
+  matrix,
+  attention,
+  probs,
+  form,
+  train,
+  generate,
+  exportArea,
+  figure,
+  embed,
+  api,
+  builds,
+);
