@@ -34,12 +34,12 @@ export function adamwPanel(ctx, host) {
     const L = trace.layout(step);
     const f = R * L.cols + c;
     const w = P.data[f], g = step.data[f];
-    const u = adamwUpdate(w, g, ADAMW, P.shape.length === 2);
+    const u = adamwUpdate(w, g, ADAMW, decays);
     const lines = [
       `w = ${exact(w)},  g = ∂L/∂w = ${exact(g)}`,
       `m = β₁·0 + (1 − β₁)·g = ${fmt(u.m)};   v = β₂·0 + (1 − β₂)·g² = ${fmt(u.v)}`,
       `m̂ = m/(1 − β₁) = ${fmt(u.mh)};   v̂ = v/(1 − β₂) = ${fmt(u.vh)}`,
-      `${t('adamw.decay')}: w·(1 − lr·λ) = ${fmt(u.decayed)}`,
+      decays ? `${t('adamw.decay')}: w·(1 − lr·λ) = ${fmt(u.decayed)}` : `${t('adamw.decay')}: ${t('adamw.noDecay')} ${fmt(u.decayed)}`,
       `w′ = ${fmt(u.decayed)} − lr·m̂/(√v̂ + ε) = ${fmt(u.decayed)} − ${fmt(u.step)} = ${fmt(u.w1)}`,
     ];
     body.replaceChildren(...lines.map((x, i) => el('div', `line ${i === lines.length - 1 ? 'result' : 'terms'}`, x)));

@@ -46,7 +46,7 @@ export default {
   'explain.concat.is': 'Spalte {c} = Spalte {t} von Kopf {h}',
   'explain.concat.fills': 'Kopf h füllt die Spalten {a} … {b}',
 
-  'explain.var.biased': 'verzerrte Varianz: geteilt durch d, nicht durch d − 1',
+  'explain.var.biased': 'verzerrte (nicht erwartungstreue) Varianz: geteilt durch d, nicht durch d − 1',
 
   'explain.copy': 'kopiert aus {x}',
   'explain.pool': 'der Vektor des ersten Tokens: {x}',
@@ -68,7 +68,7 @@ export default {
   'explain.grad.noInputs': 'Hierher fließt kein Gradient.',
   'explain.grad.biasRows': 'der Bias wird zu jeder Zeile addiert',
   'explain.grad.samePlace': '{y} an derselben Stelle',
-  'explain.grad.summedSentences': 'summiert über die Sätze, zu denen er addiert wird',
+  'explain.grad.summedSentences': 'summiert über die Sätze, zu denen dieser Wert addiert wird',
   'explain.grad.notPooled': 'nur das erste Token wird übernommen (Pooling)',
   'explain.grad.pooled': 'das erste Token wird übernommen (Pooling)',
   'explain.grad.held': '{f} bei festem m und s',

@@ -4,4 +4,5 @@ export default {
   'adamw.about': 'The first AdamW step (moments start at 0) with {hp} (λ: weight decay). Training uses the mean gradient of a batch, clipped to norm 1.',
   'adamw.aboutNoDecay': 'The first AdamW step (moments start at 0) with {hp} (λ: weight decay, not applied here: only matrices decay). Training uses the mean gradient of a batch, clipped to norm 1.',
   'adamw.decay': 'decay',
+  'adamw.noDecay': 'none (only matrices decay), w stays',
 };
