@@ -11,8 +11,8 @@
 //      (float32 accumulation in another order; a −∞ mask entry must be recomputed as −∞);
 //   3. in German (setLang('de')) every explanation again: no missing message (⟦key⟧), the same
 //      recomputed value and the same numbers in its text as in English;
-//   4. in the padding preset every explanation of a cell of sentence 2 names sentence 2's
-//      tokens, none of sentence 1's.
+//   4. in the padding preset (English and German) every explanation of a cell of sentence 2
+//      names sentence 2's tokens, none of sentence 1's.
 // Every cell of small steps is checked, a fixed sample of the large ones.
 //
 //   node tests/web/kinds.mjs [--module build/wasm/node/encoder_walkthrough_node.js]
@@ -160,35 +160,41 @@ for (const lang of ['en', 'de']) {
 setLang('en');
 console.log(`kinds: German: ${german} explanations, same values and numbers as in English, no missing message`);
 
-// 4. The padding preset: every explanation of a cell of sentence 2 names sentence 2's own
-// tokens (from the trace's text, not the page's label code) and none of sentence 1's.
+// 4. The padding preset, in both languages: every explanation of a cell of sentence 2 names
+// sentence 2's own tokens (from the trace's text, not the page's label code) and none of
+// sentence 1's.
 const pad = traces.find((x) => x.name === 'preset padding-batch');
+const LANGS = { en: { sentence: 'sentence 2', q: (w) => `“${w}”` }, de: { sentence: 'Satz 2', q: (w) => `„${w}“` } };
 let padCells = 0;
 if (!pad) fail('no preset padding-batch');
 else {
   const tr = pad.trace, src = tr.text.source_tokens;
-  const T = tr.T, toks2 = Array.from({ length: T }, (_, i) => src[1][i] ?? '<pad>');
+  const toks2 = Array.from({ length: tr.T }, (_, i) => src[1][i] ?? '<pad>');
   const only1 = src[0].filter((w) => !toks2.includes(w));
   if (!only1.length || src.length !== 2) fail(`padding-batch: expected two sentences with different words, got ${JSON.stringify(src)}`);
-  for (const step of tr.steps) {
-    const L = tr.layout(step), ax = tr.axesOf(step);
-    const rowsSrc = ax.rows && ax.rows.labels === 'source', colsSrc = ax.cols && ax.cols.labels === 'source';
-    if (L.batches < 2 || !(rowsSrc || colsSrc)) continue;
-    for (let i = 0; i < L.per; i++)
-      for (let c = 0; c < L.cols; c++) {
-        const R = L.per + i, x = explain(tr, step, R, c), text = textOf(x);
-        padCells++;
-        const want = [...(rowsSrc ? [toks2[i]] : []), ...(colsSrc ? [toks2[c]] : [])];
-        if (!x.where.includes('sentence 2')) fail(`padding-batch: ${step.id}[${R}, ${c}] does not say sentence 2: ${x.where}`);
-        for (const w of want)
-          if (!x.where.includes(`“${w}”`)) fail(`padding-batch: ${step.id}[${R}, ${c}] should name sentence 2's “${w}”: ${x.where}`);
-        for (const w of only1)
-          if (text.includes(`“${w}”`)) fail(`padding-batch: ${step.id}[${R}, ${c}] (sentence 2) names sentence 1's “${w}”:\n${text}`);
-      }
+  for (const [lang, { sentence, q }] of Object.entries(LANGS)) {
+    setLang(lang);
+    for (const step of tr.steps) {
+      const L = tr.layout(step), ax = tr.axesOf(step);
+      const rowsSrc = ax.rows && ax.rows.labels === 'source', colsSrc = ax.cols && ax.cols.labels === 'source';
+      if (L.batches < 2 || !(rowsSrc || colsSrc)) continue;
+      for (let i = 0; i < L.per; i++)
+        for (let c = 0; c < L.cols; c++) {
+          const R = L.per + i, x = explain(tr, step, R, c), text = textOf(x);
+          padCells++;
+          const want = [...(rowsSrc ? [toks2[i]] : []), ...(colsSrc ? [toks2[c]] : [])];
+          if (!x.where.includes(sentence)) fail(`padding-batch (${lang}): ${step.id}[${R}, ${c}] does not say ${sentence}: ${x.where}`);
+          for (const w of want)
+            if (!x.where.includes(q(w))) fail(`padding-batch (${lang}): ${step.id}[${R}, ${c}] should name sentence 2's ${q(w)}: ${x.where}`);
+          for (const w of only1)
+            if (text.includes(q(w))) fail(`padding-batch (${lang}): ${step.id}[${R}, ${c}] (sentence 2) names sentence 1's ${q(w)}:\n${text}`);
+        }
+    }
   }
+  setLang('en');
   if (!padCells) fail('padding-batch: no batched step with token labels');
 }
-console.log(`kinds: padding preset: ${padCells} cells of sentence 2 name sentence 2's tokens`);
+console.log(`kinds: padding preset: ${padCells} explanations (en + de) of sentence 2's cells name sentence 2's tokens`);
 console.log(`kinds: ${models.length} traces, ${kindsSeen.size} kinds (${[...kindsSeen].sort().join(', ')}), ` +
   `${cells} cells explained, ${recomputed} recomputed in float64; worst ${worst.toFixed(3)} of the tolerance`);
 console.log(`kinds: gradient cells: ${gradCells.explained} explained, ${gradCells.recomputed} recomputed from the chain rule's terms`);

@@ -7,7 +7,7 @@ export default {
   'explain.sentence': 'Satz {n}',
   'explain.inSentence': 'Satz {n}, {what}',
   'explain.quoted': '„{s}“',
-  'explain.more': ({ n }) => `… (${n} weitere)`,
+  'explain.more': '… ({n} weitere)',
   'explain.with': 'mit {what}',
   'explain.check': 'Kontrolle in float64: {x}',
   'explain.scalar': 'Skalar',

@@ -7,7 +7,7 @@ export default {
   'explain.sentence': 'sentence {n}',
   'explain.inSentence': 'sentence {n}, {what}',
   'explain.quoted': '“{s}”',
-  'explain.more': ({ n }) => `… (${n} more)`,
+  'explain.more': '… ({n} more)',
   'explain.with': 'with {what}',
   'explain.check': 'float64 check {x}',
   'explain.scalar': 'scalar',
