@@ -1,6 +1,8 @@
 // kinds/common.js — what every step kind's explanation shares: reading a cell of a tensor
-// through its matrix layout, naming rows and columns from the step's axes, the short
-// symbols of the notation, and formatting a dot product's terms.
+// through its matrix layout, naming rows and columns from the step's axes (in the reader's
+// language: the words of every explanation come from the catalog's `explain` area, the
+// arithmetic around them is the same in every language), the short symbols of the notation,
+// and formatting a dot product's terms.
 import { fmt, term, paren } from '../format.js';
 import { t as tr } from '../i18n.js';
 
