@@ -106,7 +106,7 @@ const RULES = {
     if (k === 1) return prods(`−∂L/∂s[${f}] · s[${f}]`, [dY.data[f]], [-Y.data[f]]);
     const m = trace.get(Y.inputs[1]), n = last(X), r = Math.floor(f / n);
     if (X.data[f] === -Infinity) return { v: 0, text: `0 (${tr('explain.grad.masked')})`, terms: [] };
-    return prods(`∂L/∂s[${r}] · exp(x − m)`, [dY.data[r]], [Math.exp(X.data[f] - m.data[r])]);
+    return prods(`∂L/∂s[${r}] · exp(${symOf(X)} − m)`, [dY.data[r]], [Math.exp(X.data[f] - m.data[r])]);
   },
   scale_mask({ trace, Y, dY, f }) {
     const M = trace.get(Y.inputs[1]);
