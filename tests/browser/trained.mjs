@@ -242,7 +242,8 @@ await check('the backward pass: the switch adds loss and gradients equal to the 
     const scale = Math.max(...n.data.map(Math.abs));
     assert(Math.abs(sum - want) <= 1e-5 * Math.abs(want) + 1e-6 * (1 + scale), `${id}[${rc}]: the terms sum to ${sum}, native ${want}`);
     assert(near(shown, want), `${id}[${rc}]: shown ${shown}, native ${want}`);
-    assert(/from “/.test(text), `${id}: no chain-rule term names its forward step: ${text.slice(0, 200)}`);
+    // A term is named by its forward step's symbol and place: “from C_h (decoder layer 0, head 1): …”.
+    assert(/from [^\s:]+(?: \([^)]*\))?: /.test(text), `${id}: no chain-rule term names its forward step: ${text.slice(0, 200)}`);
   }
   await shot('backward');
   await api(() => window.encoderWalkthrough.goTo('grad.decoder0.cross.W_q'));

@@ -8,7 +8,11 @@
 //   2. every cell's explanation, whose arithmetic is recomputed in float64 from the trace's
 //      own input steps, gives the recorded float32 value:
 //        |recomputed − recorded| ≤ 1e-5·|recorded| + 1e-6·(1 + max|row of the step|)
-//      (float32 accumulation in another order; a −∞ mask entry must be recomputed as −∞).
+//      (float32 accumulation in another order; a −∞ mask entry must be recomputed as −∞);
+//   3. in German (setLang('de')) every explanation again: no missing message (⟦key⟧), the same
+//      recomputed value and the same numbers in its text as in English;
+//   4. in the padding preset (English and German) every explanation of a cell of sentence 2
+//      names sentence 2's tokens, none of sentence 1's.
 // Every cell of small steps is checked, a fixed sample of the large ones.
 //
 //   node tests/web/kinds.mjs [--module build/wasm/node/encoder_walkthrough_node.js]
@@ -18,6 +22,7 @@ import process from 'node:process';
 import { root, arg, loadWasmModule } from '../harness.mjs';
 import { Trace } from '../../web/js/trace.js';
 import { KINDS, explain } from '../../web/js/kinds/index.js';
+import { setLang } from '../../web/js/i18n.js';
 
 const modPath = path.resolve(root, arg('--module', 'build/wasm/node/encoder_walkthrough_node.js'));
 if (!existsSync(modPath)) {
@@ -71,16 +76,29 @@ function cellsOf(L) {
   return out;
 }
 
+// The numbers of an explanation's text, sorted: a translation changes the words around them,
+// never the numbers (nor loses one).
+const numbersOf = (text) => (text.match(/[−-]?\d+(?:\.\d+)?(?:e[−+-]?\d+)?/g) || []).sort();
+const textOf = (x) => [x.head, x.where, ...x.lines.map((l) => l.t)].join('\n');
+
 let failures = 0, cells = 0, recomputed = 0, worst = 0;
 const kindsSeen = new Set();
 const gradCells = { explained: 0, recomputed: 0 };
-for (const { name, model, options } of models) {
-  const trace = traceOf(model, options);
+const fail = (msg) => {
+  failures++;
+  if (failures <= 20) console.log(`FAIL ${msg}`);
+};
+const traces = models.map((m) => ({ ...m, trace: traceOf(m.model, m.options) }));
+
+// 1 + 2: every kind registered, every cell's arithmetic recomputed (in English); the text of
+// every explanation kept (its numbers) for the German run to compare with.
+const english = new Map();
+setLang('en');
+for (const { name, trace } of traces) {
   for (const step of trace.steps) {
     kindsSeen.add(step.kind);
     if (!KINDS[step.kind]) {
-      failures++;
-      console.log(`FAIL ${name}: step ${step.id} has kind "${step.kind}", which no module in web/js/kinds/ registers`);
+      fail(`${name}: step ${step.id} has kind "${step.kind}", which no module in web/js/kinds/ registers`);
       continue;
     }
     const L = trace.layout(step);
@@ -90,10 +108,12 @@ for (const { name, model, options } of models) {
       try {
         x = explain(trace, step, R, c);
       } catch (e) {
-        failures++;
-        console.log(`FAIL ${name}: ${step.id}[${R}, ${c}]: the explanation threw ${e.message}`);
+        fail(`${name}: ${step.id}[${R}, ${c}]: the explanation threw ${e.message}`);
         continue;
       }
+      const text = textOf(x);
+      if (text.includes('⟦')) fail(`${name}: ${step.id}[${R}, ${c}] (en) names a message the catalog lacks: ${text.match(/⟦[^⟧]*⟧/)[0]}`);
+      english.set(`${name}|${step.id}|${R}|${c}`, { check: x.check, numbers: numbersOf(text).join(' ') });
       if (step.kind === 'grad') gradCells.explained++;
       if (x.check === undefined) continue;
       recomputed++;
@@ -107,14 +127,74 @@ for (const { name, model, options } of models) {
       const allowed = 1e-5 * Math.abs(v) + 1e-6 * (1 + rowMax);
       const ok = v === -Infinity ? x.check === -Infinity : Math.abs(x.check - v) <= allowed;
       if (Number.isFinite(v) && Number.isFinite(x.check)) worst = Math.max(worst, Math.abs(x.check - v) / allowed);
-      if (!ok) {
-        failures++;
-        if (failures <= 20)
-          console.log(`FAIL ${name}: ${step.id}[${R}, ${c}] (${step.kind}): recorded ${v}, the explanation's arithmetic gives ${x.check} (allowed ±${allowed.toExponential(2)})`);
-      }
+      if (!ok) fail(`${name}: ${step.id}[${R}, ${c}] (${step.kind}): recorded ${v}, the explanation's arithmetic gives ${x.check} (allowed ±${allowed.toExponential(2)})`);
     }
   }
 }
+
+// 3. German: every explanation again, with no missing message, the same recomputed value and
+// the same numbers in its text as the English one.
+setLang('de');
+let german = 0;
+for (const { name, trace } of traces) {
+  for (const step of trace.steps) {
+    if (!KINDS[step.kind]) continue;
+    for (const [R, c] of cellsOf(trace.layout(step))) {
+      const en = english.get(`${name}|${step.id}|${R}|${c}`);
+      if (!en) continue;
+      const x = explain(trace, step, R, c);
+      const text = textOf(x);
+      german++;
+      if (text.includes('⟦')) fail(`${name}: ${step.id}[${R}, ${c}] (de) names a message the catalog lacks: ${text.match(/⟦[^⟧]*⟧/)[0]}`);
+      if (!Object.is(x.check, en.check)) fail(`${name}: ${step.id}[${R}, ${c}] (de) recomputes ${x.check}, in English ${en.check}`);
+      const nums = numbersOf(text).join(' ');
+      if (nums !== en.numbers) fail(`${name}: ${step.id}[${R}, ${c}] (de) shows the numbers [${nums}], in English [${en.numbers}]:\n${text}`);
+    }
+  }
+}
+for (const lang of ['en', 'de']) {
+  setLang(lang);
+  for (const [kind, entry] of Object.entries(KINDS))
+    if (entry.noInputs !== undefined && (!entry.noInputs || entry.noInputs.includes('⟦'))) fail(`kind ${kind} (${lang}): no-inputs note "${entry.noInputs}"`);
+}
+setLang('en');
+console.log(`kinds: German: ${german} explanations, same values and numbers as in English, no missing message`);
+
+// 4. The padding preset, in both languages: every explanation of a cell of sentence 2 names
+// sentence 2's own tokens (from the trace's text, not the page's label code) and none of
+// sentence 1's.
+const pad = traces.find((x) => x.name === 'preset padding-batch');
+const LANGS = { en: { sentence: 'sentence 2', q: (w) => `“${w}”` }, de: { sentence: 'Satz 2', q: (w) => `„${w}“` } };
+let padCells = 0;
+if (!pad) fail('no preset padding-batch');
+else {
+  const tr = pad.trace, src = tr.text.source_tokens;
+  const toks2 = Array.from({ length: tr.T }, (_, i) => src[1][i] ?? '<pad>');
+  const only1 = src[0].filter((w) => !toks2.includes(w));
+  if (!only1.length || src.length !== 2) fail(`padding-batch: expected two sentences with different words, got ${JSON.stringify(src)}`);
+  for (const [lang, { sentence, q }] of Object.entries(LANGS)) {
+    setLang(lang);
+    for (const step of tr.steps) {
+      const L = tr.layout(step), ax = tr.axesOf(step);
+      const rowsSrc = ax.rows && ax.rows.labels === 'source', colsSrc = ax.cols && ax.cols.labels === 'source';
+      if (L.batches < 2 || !(rowsSrc || colsSrc)) continue;
+      for (let i = 0; i < L.per; i++)
+        for (let c = 0; c < L.cols; c++) {
+          const R = L.per + i, x = explain(tr, step, R, c), text = textOf(x);
+          padCells++;
+          const want = [...(rowsSrc ? [toks2[i]] : []), ...(colsSrc ? [toks2[c]] : [])];
+          if (!x.where.includes(sentence)) fail(`padding-batch (${lang}): ${step.id}[${R}, ${c}] does not say ${sentence}: ${x.where}`);
+          for (const w of want)
+            if (!x.where.includes(q(w))) fail(`padding-batch (${lang}): ${step.id}[${R}, ${c}] should name sentence 2's ${q(w)}: ${x.where}`);
+          for (const w of only1)
+            if (text.includes(q(w))) fail(`padding-batch (${lang}): ${step.id}[${R}, ${c}] (sentence 2) names sentence 1's ${q(w)}:\n${text}`);
+        }
+    }
+  }
+  setLang('en');
+  if (!padCells) fail('padding-batch: no batched step with token labels');
+}
+console.log(`kinds: padding preset: ${padCells} explanations (en + de) of sentence 2's cells name sentence 2's tokens`);
 console.log(`kinds: ${models.length} traces, ${kindsSeen.size} kinds (${[...kindsSeen].sort().join(', ')}), ` +
   `${cells} cells explained, ${recomputed} recomputed in float64; worst ${worst.toFixed(3)} of the tolerance`);
 console.log(`kinds: gradient cells: ${gradCells.explained} explained, ${gradCells.recomputed} recomputed from the chain rule's terms`);

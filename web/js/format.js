@@ -1,6 +1,8 @@
 // format.js — numbers as text: short for matrix cells, exact (shortest float32 round-trip,
 // like the CLI's --json) for the arithmetic, "−∞" for masked entries. Minus is U+2212.
 
+import { t } from './i18n.js';
+
 const MINUS = '\u2212';
 
 function sign(s) {
@@ -52,7 +54,7 @@ export function paren(s) {
 }
 
 export function shapeText(shape) {
-  return shape.length ? shape.join(' \u00d7 ') : 'scalar';
+  return shape.length ? shape.join(' \u00d7 ') : t('explain.scalar');
 }
 
 export function msText(ms) {

@@ -3,6 +3,9 @@ import core from './de/core.js';
 import matrix from './de/matrix.js';
 import attention from './de/attention.js';
 import probs from './de/probs.js';
+import explain from './de/explain.js';
+import alignment from './de/alignment.js';
+import adamw from './de/adamw.js';
 import form from './de/form.js';
 import train from './de/train.js';
 import generate from './de/generate.js';
@@ -19,6 +22,9 @@ export const DE = Object.assign(
   matrix,
   attention,
   probs,
+  explain,
+  alignment,
+  adamw,
   form,
   train,
   generate,

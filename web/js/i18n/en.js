@@ -3,6 +3,9 @@ import core from './en/core.js';
 import matrix from './en/matrix.js';
 import attention from './en/attention.js';
 import probs from './en/probs.js';
+import explain from './en/explain.js';
+import alignment from './en/alignment.js';
+import adamw from './en/adamw.js';
 import form from './en/form.js';
 import train from './en/train.js';
 import generate from './en/generate.js';
@@ -19,6 +22,9 @@ export const EN = Object.assign(
   matrix,
   attention,
   probs,
+  explain,
+  alignment,
+  adamw,
   form,
   train,
   generate,

@@ -1,8 +1,9 @@
 // kinds/attention.js — the pieces of scaled dot-product attention: raw scores, scaling and
 // the mask, softmax as its three pieces (row max, sum of exp, the weights), the weighted sum
 // of values and the concatenation of heads; and the mask itself, whose −∞ entries say why.
-import { lay, val, rowIn, list, sumOf, dot, sym, labelOf, fmt, term, paren } from './common.js';
+import { lay, val, rowIn, list, sumOf, dot, symOf, labelOf, fmt, term, paren } from './common.js';
 import { exact } from '../format.js';
+import { t as tr } from '../i18n.js';
 
 const dkOf = (trace) => trace.config.d_model / trace.config.num_heads;
 
@@ -15,9 +16,9 @@ export function maskReasons(trace, M, b, i, j) {
   if (kLab === 'source') {
     const src = (trace.text.source_tokens || [])[b];
     const srcLen = src ? src.length : lay(trace, M).cols;
-    if (j >= srcLen) reasons.push(`key ${j} is padding (<pad>): the sentence has only ${srcLen} tokens`);
+    if (j >= srcLen) reasons.push(tr('explain.mask.padding', { j, n: srcLen }));
   }
-  if (causal && j > i) reasons.push(`key ${j} comes after query ${i} (causal: no peeking at later positions)`);
+  if (causal && j > i) reasons.push(tr('explain.mask.causal', { i, j }));
   return reasons;
 }
 
@@ -31,10 +32,10 @@ function scores({ trace, step, L, R, c, v, lines, H, inp }) {
     qs.push(x); ks.push(y); ps.push(x * y);
     qc.push([R, col]); kc.push([kR, col]);
   }
-  lines.push({ t: `S[${i}, ${c}] = Σₜ Q[${i}, ${h}·${dk}+t] · K[${c}, ${h}·${dk}+t]   (head ${h}: columns ${h * dk} … ${(h + 1) * dk - 1}, t = 0 … ${dk - 1})`, cls: 'formula' });
+  lines.push({ t: `S[${i}, ${c}] = Σₜ Q[${i}, ${h}·${dk}+t] · K[${c}, ${h}·${dk}+t]   (${tr('explain.scores.head', { h, a: h * dk, b: (h + 1) * dk - 1 })}, t = 0 … ${dk - 1})`, cls: 'formula' });
   dot(lines, qs.map(fmt), ks.map(fmt), ps);
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
-  lines.push({ t: `query row ${i}${labelOf(trace, Q, R)} · key row ${c}${labelOf(trace, K, kR)}; float64 check ${term(sumOf(ps))}`, cls: 'muted' });
+  lines.push({ t: tr('explain.scores.rows', { i, q: labelOf(trace, Q, R), j: c, k: labelOf(trace, K, kR), x: term(sumOf(ps)) }), cls: 'muted' });
   H.push({ id: Q.id, rows: [R], cells: qc });
   H.push({ id: K.id, rows: [kR], cells: kc });
   return sumOf(ps);
@@ -50,11 +51,11 @@ function scaleMask({ trace, L, R, c, v, lines, H, inp }) {
     lines.push({ t: `S̃[${i}, ${c}] = S[${i}, ${c}] / √d_k + M[${i}, ${c}]   (d_k = ${dk})`, cls: 'formula' });
     lines.push({ t: `= ${paren(fmt(s))} / √${dk} + ${paren(fmt(m))} = ${paren(term(s / Math.sqrt(dk)))} + ${paren(fmt(m))}` });
   } else {
-    lines.push({ t: `S̃[${i}, ${c}] = S[${i}, ${c}] + M[${i}, ${c}]   (scaling is off)`, cls: 'formula' });
+    lines.push({ t: `S̃[${i}, ${c}] = S[${i}, ${c}] + M[${i}, ${c}]   (${tr('explain.scaled.off')})`, cls: 'formula' });
     lines.push({ t: `= ${paren(fmt(s))} + ${paren(fmt(m))}` });
   }
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
-  if (m === -Infinity) for (const r of maskReasons(trace, M, b, i, c)) lines.push({ t: `masked: ${r}`, cls: 'muted' });
+  if (m === -Infinity) for (const r of maskReasons(trace, M, b, i, c)) lines.push({ t: tr('explain.masked', { reason: r }), cls: 'muted' });
   H.push({ id: S.id, cells: [[R, c]], rows: [R] });
   H.push({ id: M.id, cells: [[Rm, c]] });
   return (trace.config.scale ? s / Math.sqrt(dk) : s) + m;
@@ -68,10 +69,10 @@ function rowmax({ trace, L, R, v, lines, H, inp }) {
     row.push(val(trace, Z, R, j));
     if (row[j] > row[arg]) arg = j;
   }
-  lines.push({ t: `m = max over row ${R % L.per} of ${sym(Z.id)}`, cls: 'formula' });
+  lines.push({ t: `m = ${tr('explain.rowmax.of', { i: R % L.per, x: symOf(Z) })}`, cls: 'formula' });
   lines.push({ t: `= max(${list(row.map(fmt)).join(', ')})`, cls: 'terms' });
-  lines.push({ t: `= ${exact(v)}   (column ${arg})`, cls: 'result' });
-  lines.push({ t: 'Subtracting it before exp keeps every exponent ≤ 0, so exp never overflows.', cls: 'muted' });
+  lines.push({ t: `= ${exact(v)}   (${tr('explain.column', { c: arg })})`, cls: 'result' });
+  lines.push({ t: tr('explain.rowmax.why'), cls: 'muted' });
   H.push({ id: Z.id, rows: [R], cells: [[R, arg]] });
   return Math.max(...row);
 }
@@ -87,11 +88,11 @@ function rowsum({ trace, R, v, lines, H, inp }) {
     es.push(z === -Infinity ? 0 : Math.exp(z - m));
     parts.push(z === -Infinity ? 'e^(−∞)' : `e^(${fmt(z)} − ${paren(fmt(m))})`);
   }
-  lines.push({ t: `s = Σⱼ exp(${sym(Z.id)}[i, j] − m)   with m = ${fmt(m)}`, cls: 'formula' });
+  lines.push({ t: `s = Σⱼ exp(${symOf(Z)}[i, j] − m)   ${tr('explain.with', { what: `m = ${fmt(m)}` })}`, cls: 'formula' });
   lines.push({ t: list(parts).join(' + '), cls: 'terms' });
   lines.push({ t: '= ' + list(es.map(term)).join(' + '), cls: 'terms' });
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
-  if (masked) lines.push({ t: 'Masked entries contribute e^(−∞) = 0.', cls: 'muted' });
+  if (masked) lines.push({ t: tr('explain.rowsum.masked'), cls: 'muted' });
   H.push({ id: Z.id, rows: [R] });
   H.push({ id: Mx.id, cells: [[R, 0]] });
   return sumOf(es);
@@ -100,7 +101,7 @@ function rowsum({ trace, R, v, lines, H, inp }) {
 function softmax({ trace, step, L, R, c, v, lines, H, inp }) {
   const Z = inp(0), Mx = inp(1), Sm = inp(2);
   const z = val(trace, Z, R, c), m = val(trace, Mx, R, 0), s = val(trace, Sm, R, 0);
-  lines.push({ t: `p = exp(${sym(Z.id)}[i, ${c}] − m) / s`, cls: 'formula' });
+  lines.push({ t: `${symOf(step)}[i, ${c}] = exp(${symOf(Z)}[i, ${c}] − m) / s`, cls: 'formula' });
   const e = z === -Infinity ? 0 : Math.exp(z - m);
   if (z === -Infinity) {
     lines.push({ t: `= exp(−∞ − ${paren(fmt(m))}) / ${fmt(s)} = 0 / ${fmt(s)}` });
@@ -111,7 +112,7 @@ function softmax({ trace, step, L, R, c, v, lines, H, inp }) {
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
   let rs = 0;
   for (let j = 0; j < L.cols; j++) rs += step.data[R * L.cols + j];
-  lines.push({ t: `this row sums to ${term(rs)}`, cls: 'muted' });
+  lines.push({ t: tr('explain.softmax.rowSum', { x: term(rs) }), cls: 'muted' });
   H.push({ id: Z.id, rows: [R], cells: [[R, c]] });
   H.push({ id: Mx.id, cells: [[R, 0]] });
   H.push({ id: Sm.id, cells: [[R, 0]] });
@@ -128,10 +129,10 @@ function context({ trace, step, L, R, c, v, lines, H, inp }) {
     ws.push(w); vs.push(x); ps.push(w * x);
     vc.push([b * Tk + j, col]);
   }
-  lines.push({ t: `C_h[${i}, ${c}] = Σⱼ A[${i}, j] · V[j, ${h}·${dk}+${c}]   (head ${h}: V column ${col}, j = 0 … ${Tk - 1})`, cls: 'formula' });
+  lines.push({ t: `C_h[${i}, ${c}] = Σⱼ A[${i}, j] · V[j, ${h}·${dk}+${c}]   (${tr('explain.context.head', { h, col })}, j = 0 … ${Tk - 1})`, cls: 'formula' });
   dot(lines, ws.map(fmt), vs.map(fmt), ps);
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
-  lines.push({ t: `a weighted average of the values: the weights of row ${i} sum to 1; float64 check ${term(sumOf(ps))}`, cls: 'muted' });
+  lines.push({ t: tr('explain.context.average', { i, x: term(sumOf(ps)) }), cls: 'muted' });
   H.push({ id: A.id, rows: [R] });
   H.push({ id: V.id, cols: [col], cells: vc });
   return sumOf(ps);
@@ -140,7 +141,7 @@ function context({ trace, step, L, R, c, v, lines, H, inp }) {
 function concat({ trace, step, L, R, c, v, lines, H }) {
   const dk = dkOf(trace), h = Math.floor(c / dk), t = c % dk;
   const Ch = trace.get(step.inputs[h]);
-  lines.push({ t: `column ${c} = head ${h}'s column ${t}   (head h fills columns h·${dk} … h·${dk}+${dk - 1})`, cls: 'formula' });
+  lines.push({ t: `${tr('explain.concat.is', { c, h, t })}   (${tr('explain.concat.fills', { a: `h·${dk}`, b: `h·${dk}+${dk - 1}` })})`, cls: 'formula' });
   lines.push({ t: `= C_${h}[${R % L.per}, ${t}] = ${exact(v)}`, cls: 'result' });
   if (!Ch) return undefined;
   H.push({ id: Ch.id, cells: [[R, t]], rows: [R] });
@@ -150,12 +151,12 @@ function concat({ trace, step, L, R, c, v, lines, H }) {
 function mask({ trace, step, L, R, c, v, lines }) {
   const b = Math.floor(R / L.per), i = R % L.per;
   const reasons = maskReasons(trace, step, b, i, c);
-  lines.push({ t: `query ${i} → key ${c}`, cls: 'formula' });
+  lines.push({ t: tr('explain.mask.pair', { i, j: c }), cls: 'formula' });
   if (v === -Infinity) {
     for (const r of reasons) lines.push({ t: r });
-    lines.push({ t: '= −∞: after exp it becomes 0, so this key gets no attention', cls: 'result' });
+    lines.push({ t: `= −∞: ${tr('explain.mask.blocked')}`, cls: 'result' });
   } else {
-    lines.push({ t: '= 0: allowed (adding 0 leaves the score unchanged)', cls: 'result' });
+    lines.push({ t: `= 0: ${tr('explain.mask.allowed')}`, cls: 'result' });
   }
   return reasons.length ? -Infinity : 0;
 }
@@ -170,6 +171,6 @@ export default {
   concat: { explain: concat, scale: 'diverging' },
   mask: {
     explain: mask, scale: 'mask',
-    noInputs: 'Built from the sentence lengths (padding) and, when causal, the positions.',
+    get noInputs() { return tr('explain.mask.noInputs'); },
   },
 };

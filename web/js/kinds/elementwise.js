@@ -1,17 +1,18 @@
 // kinds/elementwise.js — steps whose cell depends on one cell of each input: residual adds,
 // copies and the classifier's pooling, activations (ReLU, exact GELU), and values given by
 // the model file.
-import { lay, rowIn, val, sym, fmt, term, paren } from './common.js';
+import { lay, rowIn, val, symOf, fmt, term, paren } from './common.js';
 import { exact } from '../format.js';
+import { t as tr } from '../i18n.js';
 
 function add({ trace, step, R, c, v, lines, H, inp }) {
   const A = inp(0), Bt = inp(1);
   const Ra = rowIn(trace, A, R), Rb = rowIn(trace, Bt, R);
   const a = val(trace, A, Ra, c), b = val(trace, Bt, Rb, c);
-  lines.push({ t: `${sym(step.id)}[i, ${c}] = ${sym(A.id)}[i, ${c}] + ${sym(Bt.id)}[i, ${c}]`, cls: 'formula' });
+  lines.push({ t: `${symOf(step)}[i, ${c}] = ${symOf(A)}[i, ${c}] + ${symOf(Bt)}[i, ${c}]`, cls: 'formula' });
   lines.push({ t: `= ${fmt(a)} + ${paren(fmt(b))}` });
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
-  lines.push({ t: `${A.id} = ${exact(a)},  ${Bt.id} = ${exact(b)}`, cls: 'muted' });
+  lines.push({ t: `${symOf(A)}[${Ra % lay(trace, A).per}, ${c}] = ${exact(a)},  ${symOf(Bt)}[${Rb % lay(trace, Bt).per}, ${c}] = ${exact(b)}`, cls: 'muted' });
   H.push({ id: A.id, cells: [[Ra, c]] });
   H.push({ id: Bt.id, cells: [[Rb, c]] });
   return a + b;
@@ -19,7 +20,7 @@ function add({ trace, step, R, c, v, lines, H, inp }) {
 
 function copy({ trace, R, c, v, lines, H, inp }) {
   const X = inp(0), Rx = rowIn(trace, X, R);
-  lines.push({ t: `copied from ${X.id}[${Rx}, ${c}]`, cls: 'formula' });
+  lines.push({ t: tr('explain.copy', { x: `${symOf(X)}[${Rx % lay(trace, X).per}, ${c}]` }), cls: 'formula' });
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
   H.push({ id: X.id, cells: [[Rx, c]], rows: [Rx] });
   return val(trace, X, Rx, c);
@@ -27,7 +28,7 @@ function copy({ trace, R, c, v, lines, H, inp }) {
 
 function pool({ trace, R, c, v, lines, H, inp }) {
   const X = inp(0), Rx = R * lay(trace, X).per;  // first token of batch item R
-  lines.push({ t: `the first token's vector: ${X.id}[row 0, ${c}]`, cls: 'formula' });
+  lines.push({ t: tr('explain.pool', { x: `${symOf(X)}[0, ${c}]` }), cls: 'formula' });
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
   H.push({ id: X.id, cells: [[Rx, c]], rows: [Rx] });
   return val(trace, X, Rx, c);
@@ -62,7 +63,7 @@ function activation({ trace, R, c, v, lines, H, inp }) {
 }
 
 function given({ R, c, v, lines }) {
-  lines.push({ t: `given by the model file: input row ${R}, column ${c}`, cls: 'formula' });
+  lines.push({ t: tr('explain.given', { r: R, c }), cls: 'formula' });
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
   return undefined;  // nothing to recompute: the model file is the source
 }
@@ -72,5 +73,5 @@ export default {
   copy: { explain: copy, scale: 'diverging' },
   pool: { explain: pool, scale: 'diverging' },
   activation: { explain: activation, scale: 'diverging' },
-  given: { explain: given, scale: 'diverging', noInputs: 'Given directly by the model file.' },
+  given: { explain: given, scale: 'diverging', get noInputs() { return tr('explain.given.noInputs'); } },
 };

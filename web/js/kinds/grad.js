@@ -4,8 +4,9 @@
 // grad.Y whose `of` names Y), the term dY reaches X by — the same rule the core's backward
 // pass applies to Y's kind (core/backward.cpp) — shown with the real numbers of the forward
 // step it came from. explain() returns the float64 sum of the terms it shows.
-import { sumOf, fmt, term, paren, list, sym } from './common.js';
+import { sumOf, fmt, term, paren, list, symOf, quoted } from './common.js';
 import { exact } from '../format.js';
+import { t as tr } from '../i18n.js';
 
 const size = (t) => t.data.length;
 const last = (t) => t.shape[t.shape.length - 1];
@@ -20,32 +21,32 @@ const RULES = {
       const r = Math.floor(f / n), c = f % n;
       const a = [], b = [];
       for (let o = 0; o < m; o++) { a.push(dY.data[r * m + o]); b.push(W.data[c * m + o]); }
-      return prods(`Σₒ ∂L/∂${sym(Y.id)}[${r}, o] · ${sym(W.id)}[${c}, o]   (dY·Wᵀ)`, a, b);
+      return prods(`Σₒ ∂L/∂${symOf(Y)}[${r}, o] · ${symOf(W)}[${c}, o]   (dY·Wᵀ)`, a, b);
     }
     if (k === 1) {
       const x = trace.get(Y.inputs[0]);
       const c = Math.floor(f / m), o = f % m;
       const a = [], b = [];
       for (let r = 0; r < rows; r++) { a.push(x.data[r * n + c]); b.push(dY.data[r * m + o]); }
-      return prods(`Σᵣ ${sym(x.id)}[r, ${c}] · ∂L/∂${sym(Y.id)}[r, ${o}]   (Xᵀ·dY)`, a, b);
+      return prods(`Σᵣ ${symOf(x)}[r, ${c}] · ∂L/∂${symOf(Y)}[r, ${o}]   (Xᵀ·dY)`, a, b);
     }
     const a = [];
     for (let r = 0; r < rows; r++) a.push(dY.data[r * m + f]);
-    return sums(`Σᵣ ∂L/∂${sym(Y.id)}[r, ${f}]   (the bias is added to every row)`, a);
+    return sums(`Σᵣ ∂L/∂${symOf(Y)}[r, ${f}]   (${tr('explain.grad.biasRows')})`, a);
   },
   add({ Y, dY, X, f }) {
     const a = [];
     for (let i = f; i < size(Y); i += size(X)) a.push(dY.data[i]);
-    return sums(`∂L/∂${sym(Y.id)} at the same place${a.length > 1 ? ' (summed over the sentences it is added to)' : ''}`, a);
+    return sums(tr('explain.grad.samePlace', { y: `∂L/∂${symOf(Y)}` }) + (a.length > 1 ? ` (${tr('explain.grad.summedSentences')})` : ''), a);
   },
   copy({ Y, dY, f }) {
-    return sums(`∂L/∂${sym(Y.id)} at the same place`, [dY.data[f]]);
+    return sums(tr('explain.grad.samePlace', { y: `∂L/∂${symOf(Y)}` }), [dY.data[f]]);
   },
   pool({ Y, dY, X, f }) {
     const dm = last(X), T = X.shape[X.shape.length - 2];
     const b = Math.floor(f / (T * dm)), t = Math.floor(f / dm) % T, c = f % dm;
-    if (t !== 0) return { v: 0, text: `0 (only the first token is pooled)`, terms: [] };
-    return sums(`∂L/∂h[${b}, ${c}] (the first token is pooled)`, [dY.data[b * dm + c]]);
+    if (t !== 0) return { v: 0, text: `0 (${tr('explain.grad.notPooled')})`, terms: [] };
+    return sums(`∂L/∂${symOf(Y)}[${b}, ${c}] (${tr('explain.grad.pooled')})`, [dY.data[b * dm + c]]);
   },
   layernorm({ trace, Y, dY, k, f }) {
     const x = trace.get(Y.inputs[0]), mu = trace.get(Y.inputs[1]), va = trace.get(Y.inputs[2]), g = trace.get(Y.inputs[3]);
@@ -87,29 +88,29 @@ const RULES = {
     return prods(`∂L/∂μ[${r}] / d`, [dY.data[r]], [1 / d]);
   },
   softmax({ trace, Y, dY, k, f }) {
-    const n = last(Y);
-    if (k === 0) return prods(`∂L/∂p · p   (exp(z − m)/s with m and s held)`, [dY.data[f]], [Y.data[f]]);
+    const n = last(Y), y = symOf(Y), z = symOf(trace.get(Y.inputs[0]));
+    if (k === 0) return prods(`∂L/∂${y} · ${y}   (${tr('explain.grad.held', { f: `exp(${z} − m)/s` })})`, [dY.data[f]], [Y.data[f]]);
     const s = trace.get(Y.inputs[2]);
     const a = [], b = [];
     for (let j = 0; j < n; j++) { a.push(dY.data[f * n + j]); b.push(-Y.data[f * n + j] / (k === 1 ? 1 : s.data[f])); }
-    return prods(k === 1 ? `−Σⱼ ∂L/∂p[${f}, j] · p[${f}, j]` : `−Σⱼ ∂L/∂p[${f}, j] · p[${f}, j] / s[${f}]`, a, b);
+    return prods(k === 1 ? `−Σⱼ ∂L/∂${y}[${f}, j] · ${y}[${f}, j]` : `−Σⱼ ∂L/∂${y}[${f}, j] · ${y}[${f}, j] / s[${f}]`, a, b);
   },
   rowmax({ trace, Y, dY, X, f }) {
     const n = last(X), r = Math.floor(f / n);
     let arg = 0;
     for (let j = 1; j < n; j++) if (X.data[r * n + j] > X.data[r * n + arg]) arg = j;
-    if (arg !== f % n) return { v: 0, text: '0 (not the row’s maximum)', terms: [] };
-    return sums(`∂L/∂m[${r}] (this is the row’s maximum)`, [dY.data[r]]);
+    if (arg !== f % n) return { v: 0, text: `0 (${tr('explain.grad.notMax')})`, terms: [] };
+    return sums(`∂L/∂m[${r}] (${tr('explain.grad.isMax')})`, [dY.data[r]]);
   },
   rowsum({ trace, Y, dY, X, k, f }) {
     if (k === 1) return prods(`−∂L/∂s[${f}] · s[${f}]`, [dY.data[f]], [-Y.data[f]]);
     const m = trace.get(Y.inputs[1]), n = last(X), r = Math.floor(f / n);
-    if (X.data[f] === -Infinity) return { v: 0, text: '0 (masked)', terms: [] };
-    return prods(`∂L/∂s[${r}] · exp(x − m)`, [dY.data[r]], [Math.exp(X.data[f] - m.data[r])]);
+    if (X.data[f] === -Infinity) return { v: 0, text: `0 (${tr('explain.grad.masked')})`, terms: [] };
+    return prods(`∂L/∂s[${r}] · exp(${symOf(X)} − m)`, [dY.data[r]], [Math.exp(X.data[f] - m.data[r])]);
   },
   scale_mask({ trace, Y, dY, f }) {
     const M = trace.get(Y.inputs[1]);
-    if (M.data[f] !== 0) return { v: 0, text: '0 (masked: a masked score never reaches the loss)', terms: [] };
+    if (M.data[f] !== 0) return { v: 0, text: `0 (${tr('explain.grad.maskedScore')})`, terms: [] };
     const c = trace.config, s = c.scale ? 1 / Math.sqrt(c.d_model / c.num_heads) : 1;
     return prods(`∂L/∂S̃ · ${c.scale ? '1/√d_k' : '1'}`, [dY.data[f]], [s]);
   },
@@ -119,7 +120,7 @@ const RULES = {
     const Tq = Y.shape[Y.shape.length - 2], Tk = last(Y);
     const X = k === 0 ? Q : K, O = k === 0 ? K : Q, T = X.shape[X.shape.length - 2];
     const b = Math.floor(f / (T * d)), i = Math.floor(f / d) % T, c = f % d;
-    if (c < c0 || c >= c0 + dk) return { v: 0, text: `0 (column ${c} is not head ${Y.place.head}’s)`, terms: [] };
+    if (c < c0 || c >= c0 + dk) return { v: 0, text: `0 (${tr('explain.grad.otherHead', { c, h: Y.place.head })})`, terms: [] };
     const a = [], o = [];
     const n = k === 0 ? Tk : Tq;
     for (let j = 0; j < n; j++) {
@@ -139,26 +140,26 @@ const RULES = {
       return prods(`Σₜ ∂L/∂C_h[${i}, t] · V[${j}, ${c0} + t]`, a, o);
     }
     const b = Math.floor(f / (Tk * d)), j = Math.floor(f / d) % Tk, c = f % d;
-    if (c < c0 || c >= c0 + dk) return { v: 0, text: `0 (column ${c} is not head ${Y.place.head}’s)`, terms: [] };
+    if (c < c0 || c >= c0 + dk) return { v: 0, text: `0 (${tr('explain.grad.otherHead', { c, h: Y.place.head })})`, terms: [] };
     const a = [], o = [];
     for (let i = 0; i < Tq; i++) { a.push(A.data[(b * Tq + i) * Tk + j]); o.push(dY.data[(b * Tq + i) * dk + c - c0]); }
     return prods(`Σᵢ A[i, ${j}] · ∂L/∂C_h[i, ${c - c0}]`, a, o);
   },
   concat({ Y, dY, X, k, f }) {
     const dk = last(X), d = last(Y), r = Math.floor(f / dk);
-    return sums(`∂L/∂C[${r}, ${k * dk + (f % dk)}] (head ${k}’s columns)`, [dY.data[r * d + k * dk + (f % dk)]]);
+    return sums(`∂L/∂C[${r}, ${k * dk + (f % dk)}] (${tr('explain.grad.headColumns', { h: k })})`, [dY.data[r * d + k * dk + (f % dk)]]);
   },
   activation({ trace, dY, X, f }) {
     const v = X.data[f], gelu = trace.config.activation === 'gelu';
     const slope = gelu ? 0.5 * (1 + erf(v / Math.SQRT2)) + v * Math.exp(-0.5 * v * v) / Math.sqrt(2 * Math.PI) : v > 0 ? 1 : 0;
-    return prods(gelu ? `∂L/∂y · GELU′(x)   (Φ(x) + x·φ(x) at x = ${fmt(v)})` : `∂L/∂y · [x > 0]   (x = ${fmt(v)})`, [dY.data[f]], [slope]);
+    return prods(gelu ? `∂L/∂y · GELU′(x)   (Φ(x) + x·φ(x), x = ${fmt(v)})` : `∂L/∂y · [x > 0]   (x = ${fmt(v)})`, [dY.data[f]], [slope]);
   },
   lookup({ trace, Y, dY, X, k, f }) {
     const d = last(Y), rows = size(Y) / d, row = Math.floor(f / d), c = f % d;
     const ids = k === 1 ? trace.get(Y.inputs[0]) : null;
     const a = [];
     for (let r = 0; r < rows; r++) if ((ids ? ids.data[r] : r) === row) a.push(dY.data[r * d + c]);
-    return sums(`Σ ∂L/∂X[t, ${c}] over the ${a.length} position(s) that read row ${row}`, a);
+    return sums(`Σ ∂L/∂${symOf(Y)}[t, ${c}]   (${tr('explain.grad.readers', { n: a.length, row })})`, a);
   },
   logits({ trace, Y, dY, k, f }) {
     const Z = trace.get(Y.inputs[0]), E = trace.get(Y.inputs[1]);
@@ -171,7 +172,7 @@ const RULES = {
     }
     const v = Math.floor(f / d), c = f % d;
     for (let t = 0; t < S; t++) { a.push(dY.data[t * V + v]); o.push(Z.data[t * d + c]); }
-    return prods(`Σₜ ∂L/∂z[t, ${v}] · Z[t, ${c}]`, a, o);
+    return prods(`Σₜ ∂L/∂z[t, ${v}] · ${symOf(Z)}[t, ${c}]`, a, o);
   },
 };
 
@@ -207,22 +208,33 @@ function lossSeed(trace, X, f) {
   const n = last(X), r = Math.floor(f / n), c = f % n;
   const labels = tgt.slice(1).concat(['</s>']).map((t) => vocab.indexOf(t));
   if (!tgt.length || labels.length !== size(X) / n) return null; // a classifier: its label is not in the trace
-  if (labels[r] !== c) return { v: 0, text: `0 (${vocab[c]} is not the right answer of row ${r}, ${vocab[labels[r]]})`, terms: [] };
+  if (labels[r] !== c) return { v: 0, text: `0 (${tr('explain.grad.wrongAnswer', { tok: quoted(vocab[c]), r, right: quoted(vocab[labels[r]]) })})`, terms: [] };
   const N = labels.length;
-  return prods(`−(1/N)/p[${r}, ${c}]   (N = ${N}; “${vocab[c]}” is the right answer)`, [-1 / N], [1 / X.data[f]]);
+  return prods(`−(1/N)/p[${r}, ${c}]   (N = ${N}; ${tr('explain.grad.rightAnswer', { tok: quoted(vocab[c]) })})`, [-1 / N], [1 / X.data[f]]);
+}
+
+// A forward step named for a reader: its symbol and where it sits (section, layer, head).
+function stepName(trace, Y) {
+  if (!Y) return '?';
+  const p = Y.place || {};
+  const where = [];
+  if (p.section === 'encoder' || p.section === 'decoder') where.push(tr(`explain.place.${p.section}${p.layer >= 0 ? 'Layer' : ''}`, { l: p.layer }));
+  if (p.head >= 0) where.push(tr('explain.place.head', { h: p.head }));
+  return where.length ? `${symOf(Y, trace)} (${where.join(', ')})` : symOf(Y, trace);
 }
 
 function gradExplain({ trace, step, L, R, c, v, lines, H }) {
   const X = trace.get(step.of);
   if (!X || !X.data) return undefined;
   const f = R * L.cols + c;
-  lines.push({ t: `∂L/∂${sym(X.id)} here = Σ over the ${step.inputs.filter((id) => ['grad', 'loss'].includes(trace.get(id)?.kind)).length} step(s) ${sym(X.id)} feeds (chain rule); ${sym(X.id)} here = ${fmt(X.data[f])}`, cls: 'formula' });
+  const feeds = step.inputs.filter((id) => ['grad', 'loss'].includes(trace.get(id)?.kind)).length;
+  lines.push({ t: tr('explain.grad.chain', { x: symOf(X), n: feeds, v: fmt(X.data[f]) }), cls: 'formula' });
   let total = 0, complete = true;
   for (const id of step.inputs) {
     if (trace.get(id)?.kind === 'loss') {
       const s = lossSeed(trace, X, f);
-      if (!s) { complete = false; lines.push({ t: 'from the loss: −(1/N)/p at the right answer (the label is not in the trace)' }); continue; }
-      lines.push({ t: `from the loss: ${s.text}`, cls: 'terms' });
+      if (!s) { complete = false; lines.push({ t: tr('explain.grad.fromLoss', { text: `−(1/N)/p (${tr('explain.grad.noLabel')})` }) }); continue; }
+      lines.push({ t: tr('explain.grad.fromLoss', { text: s.text }), cls: 'terms' });
       total += s.v;
       continue;
     }
@@ -230,11 +242,11 @@ function gradExplain({ trace, step, L, R, c, v, lines, H }) {
     if (!dY || dY.kind !== 'grad') continue;
     const Y = trace.get(dY.of);
     const rule = Y && RULES[Y.kind];
-    if (!rule) { complete = false; lines.push({ t: `from ${Y ? Y.title : id}: (no explanation for kind ${Y && Y.kind})` }); continue; }
+    if (!rule) { complete = false; lines.push({ t: tr('explain.grad.from', { y: stepName(trace, Y), text: tr('explain.grad.noRule') }) }); continue; }
     Y.inputs.forEach((inId, k) => {
       if (inId !== X.id) return;
       const s = rule({ trace, Y, dY, X, k, f });
-      lines.push({ t: `from “${Y.title}” (${Y.kind}): ${s.text}`, cls: 'terms' });
+      lines.push({ t: tr('explain.grad.from', { y: stepName(trace, Y), text: s.text }), cls: 'terms' });
       for (const t of s.terms) lines.push({ t: `   = ${t}`, cls: 'terms' });
       lines.push({ t: `   = ${term(s.v)}` });
       total += s.v;
@@ -242,7 +254,7 @@ function gradExplain({ trace, step, L, R, c, v, lines, H }) {
     H.push({ id, rows: [], cells: [] });
   }
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
-  if (complete) lines.push({ t: `check: float64 sum of the terms = ${term(total)}; the engine accumulates in float32.`, cls: 'muted' });
+  if (complete) lines.push({ t: tr('explain.grad.check', { x: term(total) }), cls: 'muted' });
   return complete ? total : undefined;
 }
 
@@ -265,6 +277,6 @@ function lossExplain({ trace, step, v, lines, H }) {
 }
 
 export default {
-  grad: { explain: gradExplain, scale: 'diverging', noInputs: 'No gradient flows here.' },
+  grad: { explain: gradExplain, scale: 'diverging', get noInputs() { return tr('explain.grad.noInputs'); } },
   loss: { explain: lossExplain, scale: 'sequential' },
 };

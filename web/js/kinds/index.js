@@ -9,7 +9,7 @@ import embedding from './embedding.js';
 import grad from './grad.js';
 import linear from './linear.js';
 import norm from './norm.js';
-import { colName, rowName, sym } from './common.js';
+import { colName, rowName, symOf } from './common.js';
 import { exact } from '../format.js';
 
 export const KINDS = Object.freeze({ ...embedding, ...linear, ...attention, ...norm, ...elementwise, ...grad });
@@ -28,7 +28,7 @@ export function explain(trace, step, R, c) {
   const v = step.data[R * L.cols + c];
   const rn = rowName(trace, step, R);
   const out = {
-    head: `${sym(step.id)}[${L.rows > 1 || L.batches > 1 ? rn.i + ', ' : ''}${c}] = ${exact(v)}`,
+    head: `${symOf(step, trace)}[${L.rows > 1 || L.batches > 1 ? rn.i + ', ' : ''}${c}] = ${exact(v)}`,
     where: `${rn.text}, ${colName(trace, step, c, rn.b)}`,
     lines: [],
     highlights: [],

@@ -1,7 +1,8 @@
 // kinds/linear.js — products: linear layers (X·W + b) and the output logits (Z·Eᵀ). Each
 // cell is a dot product, shown term by term with the real numbers.
-import { val, rowIn, sumOf, dot, sym, fmt, term, paren } from './common.js';
+import { val, rowIn, sumOf, dot, symOf, quoted, fmt, term, paren } from './common.js';
 import { exact } from '../format.js';
+import { t as tr } from '../i18n.js';
 
 function linear({ trace, step, R, c, v, lines, H, inp }) {
   const X = inp(0), W = inp(1), b = inp(2);
@@ -14,19 +15,19 @@ function linear({ trace, step, R, c, v, lines, H, inp }) {
     xs.push(x); ws.push(w); ps.push(x * w);
   }
   const bias = b && b.data ? b.data[c] : 0;
-  lines.push({ t: `${sym(step.id)}[i, ${c}] = Σₖ ${sym(X.id)}[i, k] · ${sym(W.id)}[k, ${c}] + ${sym(b ? b.id : 'b')}[${c}]   (k = 0 … ${n - 1})`, cls: 'formula' });
+  lines.push({ t: `${symOf(step)}[i, ${c}] = Σₖ ${symOf(X)}[i, k] · ${symOf(W)}[k, ${c}] + ${b ? symOf(b) : 'b'}[${c}]   (k = 0 … ${n - 1})`, cls: 'formula' });
   dot(lines, xs.map(fmt), ws.map(fmt), ps);
   const s = sumOf(ps);
-  lines.push({ t: `= ${term(s)}  (sum of ${n} products)  + ${paren(fmt(bias))} (bias)` });
+  lines.push({ t: `= ${term(s)}  (${tr('explain.linear.products', { n })})  + ${paren(fmt(bias))} (${tr('explain.linear.bias')})` });
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
-  lines.push({ t: `check: float64 sum of the shown terms = ${term(s + bias)}; the engine works in float32.`, cls: 'muted' });
+  lines.push({ t: tr('explain.linear.check', { x: term(s + bias) }), cls: 'muted' });
   H.push({ id: X.id, rows: [Rx], cells: [] });
   H.push({ id: W.id, cols: [c] });
   if (b) H.push({ id: b.id, cells: [[0, c]] });
   return s + bias;
 }
 
-function logits({ trace, R, c, v, lines, H, inp }) {
+function logits({ trace, step, R, c, v, lines, H, inp }) {
   const Z = inp(0), E = inp(1);
   if (!E || !E.data) return undefined;
   const d = E.shape[1];
@@ -36,10 +37,10 @@ function logits({ trace, R, c, v, lines, H, inp }) {
     zs.push(a); es.push(b); ps.push(a * b);
   }
   const tok = (trace.text.vocab || [])[c];
-  lines.push({ t: `z[i, ${c}] = Σₖ Z[i, k] · E[${c}, k]   (row ${c} of the embedding table is “${tok}”)`, cls: 'formula' });
+  lines.push({ t: `${symOf(step)}[i, ${c}] = Σₖ ${symOf(Z)}[i, k] · E[${c}, k]   (${tr('explain.logits.row', { c, tok: quoted(tok) })})`, cls: 'formula' });
   dot(lines, zs.map(fmt), es.map(fmt), ps);
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
-  lines.push({ t: `float64 check ${term(sumOf(ps))}`, cls: 'muted' });
+  lines.push({ t: tr('explain.check', { x: term(sumOf(ps)) }), cls: 'muted' });
   H.push({ id: Z.id, rows: [R] });
   H.push({ id: E.id, rows: [c] });
   return sumOf(ps);

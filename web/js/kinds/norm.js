@@ -1,13 +1,14 @@
 // kinds/norm.js — LayerNorm and its statistics: each row's mean, its (biased) variance, and
 // the normalised, scaled and shifted value.
-import { lay, val, list, sumOf, sym, fmt, term, paren } from './common.js';
+import { lay, val, list, sumOf, symOf, fmt, term, paren } from './common.js';
 import { exact } from '../format.js';
+import { t as tr } from '../i18n.js';
 
 function mean({ trace, R, v, lines, H, inp }) {
   const X = inp(0), n = lay(trace, X).cols;
   const xs = [];
   for (let j = 0; j < n; j++) xs.push(val(trace, X, R, j));
-  lines.push({ t: `μ = (1/${n}) Σ_c ${sym(X.id)}[i, c]`, cls: 'formula' });
+  lines.push({ t: `μ = (1/${n}) Σ_c ${symOf(X)}[i, c]`, cls: 'formula' });
   lines.push({ t: `= (${list(xs.map(fmt)).join(' + ')}) / ${n}`, cls: 'terms' });
   lines.push({ t: `= ${term(sumOf(xs))} / ${n}` });
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
@@ -24,24 +25,24 @@ function variance({ trace, R, v, lines, H, inp }) {
     xs.push(`(${fmt(x)} − ${paren(fmt(mu))})²`);
     sq.push((x - mu) * (x - mu));
   }
-  lines.push({ t: `σ² = (1/${n}) Σ_c (x_c − μ)²   with μ = ${fmt(mu)}`, cls: 'formula' });
+  lines.push({ t: `σ² = (1/${n}) Σ_c (${symOf(X)}[i, c] − μ)²   ${tr('explain.with', { what: `μ = ${fmt(mu)}` })}`, cls: 'formula' });
   lines.push({ t: list(xs).join(' + '), cls: 'terms' });
   lines.push({ t: `= (${list(sq.map(term)).join(' + ')}) / ${n}`, cls: 'terms' });
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
-  lines.push({ t: 'biased variance: divides by d, not d − 1', cls: 'muted' });
+  lines.push({ t: tr('explain.var.biased'), cls: 'muted' });
   H.push({ id: X.id, rows: [R] });
   H.push({ id: Mu.id, cells: [[R, 0]] });
   return sumOf(sq) / n;
 }
 
-function layernorm({ trace, R, c, v, lines, H, inp }) {
+function layernorm({ trace, step, R, c, v, lines, H, inp }) {
   const X = inp(0), Mu = inp(1), Var = inp(2), G = inp(3), Bt = inp(4);
   const x = val(trace, X, R, c), mu = val(trace, Mu, R, 0), s2 = val(trace, Var, R, 0);
   const g = G && G.data ? G.data[c] : 1, be = Bt && Bt.data ? Bt.data[c] : 0;
   const eps = trace.config.layer_norm_eps;
   const nrm = (x - mu) / Math.sqrt(s2 + eps);
   const epsText = exact(eps);
-  lines.push({ t: `LN = (x − μ) / √(σ² + ε) · γ[${c}] + β[${c}]   (ε = ${epsText})`, cls: 'formula' });
+  lines.push({ t: `${symOf(step)}[i, ${c}] = (${symOf(X)}[i, ${c}] − μ) / √(σ² + ε) · γ[${c}] + β[${c}]   (ε = ${epsText})`, cls: 'formula' });
   lines.push({ t: `= (${fmt(x)} − ${paren(fmt(mu))}) / √(${fmt(s2)} + ${epsText}) · ${paren(fmt(g))} + ${paren(fmt(be))}` });
   lines.push({ t: `= ${term(x - mu)} / ${term(Math.sqrt(s2 + eps))} · ${paren(fmt(g))} + ${paren(fmt(be))} = ${paren(term(nrm))} · ${paren(fmt(g))} + ${paren(fmt(be))}` });
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });

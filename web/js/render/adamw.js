@@ -5,6 +5,7 @@
 // example's gradient, unclipped; training averages a batch and clips its norm (train.h).
 import { el } from '../dom.js';
 import { fmt, exact } from '../format.js';
+import { t } from '../i18n.js';
 
 export const ADAMW = { lr: 3e-3, beta1: 0.9, beta2: 0.999, eps: 1e-8, weight_decay: 0.01 };
 
@@ -22,23 +23,25 @@ export function adamwPanel(ctx, host) {
   const { trace, step } = ctx;
   const P = trace.get(step.of);
   const box = el('section', 'adamw');
-  box.append(el('h3', '', 'One AdamW update of this weight'));
+  box.append(el('h3', '', t('adamw.title')));
   const body = el('div', 'arith');
-  box.append(body, el('p', 'muted small', `The first AdamW step (moments start at 0) with lr = ${ADAMW.lr}, β₁ = ${ADAMW.beta1}, β₂ = ${ADAMW.beta2}, ε = ${ADAMW.eps}, weight decay λ = ${ADAMW.weight_decay}${P && P.shape.length === 2 ? '' : ' (not applied: only matrices decay)'}. Training uses the mean gradient of a batch, clipped to norm 1.`));
+  const hp = `lr = ${ADAMW.lr}, β₁ = ${ADAMW.beta1}, β₂ = ${ADAMW.beta2}, ε = ${ADAMW.eps}, λ = ${ADAMW.weight_decay}`;
+  const decays = P && P.shape.length === 2;
+  box.append(body, el('p', 'muted small', t(decays ? 'adamw.about' : 'adamw.aboutNoDecay', { hp })));
   host.append(box);
   return (R, c) => {
     if (!P || !P.data) return;
     const L = trace.layout(step);
     const f = R * L.cols + c;
     const w = P.data[f], g = step.data[f];
-    const u = adamwUpdate(w, g, ADAMW, P.shape.length === 2);
+    const u = adamwUpdate(w, g, ADAMW, decays);
     const lines = [
       `w = ${exact(w)},  g = ∂L/∂w = ${exact(g)}`,
       `m = β₁·0 + (1 − β₁)·g = ${fmt(u.m)};   v = β₂·0 + (1 − β₂)·g² = ${fmt(u.v)}`,
       `m̂ = m/(1 − β₁) = ${fmt(u.mh)};   v̂ = v/(1 − β₂) = ${fmt(u.vh)}`,
-      `decay: w·(1 − lr·λ) = ${fmt(u.decayed)}`,
+      decays ? `${t('adamw.decay')}: w·(1 − lr·λ) = ${fmt(u.decayed)}` : `${t('adamw.decay')}: ${t('adamw.noDecay')} ${fmt(u.decayed)}`,
       `w′ = ${fmt(u.decayed)} − lr·m̂/(√v̂ + ε) = ${fmt(u.decayed)} − ${fmt(u.step)} = ${fmt(u.w1)}`,
     ];
-    body.replaceChildren(...lines.map((t, i) => el('div', `line ${i === lines.length - 1 ? 'result' : 'terms'}`, t)));
+    body.replaceChildren(...lines.map((x, i) => el('div', `line ${i === lines.length - 1 ? 'result' : 'terms'}`, x)));
   };
 }

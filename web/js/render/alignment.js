@@ -9,6 +9,7 @@ import { app } from '../app.js';
 import { el, svgEl } from '../dom.js';
 import { colorFor } from '../colors.js';
 import { showStep } from '../step-view.js';
+import { t, num } from '../i18n.js';
 
 const s = svgEl;
 
@@ -51,11 +52,11 @@ export function renderAlignment(ctx, host) {
   const src = trace.labelsFor(ax.cols, b) || [];
   const out = producedTokens(trace) || trace.labelsFor(ax.rows, b) || [];
   const sec = el('section', 'alignment');
-  sec.append(el('h3', '', 'Alignment: which source word each output token looks at'));
-  sec.append(el('p', 'muted small', 'Every head of every decoder layer’s cross-attention. Row: the position that produces the token on its left (→); column: the source token. Darker = more weight. Click a cell for its arithmetic.'));
+  sec.append(el('h3', '', t('alignment.title')));
+  sec.append(el('p', 'muted small', t('alignment.how')));
   for (const L of layers) {
     const row = el('div', 'align-row');
-    row.append(el('p', 'align-layer small', `decoder layer ${L}`));
+    row.append(el('p', 'align-layer small', t('alignment.layer', { l: L })));
     const heads = all.filter((x) => x.place.layer === L).sort((x, y) => x.place.head - y.place.head);
     for (const h of heads) row.append(headPicture(trace, h, b, src, out, h.id === step.id));
     sec.append(row);
@@ -70,7 +71,7 @@ function headPicture(trace, h, b, src, out, current) {
   const W = lw + Tk * c + 4, H = th + Tq * c + 18;
   const fig = el('figure', `align-head${current ? ' current' : ''}`);
   const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img',
-    'aria-label': `head ${h.place.head}: ${Tq} output tokens by ${Tk} source tokens` });
+    'aria-label': t('alignment.label', { h: h.place.head, out: Tq, src: Tk }) });
   for (let j = 0; j < Tk; j++) {
     const x = lw + j * c + 10;
     svg.append(s('text', { x, y: th - 4, transform: `rotate(-60 ${x} ${th - 4})`, class: 'align-src' }, clip(src[j] ?? '')));
@@ -81,12 +82,12 @@ function headPicture(trace, h, b, src, out, current) {
       const v = h.data[off + i * Tk + j];
       const r = s('rect', { x: lw + j * c, y: th + i * c, width: c - 1, height: c - 1, class: 'align-cell',
         fill: colorFor(v, 'sequential', 0, 1).bg, tabindex: -1 });
-      r.append(s('title', {}, `head ${h.place.head}, decoder layer ${h.place.layer}: while producing “${out[i] ?? i}”, ${(100 * v).toFixed(1)}% of the attention goes to “${src[j] ?? j}” (A[${i}, ${j}] = ${v.toPrecision(6)})`));
+      r.append(s('title', {}, t('alignment.cell', { h: h.place.head, l: h.place.layer, out: out[i] ?? i, pct: num(100 * v, 1), src: src[j] ?? j }) + ` (A[${i}, ${j}] = ${v.toPrecision(6)})`));
       r.addEventListener('click', () => openCell(trace, h, (trace.layout(h).batches > 1 ? b * Tq : 0) + i, j));
       svg.append(r);
     }
   }
-  svg.append(s('text', { x: lw, y: H - 4, class: 'align-cap' }, `head ${h.place.head}`));
+  svg.append(s('text', { x: lw, y: H - 4, class: 'align-cap' }, t('alignment.head', { h: h.place.head })));
   fig.append(svg);
   return fig;
 }
