@@ -21,6 +21,13 @@ import { isDark } from './theme.js';
 import { installGenerate, updateModelPanel, generate } from './generate.js';
 import { showTextNote } from './provenance.js';
 import { firstLoadState, firstLoadStep, installTraining, trainedApi } from './train-panel.js';
+import { t, setLang, chooseLang, applyStatic } from './i18n.js';
+import { installPhoneBar, describeModel } from './layout-shell.js';
+import { showIntro } from './intro.js';
+
+// The reader's language first, so that every string drawn from here on is in it.
+setLang(chooseLang(location.search, navigator.languages).lang);
+applyStatic();
 
 // A new trace: show its settings and steps, and stay on the step on screen (the reader may
 // have moved while this computed) unless the request names one (a link, setState({step})).
@@ -28,6 +35,7 @@ onTraceShown(async (prevTrace, trace, opts) => {
   syncForm();
   updateModelPanel(trace);
   showTextNote(trace);
+  describeModel(trace.config);
   buildToc();
   const onScreen = prevTrace ? prevTrace.steps[app.index]?.id : null;
   const wanted = opts.useStateStep || !onScreen ? app.state.step : onScreen;
@@ -43,10 +51,10 @@ onTraceShown(async (prevTrace, trace, opts) => {
 // ---- keyboard ------------------------------------------------------------------------------
 function onKey(e) {
   if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
-  const t = e.target;
-  const tag = t && t.tagName;
-  if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (t && t.isContentEditable)) return;
-  if (t && t.closest && t.closest('[role="grid"]') && ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'].includes(e.key)) return;
+  const tg = e.target;
+  const tag = tg && tg.tagName;
+  if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (tg && tg.isContentEditable)) return;
+  if (tg && tg.closest && tg.closest('[role="grid"]') && ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'].includes(e.key)) return;
   if (!app.trace) return;
   const n = app.trace.steps.length;
   let i = null;
@@ -71,17 +79,19 @@ async function start() {
     $('settings').open = false;
     $('toc-box').open = false;
   } else if (window.matchMedia('(max-width: 760px)').matches) {
-    $('toc-box').open = false;
     $('settings').open = false;
   }
+  installPhoneBar();
+  if (!app.embed) showIntro($('intro-slot'));
   $('prev').addEventListener('click', () => showStep(app.index - 1));
   $('next').addEventListener('click', () => showStep(app.index + 1));
-  $('toc-list').addEventListener('click', (e) => {
-    const a = e.target.closest('a.toc-link');
-    if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
-    e.preventDefault();
-    showStep(Number(a.dataset.i), { focus: false });
-  });
+  for (const [box, sel] of [['toc-list', 'a.toc-link'], ['map', 'a.map-node, a.map-head']])
+    $(box).addEventListener('click', (e) => {
+      const a = e.target.closest(sel);
+      if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+      e.preventDefault();
+      showStep(Number(a.dataset.i), { focus: false });
+    });
   $('toc-list').addEventListener('toggle', (e) => {
     if (e.target.tagName === 'DETAILS') e.target.dataset.userOpen = e.target.open ? '1' : '';
   }, true);
@@ -100,7 +110,7 @@ async function start() {
   app.state = state;
   syncForm(state);
   const bad = [...errors, ...viewNotes];
-  const urlNote = bad.length ? `Some settings in the link are invalid and were replaced by defaults: ${bad.join('; ')}.` : '';
+  const urlNote = bad.length ? t('shell.badLink', { list: bad.join('; ') }) : '';
   try {
     await requestCompute(state, { useStateStep: true });
     appendNotice(urlNote);
@@ -114,7 +124,7 @@ async function start() {
     app.state = d;
     syncForm(d);
     await requestCompute(d);
-    showNotice(`${urlNote ? urlNote + ' ' : ''}The link's settings could not run (${why}); showing the default settings instead.`);
+    showNotice(`${urlNote ? urlNote + ' ' : ''}${t('shell.linkFailed', { why })}`);
   }
 }
 
