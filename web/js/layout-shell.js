@@ -21,6 +21,17 @@ export function installPhoneBar() {
     });
 }
 
+// After a jump from the map or the step list on a phone: close the panel, show the step.
+export function closePanels() {
+  if (!document.body.classList.contains('panel-open')) return;
+  for (const [b, p] of PANELS) {
+    $(b).setAttribute('aria-expanded', 'false');
+    $(p).classList.remove('open');
+  }
+  document.body.classList.remove('panel-open');
+  $('step').scrollIntoView({ block: 'start' });
+}
+
 // The subtitle: encoder–decoder, encoder with a classifier, with a masked-word head, or a
 // bare encoder, with its layer counts.
 export function describeModel(config) {

@@ -22,7 +22,7 @@ import { installGenerate, updateModelPanel, generate } from './generate.js';
 import { showTextNote } from './provenance.js';
 import { firstLoadState, firstLoadStep, installTraining, trainedApi } from './train-panel.js';
 import { t, setLang, chooseLang, applyStatic } from './i18n.js';
-import { installPhoneBar, describeModel } from './layout-shell.js';
+import { installPhoneBar, describeModel, closePanels } from './layout-shell.js';
 import { showIntro } from './intro.js';
 
 // The reader's language first, so that every string drawn from here on is in it.
@@ -91,6 +91,7 @@ async function start() {
       if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
       e.preventDefault();
       showStep(Number(a.dataset.i), { focus: false });
+      if (!a.classList.contains('map-head')) closePanels();
     });
   $('toc-list').addEventListener('toggle', (e) => {
     if (e.target.tagName === 'DETAILS') e.target.dataset.userOpen = e.target.open ? '1' : '';
