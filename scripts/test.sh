@@ -55,6 +55,9 @@ node tests/browser/run.mjs --cli build/native-release/encoder-walkthrough
 section "browser: trained models (generate, backward pass, training, weights) vs the native CLI"
 node tests/browser/trained.mjs --cli build/native-release/encoder-walkthrough
 
+section "browser: the architecture map, the phone layout, the opening (tests/browser/map.mjs, ~25 s)"
+node tests/browser/map.mjs --cli build/native-release/encoder-walkthrough
+
 section "blog embeds: figure iframes, the web component, exports, the single-file build (Chromium)"
 node tests/browser/blog.mjs --cli build/native-release/encoder-walkthrough
 

@@ -28,6 +28,7 @@ import { showIntro } from './intro.js';
 // The reader's language first, so that every string drawn from here on is in it.
 setLang(chooseLang(location.search, navigator.languages).lang);
 applyStatic();
+document.title = t('shell.docTitle');
 
 // A new trace: show its settings and steps, and stay on the step on screen (the reader may
 // have moved while this computed) unless the request names one (a link, setState({step})).
