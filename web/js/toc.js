@@ -94,4 +94,12 @@ function markMapHere() {
   const folded = b && b.layer >= 0 && root.querySelector(`.map-sec[data-section="${b.section}"] .map-layer.collapsed[data-layer="${b.layer}"]`);
   if (folded) mapModel = drawMap(root, app.trace, mapHref, app.index);
   markMap(root, mapModel, app.trace, app.index, mapHref);
+  // Keep the block on screen visible in the map's own scroll box (wide screens), next frame.
+  requestAnimationFrame(() => {
+    const a = root.querySelector('a.map-node[aria-current]');
+    const box = $('side-nav');
+    if (!a || !box.offsetParent || box.scrollHeight <= box.clientHeight) return;
+    const r = a.getBoundingClientRect(), b = box.getBoundingClientRect();
+    if (r.top < b.top || r.bottom > b.bottom) box.scrollTop += r.top - b.top - b.height / 3;
+  });
 }
