@@ -5,7 +5,7 @@ export default {
   'shell.h1': 'Encoder Walkthrough',
   'shell.tagline': 'Ein Vorwärtsdurchlauf eines Transformers, Schritt für Schritt.',
   'shell.docTitle': 'Encoder Walkthrough — ein Vorwärtsdurchlauf eines Transformers, Schritt für Schritt, mit echten Zahlen',
-  'shell.tag.encdec': ({ enc, dec }) => `Ein Transformer mit Encoder und Decoder (${enc} Encoder- und ${dec} Decoder-${dec === 1 ? 'Schicht' : 'Schichten'}), Schritt für Schritt. Jede Zahl wird live in Ihrem Browser berechnet — zeigen Sie auf eine Zahl, um die Rechnung dahinter zu sehen.`,
+  'shell.tag.encdec': ({ enc, dec }) => `Ein Transformer mit Encoder und Decoder (${enc} Encoder-${enc === 1 ? 'Schicht' : 'Schichten'}, ${dec} Decoder-${dec === 1 ? 'Schicht' : 'Schichten'}), Schritt für Schritt. Jede Zahl wird live in Ihrem Browser berechnet — zeigen Sie auf eine Zahl, um die Rechnung dahinter zu sehen.`,
   'shell.tag.classifier': ({ enc, labels }) => `Ein Transformer-Encoder (${enc} ${enc === 1 ? 'Schicht' : 'Schichten'}) mit einem Klassifikationskopf für ${labels} Klassen, Schritt für Schritt. Jede Zahl wird live in Ihrem Browser berechnet — zeigen Sie auf eine Zahl, um die Rechnung dahinter zu sehen.`,
   'shell.tag.mlm': ({ enc }) => `Ein Transformer-Encoder (${enc} ${enc === 1 ? 'Schicht' : 'Schichten'}) mit einem Kopf für maskierte Wörter, Schritt für Schritt. Jede Zahl wird live in Ihrem Browser berechnet — zeigen Sie auf eine Zahl, um die Rechnung dahinter zu sehen.`,
   'shell.tag.encoder': ({ enc }) => `Ein Transformer-Encoder (${enc} ${enc === 1 ? 'Schicht' : 'Schichten'}), Schritt für Schritt. Jede Zahl wird live in Ihrem Browser berechnet — zeigen Sie auf eine Zahl, um die Rechnung dahinter zu sehen.`,

@@ -5,7 +5,7 @@ export default {
   'shell.h1': 'Encoder Walkthrough',
   'shell.tagline': 'A Transformer forward pass, one step at a time.',
   'shell.docTitle': 'Encoder Walkthrough — a Transformer forward pass, step by step, with real numbers',
-  'shell.tag.encdec': ({ enc, dec }) => `A Transformer encoder–decoder (${enc} encoder and ${dec} decoder ${dec === 1 ? 'layer' : 'layers'}), one step at a time. Every number is computed live in your browser — point at any number to see the arithmetic that produced it.`,
+  'shell.tag.encdec': ({ enc, dec }) => `A Transformer encoder–decoder (${enc} encoder ${enc === 1 ? 'layer' : 'layers'}, ${dec} decoder ${dec === 1 ? 'layer' : 'layers'}), one step at a time. Every number is computed live in your browser — point at any number to see the arithmetic that produced it.`,
   'shell.tag.classifier': ({ enc, labels }) => `A Transformer encoder (${enc} ${enc === 1 ? 'layer' : 'layers'}) with a classifier head over ${labels} classes, one step at a time. Every number is computed live in your browser — point at any number to see the arithmetic that produced it.`,
   'shell.tag.mlm': ({ enc }) => `A Transformer encoder (${enc} ${enc === 1 ? 'layer' : 'layers'}) with a masked-word head, one step at a time. Every number is computed live in your browser — point at any number to see the arithmetic that produced it.`,
   'shell.tag.encoder': ({ enc }) => `A Transformer encoder (${enc} ${enc === 1 ? 'layer' : 'layers'}), one step at a time. Every number is computed live in your browser — point at any number to see the arithmetic that produced it.`,
