@@ -96,8 +96,9 @@ for (const [load, query] of LOADS)
     if (load === 'first-load') await page.screenshot({ path: path.join(out, `${load}-${view}-intro.png`) });
     if (await page.isVisible('.intro-close')) await page.click('.intro-close');
     const st = await page.evaluate(() => window.encoderWalkthrough.getState());
-    await page.check('#backward', { force: true });
-    await page.waitForFunction(() => window.encoderWalkthrough.getTrace()?.config && document.querySelector('#map .map-sec-backward'), null, { timeout: 30000 })
+    // the switch sits in the input panel, closed on phones: click it as the form does
+    await page.evaluate(() => { const b = document.getElementById('backward'); if (!b.checked) b.click(); });
+    await page.waitForFunction(() => window.encoderWalkthrough.getTrace()?.config && document.querySelector('#map .map-sec-backward'), null, { timeout: 10000 })
       .catch(() => console.log(`  (${load}: no backward pass for this model)`));
     const tr = cliTrace(st.preset || 'default', st.text);
     for (const [name, step] of pick(tr)) {

@@ -220,7 +220,7 @@ function headPicker(b, trace, index, href) {
   box.setAttribute('role', 'group');
   box.setAttribute('aria-label', t('map.heads'));
   box.append(el('span', 'map-heads-label', t('map.heads')));
-  for (const [head, first] of b.heads) {
+  for (const [head, first] of [...b.heads].sort((x, y) => x[0] - y[0])) {
     const same = b.steps.find((i) => trace.steps[i].place.head === head && trace.steps[i].role === step.role);
     const target = same !== undefined ? same : first;
     const a = link(target, href, String(head), 'map-head');
