@@ -29,7 +29,7 @@ export default {
   'map.block.selfAttention': 'Mehrköpfige Selbstaufmerksamkeit',
   'map.block.maskedSelfAttention': 'Maskierte Selbstaufmerksamkeit',
   'map.block.cross_attention': 'Kreuzaufmerksamkeit (Cross-Attention)',
-  'map.block.add_norm': 'Residualverbindung & Schichtnormalisierung (Add & Norm)',
+  'map.block.add_norm': 'Addieren & Normalisieren (Add & Norm)',
   'map.block.add': 'Residualverbindung (Add)',
   'map.block.norm': 'Schichtnormalisierung (LayerNorm)',
   'map.block.ffn': 'Feed-Forward-Netz',
