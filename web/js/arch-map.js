@@ -208,7 +208,9 @@ export function markMap(root, model, trace, index, href) {
   if (!a) a = [...root.querySelectorAll('.map-layer.collapsed')].find((f) => f._blocks.includes(b))?.querySelector('a');
   if (!a) return;
   a.setAttribute('aria-current', 'location');
-  a.append(el('span', 'map-here', t('map.youAreHere')));
+  const here = el('span', 'map-here', t('map.youAreHere'));
+  here.setAttribute('aria-hidden', 'true'); // aria-current already says it to screen readers
+  a.append(here);
   if (li && b.heads.size > 1) li.append(headPicker(b, trace, index, href));
 }
 
