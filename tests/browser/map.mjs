@@ -84,10 +84,15 @@ await check('first load (number words): input, encoder, decoder input, decoder a
   const secs = m.map((s) => s.section);
   for (const s of ['input', 'encoder', 'target', 'decoder', 'output']) assert(secs.includes(s), `no ${s} section on the map: ${secs.join(', ')}`);
   assert(!secs.includes('classifier'), 'an encoder–decoder map shows a classifier');
-  const cur = await current(page);
-  assert(cur.length === 1, `${cur.length} blocks marked current`);
   const here = tr.steps.findIndex((s) => s.id === st.step);
   assert(here >= 0, `the page's step ${st.step} is not in the native trace`);
+  await shown(page, here);
+  const cur = await current(page);
+  assert(cur.length === 1, `${cur.length} blocks marked current`);
+  // a first visit opens on the trained model's cross-attention (main.js reads the link as it came)
+  const p0 = tr.steps[here].place;
+  assert(p0.block === 'cross_attention' && tr.steps[here].role === 'weights', `the first load opens on ${st.step}, not on cross-attention weights`);
+  assert(cur[0] && cur[0].block === 'cross_attention', `the map marks ${JSON.stringify(cur)} on the first load`);
   // the block's link goes to a step at or before the one on screen, in the same section
   assert(cur[0].i <= here, `the current block starts at step ${cur[0].i}, after the step on screen (${here})`);
   const cross = firstIn(tr, (p) => p.section === 'decoder' && p.block === 'cross_attention');

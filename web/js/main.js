@@ -108,7 +108,9 @@ async function start() {
   buildForm();
   installGenerate({ requestCompute });
   installTraining({ requestCompute, syncForm, showStep });
-  const { state, errors } = firstLoadState(location.search, app.presets, fromURL);
+  // The link as it came: the first compute rewrites location.search (url.js).
+  const search = location.search;
+  const { state, errors } = firstLoadState(search, app.presets, fromURL);
   app.state = state;
   syncForm(state);
   const bad = [...errors, ...viewNotes];
@@ -118,7 +120,7 @@ async function start() {
     appendNotice(urlNote);
     // A first visit (no settings in the link) opens on the trained model's alignment.
     const atStart = await firstLoadStep(app.trace, app.engine);
-    if (!location.search.replace(/^\?(embed=1)?$/, '') && atStart) goTo(atStart);
+    if (!search.replace(/^\?(embed=1)?$/, '') && atStart) goTo(atStart);
   } catch (e) {
     // A link whose settings cannot run together: say why, then show the defaults.
     const why = e.message;
