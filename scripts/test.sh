@@ -61,6 +61,9 @@ node tests/browser/trained.mjs --cli build/native-release/encoder-walkthrough
 section "browser: accessibility (axe-core over the page's states, keyboard, announcements, colour contrast, step layout)"
 node tests/browser/a11y.mjs
 
+section "browser: the architecture map, the phone layout, the opening (tests/browser/map.mjs, ~25 s)"
+node tests/browser/map.mjs --cli build/native-release/encoder-walkthrough
+
 section "blog embeds: figure iframes, the web component, exports, the single-file build (Chromium)"
 node tests/browser/blog.mjs --cli build/native-release/encoder-walkthrough
 

@@ -22,6 +22,12 @@ import { isDark } from './theme.js';
 import { installGenerate, updateModelPanel, generate } from './generate.js';
 import { showTextNote } from './provenance.js';
 import { firstLoadState, firstLoadStep, installTraining, trainedApi } from './train-panel.js';
+import { t } from './i18n.js';
+import { installPhoneBar, describeModel, closePanels } from './layout-shell.js';
+import { showIntro } from './intro.js';
+
+// The reader's language is set by language.js (imported first); the static markup follows it.
+document.title = t('shell.docTitle');
 
 // A new trace: show its settings and steps, and stay on the step on screen (the reader may
 // have moved while this computed) unless the request names one (a link, setState({step})).
@@ -29,6 +35,7 @@ onTraceShown(async (prevTrace, trace, opts) => {
   syncForm();
   updateModelPanel(trace);
   showTextNote(trace);
+  describeModel(trace.config);
   buildToc();
   const onScreen = prevTrace ? prevTrace.steps[app.index]?.id : null;
   const wanted = opts.useStateStep || !onScreen ? app.state.step : onScreen;
@@ -44,10 +51,10 @@ onTraceShown(async (prevTrace, trace, opts) => {
 // ---- keyboard ------------------------------------------------------------------------------
 function onKey(e) {
   if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
-  const t = e.target;
-  const tag = t && t.tagName;
-  if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (t && t.isContentEditable)) return;
-  if (t && t.closest && t.closest('[role="grid"]') && ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'].includes(e.key)) return;
+  const tg = e.target;
+  const tag = tg && tg.tagName;
+  if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (tg && tg.isContentEditable)) return;
+  if (tg && tg.closest && tg.closest('[role="grid"]') && ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'].includes(e.key)) return;
   if (!app.trace) return;
   const n = app.trace.steps.length;
   let i = null;
@@ -72,17 +79,20 @@ async function start() {
     $('settings').open = false;
     $('toc-box').open = false;
   } else if (window.matchMedia('(max-width: 760px)').matches) {
-    $('toc-box').open = false;
     $('settings').open = false;
   }
+  installPhoneBar();
+  if (!app.embed) showIntro($('intro-slot'));
   $('prev').addEventListener('click', () => showStep(app.index - 1));
   $('next').addEventListener('click', () => showStep(app.index + 1));
-  $('toc-list').addEventListener('click', (e) => {
-    const a = e.target.closest('a.toc-link');
-    if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
-    e.preventDefault();
-    showStep(Number(a.dataset.i), { focus: false });
-  });
+  for (const [box, sel] of [['toc-list', 'a.toc-link'], ['map', 'a.map-node, a.map-head']])
+    $(box).addEventListener('click', (e) => {
+      const a = e.target.closest(sel);
+      if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+      e.preventDefault();
+      showStep(Number(a.dataset.i), { focus: false });
+      if (!a.classList.contains('map-head')) closePanels();
+    });
   $('toc-list').addEventListener('toggle', (e) => {
     if (e.target.tagName === 'DETAILS') e.target.dataset.userOpen = e.target.open ? '1' : '';
   }, true);
@@ -97,11 +107,13 @@ async function start() {
   buildForm();
   installGenerate({ requestCompute });
   installTraining({ requestCompute, syncForm, showStep });
-  const { state, errors } = firstLoadState(location.search, app.presets, fromURL);
+  // The link as it came: the first compute rewrites location.search (url.js).
+  const search = location.search;
+  const { state, errors } = firstLoadState(search, app.presets, fromURL);
   app.state = state;
   syncForm(state);
   const bad = [...errors, ...viewNotes];
-  const urlNote = bad.length ? `Some settings in the link are invalid and were replaced by defaults: ${bad.join('; ')}.` : '';
+  const urlNote = bad.length ? t('shell.badLink', { list: bad.join('; ') }) : '';
   try {
     await requestCompute(state, { useStateStep: true });
     appendNotice(urlNote);
@@ -115,7 +127,7 @@ async function start() {
     app.state = d;
     syncForm(d);
     await requestCompute(d);
-    showNotice(`${urlNote ? urlNote + ' ' : ''}The link's settings could not run (${why}); showing the default settings instead.`);
+    showNotice(`${urlNote ? urlNote + ' ' : ''}${t('shell.linkFailed', { why })}`);
   }
 }
 

@@ -2,10 +2,11 @@
 // last good trace stays on screen, dimmed), a dismissible notice, and clearing them.
 import { app, $ } from './app.js';
 import { el } from './matrix.js';
+import { t } from './i18n.js';
 
 export function showError(msg) {
   const m = $('msg');
-  m.replaceChildren(el('strong', '', 'Cannot compute: '), document.createTextNode(msg));
+  m.replaceChildren(el('strong', '', t('shell.cannotCompute')), document.createTextNode(msg));
   m.hidden = false;
   document.body.classList.toggle('stale', !!app.trace);
   $('stale-note').hidden = !app.trace;
@@ -22,7 +23,7 @@ export function showNotice(msg) {
     return;
   }
   n.replaceChildren(document.createTextNode(msg));
-  const x = el('button', 'small link', 'dismiss');
+  const x = el('button', 'small link', t('shell.dismiss'));
   x.type = 'button';
   x.addEventListener('click', () => { n.hidden = true; });
   n.append(' ', x);

@@ -1,29 +1,29 @@
 // steps.js — the table of contents: sections (tokens & embeddings, each layer, the outputs),
 // groups within them (an attention block, the feed-forward network, add & norm) and per-head
 // rows, all read from each step's `place`; and a short label per step for the list.
+import { t } from './i18n.js';
 
-const SECTION_TITLES = { input: 'Tokens & embeddings', classifier: 'Classification head', output: 'Output: next-token probabilities',
-  masked_lm: 'Masked-word head: a guess at every position' };
+const SECTION_KEYS = { input: 'toc.sec.input', classifier: 'toc.sec.classifier', output: 'toc.sec.output', masked_lm: 'toc.sec.maskedLm' };
 
 // {section, sectionKey, group, groupKey, head} of a step, from its place.
 export function placeOf(step) {
   const p = step.place;
-  if (p.section === 'loss') return { section: 'Loss', sectionKey: 'loss', group: '', groupKey: 'loss', head: -1 };
+  if (p.section === 'loss') return { section: t('toc.sec.loss'), sectionKey: 'loss', group: '', groupKey: 'loss', head: -1 };
   if (p.section === 'backward' && step.gradOf) return backwardPlace(step.gradOf);
   const head = p.head;
   if (p.layer >= 0) {
     const enc = p.section === 'encoder';
     const sectionKey = `${p.section}${p.layer}`;
-    return { section: `${enc ? 'Encoder' : 'Decoder'} layer ${p.layer}`, sectionKey, group: groupTitle(p, enc),
+    return { section: t(enc ? 'toc.sec.encoderLayer' : 'toc.sec.decoderLayer', { n: p.layer }), sectionKey, group: groupTitle(p, enc),
       groupKey: `${sectionKey}.${p.block}`, head };
   }
-  if (p.section === 'encoder') return { section: 'Encoder output', sectionKey: 'encout', group: '', groupKey: 'encout', head };
+  if (p.section === 'encoder') return { section: t('toc.sec.encoderOutput'), sectionKey: 'encout', group: '', groupKey: 'encout', head };
   if (p.section === 'decoder') {
-    if (p.block === 'stack_output') return { section: SECTION_TITLES.output, sectionKey: 'output', group: '', groupKey: 'output', head };
-    return { section: 'Decoder input', sectionKey: 'target', group: '', groupKey: 'target', head };
+    if (p.block === 'stack_output') return { section: t(SECTION_KEYS.output), sectionKey: 'output', group: '', groupKey: 'output', head };
+    return { section: t('toc.sec.decoderInput'), sectionKey: 'target', group: '', groupKey: 'target', head };
   }
-  const key = SECTION_TITLES[p.section] ? p.section : 'input';
-  return { section: SECTION_TITLES[key], sectionKey: key, group: '', groupKey: key, head };
+  const key = SECTION_KEYS[p.section] ? p.section : 'input';
+  return { section: t(SECTION_KEYS[key]), sectionKey: key, group: '', groupKey: key, head };
 }
 
 // The backward pass: gradients of activations where their forward step sits (in reverse
@@ -31,17 +31,18 @@ export function placeOf(step) {
 function backwardPlace(of) {
   const f = placeOf({ place: of.place });
   if (of.isParam)
-    return { section: 'Backward: the parameters’ gradients', sectionKey: 'gradparams', group: f.section, groupKey: `gradparams.${f.sectionKey}`, head: -1 };
-  return { section: `Backward: ${f.section}`, sectionKey: `back.${f.sectionKey}`, group: f.group, groupKey: `back.${f.groupKey}`, head: f.head };
+    return { section: t('toc.sec.gradParams'), sectionKey: 'gradparams', group: f.section, groupKey: `gradparams.${f.sectionKey}`, head: -1 };
+  return { section: t('toc.sec.backward', { section: f.section }), sectionKey: `back.${f.sectionKey}`, group: f.group, groupKey: `back.${f.groupKey}`, head: f.head };
 }
 
+const NORM = '\u0000norm'; // a placeholder title outline() replaces
 function groupTitle(p, encoder) {
   switch (p.block) {
-    case 'self_attention': return encoder ? 'Multi-head self-attention' : 'Masked self-attention';
-    case 'cross_attention': return 'Cross-attention (queries from the decoder, keys and values from the encoder)';
-    case 'ffn': return 'Feed-forward network';
-    case 'layer_output': return 'Output';
-    default: return 'norm';  // named from what it holds (outline)
+    case 'self_attention': return t(encoder ? 'toc.group.selfAttention' : 'toc.group.maskedSelfAttention');
+    case 'cross_attention': return t('toc.group.crossAttention');
+    case 'ffn': return t('toc.group.ffn');
+    case 'layer_output': return t('toc.group.output');
+    default: return NORM;  // named from what it holds (outline)
   }
 }
 
@@ -77,7 +78,7 @@ export function outline(steps) {
   // An add & norm group holds a residual add; a pre-norm LayerNorm group does not.
   for (const sec2 of sections)
     for (const g of sec2.groups)
-      if (g.title === 'norm')
-        g.title = g.items.some((x) => x.step && x.step.kind === 'add') ? 'Add & norm' : 'LayerNorm (pre-norm)';
+      if (g.title === NORM)
+        g.title = t(g.items.some((x) => x.step && x.step.kind === 'add') ? 'toc.group.addNorm' : 'toc.group.preNorm');
   return sections;
 }

@@ -1,10 +1,15 @@
-// toc.js — the table of contents: sections, groups and per-head rows from each step's place
-// (steps.js), one link per step (a real link: it opens the same state at that step), and
-// marking the step on screen.
+// toc.js — the navigation: the architecture map (arch-map.js) and, one click away, the full
+// step list (sections, groups and per-head rows from each step's place, steps.js), one link
+// per step (a real link: it opens the same state at that step), and marking the step on screen.
 import { app, $ } from './app.js';
 import { el } from './matrix.js';
 import { toURL } from './state.js';
 import { outline, shortLabel } from './steps.js';
+import { t } from './i18n.js';
+import { drawMap, markMap } from './arch-map.js';
+
+let mapModel = null;
+let mapHref = null;
 
 let tocLinks = [];
 export function stepHref(id) {
@@ -46,7 +51,7 @@ export function buildToc() {
         if (it.step) li.append(link(it.step, shortLabel(it.step)));
         else {
           li.className = 'toc-head';
-          li.append(el('span', 'toc-hlabel', `head ${it.head.head}`));
+          li.append(el('span', 'toc-hlabel', t('toc.head', { n: it.head.head })));
           const row = el('span', 'toc-hsteps');
           for (const s of it.head.steps) row.append(link(s, shortLabel(s)));
           li.append(row);
@@ -59,9 +64,12 @@ export function buildToc() {
     frag.append(d);
   }
   root.replaceChildren(frag);
-  $('toc-count').textContent = `${trace.steps.length} steps`;
+  $('toc-count').textContent = t('toc.count', { n: trace.steps.length });
+  mapHref = (i) => `${base}&step=${encodeURIComponent(trace.steps[i].id)}`;
+  mapModel = drawMap($('map'), trace, mapHref, app.index);
 }
 export function markToc() {
+  if (mapModel) markMapHere();
   for (const a of $('toc-list').querySelectorAll('a[aria-current]')) a.removeAttribute('aria-current');
   const a = tocLinks[app.index];
   if (!a) return;
@@ -74,6 +82,23 @@ export function markToc() {
   requestAnimationFrame(() => {
     const box = $('toc-list');
     if (!box.offsetParent || !a.isConnected) return;
+    const r = a.getBoundingClientRect(), b = box.getBoundingClientRect();
+    if (r.top < b.top || r.bottom > b.bottom) box.scrollTop += r.top - b.top - b.height / 3;
+  });
+}
+
+// The map's "you are here": a step in a collapsed layer redraws the map with that layer open.
+function markMapHere() {
+  const root = $('map');
+  const b = mapModel.nodeOf[app.index];
+  const folded = b && b.layer >= 0 && root.querySelector(`.map-sec[data-section="${b.section}"] .map-layer.collapsed[data-layer="${b.layer}"]`);
+  if (folded) mapModel = drawMap(root, app.trace, mapHref, app.index);
+  markMap(root, mapModel, app.trace, app.index, mapHref);
+  // Keep the block on screen visible in the map's own scroll box (wide screens), next frame.
+  requestAnimationFrame(() => {
+    const a = root.querySelector('a.map-node[aria-current]');
+    const box = $('side-nav');
+    if (!a || !box.offsetParent || box.scrollHeight <= box.clientHeight) return;
     const r = a.getBoundingClientRect(), b = box.getBoundingClientRect();
     if (r.top < b.top || r.bottom > b.bottom) box.scrollTop += r.top - b.top - b.height / 3;
   });

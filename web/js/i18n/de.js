@@ -1,5 +1,8 @@
 // i18n/de.js — the German catalog: the same keys as the English one (tests/web/i18n.mjs).
 import core from './de/core.js';
+import shell from './de/shell.js';
+import map from './de/map.js';
+import toc from './de/toc.js';
 import matrix from './de/matrix.js';
 import attention from './de/attention.js';
 import probs from './de/probs.js';
@@ -19,6 +22,9 @@ import builds from './de/builds.js';
 export const DE = Object.assign(
   {},
   core,
+  shell,
+  map,
+  toc,
   matrix,
   attention,
   probs,

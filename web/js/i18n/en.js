@@ -1,5 +1,8 @@
 // i18n/en.js — the English catalog: one object of every message, assembled from the area files.
 import core from './en/core.js';
+import shell from './en/shell.js';
+import map from './en/map.js';
+import toc from './en/toc.js';
 import matrix from './en/matrix.js';
 import attention from './en/attention.js';
 import probs from './en/probs.js';
@@ -19,6 +22,9 @@ import builds from './en/builds.js';
 export const EN = Object.assign(
   {},
   core,
+  shell,
+  map,
+  toc,
   matrix,
   attention,
   probs,

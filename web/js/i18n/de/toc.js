@@ -1,0 +1,23 @@
+// i18n/de/toc.js — die vollständige Schrittliste (toc.js, steps.js): Abschnitts- und Gruppentitel.
+export default {
+  'toc.head': 'Kopf {n}',
+  'toc.count': ({ n }) => (n === 1 ? '1 Schritt' : `${n} Schritte`),
+  'toc.sec.input': 'Tokens & Einbettungen',
+  'toc.sec.classifier': 'Klassifikationskopf',
+  'toc.sec.output': 'Ausgabe: Wahrscheinlichkeiten des nächsten Tokens',
+  'toc.sec.maskedLm': 'Kopf für maskierte Wörter: ein Tipp an jeder Position',
+  'toc.sec.loss': 'Verlust (Loss)',
+  'toc.sec.encoderLayer': 'Encoder-Schicht {n}',
+  'toc.sec.decoderLayer': 'Decoder-Schicht {n}',
+  'toc.sec.encoderOutput': 'Encoder-Ausgabe',
+  'toc.sec.decoderInput': 'Decoder-Eingabe',
+  'toc.sec.gradParams': 'Rückwärtsdurchlauf: die Gradienten der Parameter',
+  'toc.sec.backward': 'Rückwärtsdurchlauf: {section}',
+  'toc.group.selfAttention': 'Mehrköpfige Selbstaufmerksamkeit (Multi-Head Self-Attention)',
+  'toc.group.maskedSelfAttention': 'Maskierte Selbstaufmerksamkeit',
+  'toc.group.crossAttention': 'Kreuzaufmerksamkeit (Abfragen aus dem Decoder, Schlüssel und Werte aus dem Encoder)',
+  'toc.group.ffn': 'Feed-Forward-Netz',
+  'toc.group.output': 'Ausgabe',
+  'toc.group.addNorm': 'Addieren & Normalisieren (Add & Norm)',
+  'toc.group.preNorm': 'Schichtnormalisierung (LayerNorm, Pre-Norm)',
+};

@@ -1,0 +1,23 @@
+// i18n/en/toc.js — the full step list (toc.js, steps.js): section and group titles.
+export default {
+  'toc.head': 'head {n}',
+  'toc.count': ({ n }) => (n === 1 ? '1 step' : `${n} steps`),
+  'toc.sec.input': 'Tokens & embeddings',
+  'toc.sec.classifier': 'Classification head',
+  'toc.sec.output': 'Output: next-token probabilities',
+  'toc.sec.maskedLm': 'Masked-word head: a guess at every position',
+  'toc.sec.loss': 'Loss',
+  'toc.sec.encoderLayer': 'Encoder layer {n}',
+  'toc.sec.decoderLayer': 'Decoder layer {n}',
+  'toc.sec.encoderOutput': 'Encoder output',
+  'toc.sec.decoderInput': 'Decoder input',
+  'toc.sec.gradParams': 'Backward: the parameters’ gradients',
+  'toc.sec.backward': 'Backward: {section}',
+  'toc.group.selfAttention': 'Multi-head self-attention',
+  'toc.group.maskedSelfAttention': 'Masked self-attention',
+  'toc.group.crossAttention': 'Cross-attention (queries from the decoder, keys and values from the encoder)',
+  'toc.group.ffn': 'Feed-forward network',
+  'toc.group.output': 'Output',
+  'toc.group.addNorm': 'Add & norm',
+  'toc.group.preNorm': 'LayerNorm (pre-norm)',
+};
