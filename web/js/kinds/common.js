@@ -50,23 +50,8 @@ export function labelOf(trace, t, R) {
   return r.label !== null ? ` “${r.label}”` : '';
 }
 
-// A short symbol for a tensor in arithmetic text (notation only: the page's structure comes
-// from axes and place, never from ids).
-const SYMBOLS = { q: 'Q', k: 'K', v: 'V', W_q: 'W_Q', W_k: 'W_K', W_v: 'W_V', W_o: 'W_O', b_q: 'b_Q', b_k: 'b_K',
-  b_v: 'b_V', b_o: 'b_O', W_1: 'W₁', b_1: 'b₁', W_2: 'W₂', b_2: 'b₂', concat: 'C', scores: 'S', scaled: 'S̃', weights: 'A',
-  context: 'C_h', embedding_table: 'E', position_table: 'P', gamma: 'γ', beta: 'β', mean: 'μ', var: 'σ²', rowmax: 'm',
-  rowsum: 's', attention_mask: 'M', decoder_mask: 'M', cross_mask: 'M', ffn_pre: 'H', ffn_hidden: 'h', input: 'X',
-  output: 'Y', decoder_output: 'Z', decoder_input: 'Y', embedding: 'X_tok', positional: 'PE', logits: 'z', pooled: 'h',
-  ln1: 'LN₁', ln2: 'LN₂', ln3: 'LN₃', residual1: 'R₁', residual2: 'R₂', residual3: 'R₃', attn_out: 'MHA', ffn_out: 'F',
-  embedding_sum: 'X_sum', token_ids: 'id', probs: 'p', W: 'W', b: 'b' };
-export function sym(id) {
-  const parts = id.split('.');
-  const last = parts.pop();
-  if (['mean', 'var', 'gamma', 'beta', 'rowmax', 'rowsum'].includes(last) && parts.length) {
-    const sub = { ln1: '₁', ln2: '₂', ln3: '₃' }[parts[parts.length - 1]] || '';
-    return SYMBOLS[last] + sub;
-  }
-  return SYMBOLS[last] || id;
-}
+// The short symbol of a tensor in arithmetic text: symbols.js, the page's one table (by role;
+// parameters by name).
+export { sym } from '../symbols.js';
 
 export { fmt, term, paren };

@@ -4,6 +4,7 @@
 import { createMatrix, el } from '../matrix.js';
 import { explain, kindOf } from '../kinds/index.js';
 import { sym } from '../kinds/common.js';
+import { stepTitle } from '../notes/title.js';
 
 const NAMES = {
   embedding_table: 'Embedding table E', position_table: 'Position table P',
@@ -12,7 +13,7 @@ const NAMES = {
 export function tensorLabel(trace, t) {
   if (NAMES[t.id]) return NAMES[t.id];
   if (t.isParam) return `${sym(t.id)} · ${t.id}`;
-  return `${t.title}`;
+  return stepTitle(t, trace);
 }
 
 export function matrixFor(ctx, t, extra = {}) {
@@ -44,7 +45,7 @@ export function renderMatrixStep(ctx, host) {
   const operands = new Map();
 
   const result = matrixFor(ctx, step, {
-    label: step.title,
+    label: stepTitle(step, trace),
     interactive: true,
     linkTo: false,
     onCell: (R, c, how) => show(R, c),
