@@ -166,7 +166,8 @@ await check('a trained cross-attention note names each row’s most-attended sou
   assert(/attention weights/.test(row) && /per head/.test(row), `notation row "${row}"`);
   await page.screenshot({ path: path.join(artifacts, 'notes-cross-1400.png') });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: path.join(artifacts, 'notes-cross-390.png'), fullPage: true });
+  await page.$eval('#step-title', (n) => n.scrollIntoView());
+  await page.screenshot({ path: path.join(artifacts, 'notes-cross-390.png') });
   await page.setViewportSize({ width: 1400, height: 1000 });
 });
 
@@ -191,7 +192,7 @@ for (const [name, query] of [['trained number-words', '?lang=de&preset=trained-n
         await showStep(app.trace.steps.findIndex((s) => s.id === 'decoder0.cross.head1.weights'));
         return document.getElementById('step-title').textContent;
       });
-      assert(title === 'Aufmerksamkeitsgewichte A (Kopf 1, Kreuzaufmerksamkeit (Cross-Attention), Decoder-Schicht 0)', `German title "${title}"`);
+      assert(title === 'Aufmerksamkeitsgewichte A (Kopf 1, Kreuzaufmerksamkeit, Decoder-Schicht 0)', `German title "${title}"`);
       await page.screenshot({ path: path.join(artifacts, 'notes-de-1400.png') });
     }
   });

@@ -42,6 +42,18 @@ function traceOf(model, options) {
   return new Trace({ meta, steps, params, generation: 1, timing: {} });
 }
 
+// Models beyond the presets (as tests/web/kinds.mjs has them): learned positions with a
+// decoder, causal, a padded batch, post-norm without scaling, no positions.
+const EXTRA = [
+  { config: { seed: 7, d_model: 12, num_heads: 3, d_ff: 20, num_layers: 2, decoder_layers: 2, norm: 'pre', activation: 'gelu',
+    positional: 'learned', causal: true, num_labels: 3 }, text: 'the frost was hard and the snow lay deep', text2: 'earth stood hard' },
+  { config: { seed: 7, d_model: 8, num_heads: 4, d_ff: 16, num_layers: 1, decoder_layers: 1, scale: false },
+    text: 'in the bleak midwinter frosty wind made moan', text2: 'earth stood' },
+  { config: { seed: 7, d_model: 6, num_heads: 1, d_ff: 10, positional: 'none' }, text: 'a b c b a' },
+  { config: { seed: 3, d_model: 8, num_heads: 2, d_ff: 12, num_layers: 2, decoder_layers: 2, norm: 'post', activation: 'relu' },
+    text: 'one two three four', target: 'a b c' },
+];
+
 const TUTORIALS = ['encoder', 'fundamentals', 'understanding', 'math', 'anatomy'];
 const problems = [];
 let checked = 0;
@@ -86,6 +98,10 @@ for (const lang of ['en', 'de']) {
     walk(`${lang} ${p.name}`, traceOf(p.model), trained);
     if (trained) walk(`${lang} ${p.name} + backward`, traceOf(p.model, { backward: true }), trained);
   }
+  EXTRA.forEach((m, k) => {
+    walk(`${lang} extra model ${k}`, traceOf(m), false);
+    walk(`${lang} extra model ${k} + backward`, traceOf(m, { backward: true }), false);
+  });
 }
 setLang('en');
 for (const p of presets.filter((x) => x.name === 'default' || x.name === 'trained-number-words')) checkScaled(p.name, traceOf(p.model));

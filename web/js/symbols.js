@@ -7,7 +7,7 @@
 // role → symbol. X encoder input, Y decoder input, H encoder output, Z decoder output.
 export const ROLE_SYMBOLS = {
   token_ids: 'id', target_token_ids: 'id', embedding: 'X_tok', target_embedding: 'Y_tok',
-  positional: 'PE', target_positional: 'PE', embedding_sum: 'X_sum', input: 'X', decoder_input: 'Y',
+  positional: 'PE', target_positional: 'PE', embedding_sum: 'X_sum', target_embedding_sum: 'Y_sum', input: 'X', decoder_input: 'Y',
   attention_mask: 'M', decoder_mask: 'M', cross_mask: 'M',
   q: 'Q', k: 'K', v: 'V', scores: 'S', scaled: 'S̃', rowmax: 'm', rowsum: 's', weights: 'A',
   context: 'C_h', concat: 'C', attn_out: 'MHA',

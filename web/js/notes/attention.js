@@ -63,7 +63,7 @@ export function weightsNote(step, trace, info) {
   const facts = attendedFacts(step, trace);
   const list = facts.slice(0, 6).map((f) => t('notes.weights.pair', { q: f.q, k: f.k, w: num(f.w, 2) })).join('; ');
   const avgTop = mean(facts.map((f) => f.w)), uniform = mean(facts.map((f) => 1 / Math.max(1, f.n)));
-  const parts = [t(`notes.weights.${kindOfBlock(step.place)}`), t('notes.weights.fact', { list, top: num(avgTop, 2), uniform: num(uniform, 2) })];
+  const parts = [t(`notes.weights.${kindOfBlock(step.place)}`), t('notes.weights.fact', { list, top: num(avgTop, 2), uniform: num(uniform, 2), batched: trace.layout(step).batches > 1 })];
   if (!info.trained) parts.push(t('notes.weights.seeded'));
   return { text: parts.join(' '), tut: step.place.block === 'cross_attention' ? 'fundamentals' : 'math' };
 }

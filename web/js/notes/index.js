@@ -19,7 +19,7 @@ const BY_ROLE = {
   output: Ly.outputNote, decoder_output: Ly.outputNote,
   token_ids: IO.tokensNote, target_token_ids: IO.tokensNote, embedding: IO.embeddingNote,
   target_embedding: IO.embeddingNote, positional: IO.positionalNote, target_positional: IO.positionalNote,
-  embedding_sum: IO.inputNote, input: IO.inputNote, decoder_input: IO.inputNote,
+  embedding_sum: IO.inputNote, target_embedding_sum: IO.inputNote, input: IO.inputNote, decoder_input: IO.inputNote,
   pooled: IO.pooledNote, logits: IO.logitsNote, probs: IO.probsNote, loss: IO.lossNote,
   grad: gradNote,
 };
@@ -27,7 +27,7 @@ const BY_ROLE = {
 // Which function a step's note comes from (LayerNorm-made outputs get the LayerNorm note
 // only inside a layer: a stack's output is explained as the output).
 function noteFn(step) {
-  if (step.role === 'input' && step.kind === 'layernorm') return Ly.layerNormNote;
+  if ((step.role === 'input' || step.role === 'decoder_input') && step.kind === 'layernorm') return Ly.layerNormNote;
   if (step.role === 'output' && step.kind === 'layernorm' && step.place.block === 'add_norm') return Ly.layerNormNote;
   return BY_ROLE[step.role] || null;
 }

@@ -23,8 +23,9 @@ export function positionalNote(step, trace) {
 export function inputNote(step, trace) {
   const ins = step.inputs.map((id) => trace.get(id)).filter(Boolean);
   const emb = ins.find((s) => ['embedding', 'target_embedding'].includes(s.role));
+  const key = { decoder_input: 'notes.input.decoder', embedding_sum: 'notes.input.sum', target_embedding_sum: 'notes.input.sum' }[step.role] || 'notes.input.encoder';
   const pos = ins.find((s) => ['positional', 'target_positional'].includes(s.role));
-  const why = t(step.role === 'decoder_input' ? 'notes.input.decoder' : 'notes.input.encoder');
+  const why = t(key);
   if (step.kind !== 'add' || !emb || !pos || !emb.data || !pos.data) return { text: why, tut: 'fundamentals' };
   const re = rowsOf(trace, emb), rp = rowsOf(trace, pos);
   const ratio = mean(re.map((r, k) => norm(rp[k % rp.length].data) / Math.max(1e-12, norm(r.data))));

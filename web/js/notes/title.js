@@ -17,6 +17,7 @@ function nameKey(step, trace) {
     if (p.block === 'stack_output') return `steps.${r}.stack${step.kind === 'layernorm' ? '.final' : ''}`;
     return `steps.output.${step.kind === 'layernorm' ? 'addnorm' : 'layer'}`;
   }
+  if (r === 'decoder_input') return `steps.decoder_input${step.kind === 'layernorm' ? '.ln' : ''}`;
   if (r === 'input') return `steps.input.${step.kind === 'layernorm' ? 'ln' : step.kind === 'add' ? 'add' : 'given'}`;
   if (r === 'positional' || r === 'target_positional') return `steps.${r}.${step.kind === 'lookup' ? 'learned' : 'sin'}`;
   return `steps.${r}`;

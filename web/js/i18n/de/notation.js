@@ -12,6 +12,7 @@ export default {
   'notation.positional': 'Positionskodierung, eine Zeile pro Position',
   'notation.target_positional': 'Positionskodierung, eine Zeile pro Position',
   'notation.embedding_sum': 'Token- + Positionseinbettung, vor der Schichtnormalisierung',
+  'notation.target_embedding_sum': 'Token- + Positionseinbettung des Ziels, vor der Schichtnormalisierung',
   'notation.input': 'Encoder-Eingabe: Einbettung + Position',
   'notation.decoder_input': 'Decoder-Eingabe: Zieleinbettung + Position',
   'notation.attention_mask': 'Maske: 0, wo Aufmerksamkeit erlaubt ist, −∞, wo gesperrt',

@@ -12,6 +12,7 @@ export default {
   'notation.positional': 'positional encoding, one row per position',
   'notation.target_positional': 'positional encoding, one row per position',
   'notation.embedding_sum': 'token + position embeddings, before LayerNorm',
+  'notation.target_embedding_sum': 'target token + position embeddings, before LayerNorm',
   'notation.input': 'encoder input: embedding + position',
   'notation.decoder_input': 'decoder input: target embedding + position',
   'notation.attention_mask': 'mask: 0 where attention is allowed, −∞ where blocked',

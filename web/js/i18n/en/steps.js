@@ -44,6 +44,8 @@ export default {
   'steps.input.ln': 'Encoder input {sym}: LayerNorm of token + position embeddings',
   'steps.input.given': 'Encoder input {sym}',
   'steps.decoder_input': 'Decoder input {sym}: embedding + position',
+  'steps.decoder_input.ln': 'Decoder input {sym}: LayerNorm of token + position embeddings',
+  'steps.target_embedding_sum': 'Token + position embeddings {sym} (target)',
   'steps.attention_mask': 'Attention mask {sym}',
   'steps.decoder_mask': 'Causal mask {sym} (decoder)',
   'steps.cross_mask': 'Cross-attention mask {sym}',
