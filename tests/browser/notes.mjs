@@ -46,6 +46,11 @@ async function open(query, backward) {
   await page.goto(`${base}${query}`);
   await page.waitForFunction(() => window.encoderWalkthrough);
   await page.evaluate(() => window.encoderWalkthrough.ready);
+  const preset = new URLSearchParams(query).get('preset') || 'trained-number-words';
+  const st = await page.evaluate(() => window.encoderWalkthrough.getState());
+  const cfg = await page.evaluate(async () => (await window.encoderWalkthrough.getTrace()).config);
+  const want = { 'trained-number-words': [1, 1], default: [1, 1], 'trained-brackets': [2, 0], 'trained-masked-words': [2, 0] }[preset];
+  assert(want && cfg.num_layers === want[0] && cfg.decoder_layers === want[1], `${query}: state ${JSON.stringify(st)} is not preset ${preset}`);
   if (backward) {
     await page.check('#backward');
     await page.waitForFunction(async () => {
@@ -104,6 +109,7 @@ for (const [name, query, backward] of [
     await open(query, backward);
     walks[name] = await walkPage();
     assertWalk(walks[name], 'en', name);
+    console.log(`     ${walks[name].length} steps walked (${walks[name].filter((r) => r.kind === 'grad').length} gradients)`);
     if (backward) assert(walks[name].some((r) => r.kind === 'grad'), 'the backward pass added no gradient steps');
   });
 
@@ -183,6 +189,7 @@ for (const [name, query] of [['trained number-words', '?lang=de&preset=trained-n
     }, query);
     const rows = await walkPage();
     assertWalk(rows, 'de', name);
+    console.log(`     ${rows.length} steps walked`);
     assert(rows.every((r) => /^Schritt \d+ von \d+$/.test(r.counter)), `counter "${rows[0].counter}"`);
     assert(rows.some((r) => /Aufmerksamkeitsgewichte A/.test(r.title)), 'no German attention-weights title');
     assert(rows.some((r) => / Nach „/.test(r.note)), 'no German tutorial line');
