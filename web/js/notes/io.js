@@ -2,7 +2,7 @@
 // positions, the encoder's and decoder's inputs, the classifier's pooled row, logits,
 // probabilities and the loss. Each function returns {text, tut}.
 import { t, num } from '../i18n.js';
-import { rowsOf, colLabel, argmax, mean, norm, tok } from './stats.js';
+import { rowsOf, colLabel, argmax, mean, norm, tok, sig } from './stats.js';
 
 export function tokensNote(step, trace) {
   const V = (trace.text.vocab || []).length;
@@ -48,19 +48,19 @@ function topRows(step, trace) {
 export function logitsNote(step, trace) {
   const r = topRows(step, trace)[0];
   const j = argmax(r.data);
-  const fact = t('notes.logits.fact', { tok: tok(colLabel(trace, step, j, r.b)), z: num(r.data[j], 2), row: tok(r.label) || r.i });
+  const fact = t(r.label !== null ? 'notes.logits.fact' : 'notes.logits.factOne', { tok: tok(colLabel(trace, step, j, r.b)), z: num(r.data[j], 2), row: tok(r.label) });
   return { text: `${t(`notes.logits.${step.place.section}`)} ${fact}`, tut: 'fundamentals' };
 }
 export function probsNote(step, trace, info) {
   const parts = [t(`notes.probs.${step.place.section}`)];
   for (const r of topRows(step, trace).slice(0, 3)) {
     const j = argmax(r.data);
-    parts.push(t('notes.probs.fact', { tok: tok(colLabel(trace, step, j, r.b)), p: num(r.data[j], 3), row: tok(r.label) || r.i }));
+    parts.push(t(r.label !== null ? 'notes.probs.fact' : 'notes.probs.factOne', { tok: tok(colLabel(trace, step, j, r.b)), p: num(r.data[j], 3), row: tok(r.label) }));
   }
   if (!info.trained) parts.push(t('notes.probs.seeded'));
   return { text: parts.join(' '), tut: 'fundamentals' };
 }
 export function lossNote(step) {
   const L = step.data[0];
-  return { text: `${t('notes.loss.why')} ${t('notes.loss.fact', { L: num(L, 3), p: num(Math.exp(-L), 3) })}`, tut: 'fundamentals' };
+  return { text: `${t('notes.loss.why')} ${t('notes.loss.fact', { L: sig(L, 3, num), p: num(Math.exp(-L), 3) })}`, tut: 'fundamentals' };
 }

@@ -47,5 +47,13 @@ export function argmaxAbs(xs) {
   for (let j = 1; j < xs.length; j++) if (Math.abs(xs[j]) > Math.abs(xs[k])) k = j;
   return k;
 }
+// A number for prose in the reader's locale: `digits` decimals, or "−2.3 × 10⁻⁷" when that
+// would show only zeros.
+const SUP = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+export function sig(x, digits, num) {
+  if (x === 0 || Math.abs(x) >= 0.5 * 10 ** -digits) return num(x, digits);
+  const e = Math.floor(Math.log10(Math.abs(x)));
+  return `${num(x / 10 ** e, 2)} × 10${String(e).replace(/./g, (ch) => SUP[ch])}`;
+}
 // A token label for prose: “word” (the quotes come from the catalog).
 export const tok = (x) => (x === null || x === undefined ? '' : String(x));

@@ -65,7 +65,7 @@ export function placeText(p) {
 // The full title: name and place.
 export function stepTitle(step, trace) {
   const name = stepName(step, trace);
-  if (step.role === 'grad') return name;
+  if (step.role === 'grad' || step.isParam) return name;
   const where = placeText(step.place);
   return where ? t('steps.withPlace', { name, where }) : name;
 }
