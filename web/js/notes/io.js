@@ -17,7 +17,7 @@ export function embeddingNote(step, trace) {
 }
 export function positionalNote(step, trace) {
   const key = step.kind === 'lookup' ? 'notes.positional.learned' : 'notes.positional.sin';
-  return { text: `${t('notes.positional.why')} ${t(key, { d: trace.config.d_model })}`, tut: 'fundamentals' };
+  return { text: `${t('notes.positional.why')} ${t(key, { d: trace.config.d_model, half: Math.ceil(trace.config.d_model / 2) })}`, tut: 'fundamentals' };
 }
 // X = token embedding + position: how large the position part is beside the token part.
 export function inputNote(step, trace) {

@@ -46,7 +46,7 @@ export function ffnHiddenNote(step, trace) {
   let off = 0;
   for (const x of src) if (x <= 0) off++;
   const share = num((100 * off) / src.length, 0);
-  return { text: `${t(gelu ? 'notes.ffn_hidden.gelu' : 'notes.ffn_hidden.relu')} ${t('notes.ffn_hidden.fact', { share, n: src.length })}`, tut: 'encoder' };
+  return { text: `${t(gelu ? 'notes.ffn_hidden.gelu' : 'notes.ffn_hidden.relu')} ${t('notes.ffn_hidden.fact', { share, n: src.length, gelu })}`, tut: 'encoder' };
 }
 export function ffnOutNote(step, trace) {
   return { text: t('notes.ffn_out.why', { d: trace.config.d_model, dff: trace.config.d_ff }), tut: 'encoder' };

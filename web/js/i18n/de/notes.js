@@ -23,7 +23,7 @@ export default {
   'notes.q.cross': 'In der Kreuzaufmerksamkeit kommen die Abfragen (Queries) vom Decoder (seine Zeilen mal W_Q): Jede Zielposition fragt, was sie vom Quellsatz braucht.',
   'notes.k.cross': 'In der Kreuzaufmerksamkeit kommen die Schlüssel (Keys) aus der Encoder-Ausgabe H (dem „Gedächtnis“), nicht vom Decoder: Jede Zielposition kann jedes Quelltoken treffen.',
   'notes.v.cross': 'In der Kreuzaufmerksamkeit kommen die Werte (Values) aus der Encoder-Ausgabe H: was eine Zielposition aus dem Quellsatz übernimmt.',
-  'notes.qkv.split': 'Seine {d} Spalten werden auf {h} Köpfe mit je d_k = {dk} Spalten aufgeteilt; jeder Kopf rechnet seine Aufmerksamkeit für sich.',
+  'notes.qkv.split': 'Die {d} Spalten werden auf {h} Köpfe mit je d_k = {dk} Spalten aufgeteilt; jeder Kopf rechnet seine Aufmerksamkeit für sich.',
 
   'notes.scores.why': 'S = Q·Kᵀ: Eintrag (i, j) ist das Skalarprodukt von Abfrage i und Schlüssel j, groß, wenn beide in dieselbe Richtung zeigen. Diese rohen Scores entscheiden, wer wen beachtet – noch vor Skalierung und Maske.',
   'notes.scores.fact': 'In diesem Kopf überspannen die Zeilen im Mittel {spread} (Maximum − Minimum).',
@@ -59,7 +59,7 @@ export default {
   'notes.ffn_pre.why': 'Das Feed-Forward-Netz bearbeitet jedes Token für sich: Eine erste lineare Schicht verbreitert jede Zeile von d = {d} auf d_ff = {dff} Zahlen.',
   'notes.ffn_hidden.relu': 'ReLU behält positive Zahlen und setzt negative auf 0; das macht das Netz zu mehr als einer linearen Abbildung: Jedes Token schaltet seine eigene Auswahl verborgener Einheiten ein.',
   'notes.ffn_hidden.gelu': 'GELU lässt positive Zahlen fast unverändert und drückt negative auf nahezu 0 (ein glattes ReLU); das macht das Netz zu mehr als einer linearen Abbildung.',
-  'notes.ffn_hidden.fact': 'Hier hatten {share} % der {n} verborgenen Werte eine negative Eingabe und sind abgeschaltet (nahe 0).',
+  'notes.ffn_hidden.fact': (p) => `Hier hatten ${p.share} % der ${p.n} verborgenen Werte eine negative Eingabe und sind abgeschaltet (${p.gelu ? 'nahe 0' : 'genau 0'}).`,
   'notes.ffn_out.why': 'Eine zweite lineare Schicht bringt jede Zeile von {dff} auf d = {d} Zahlen zurück, damit sie zur Residualverbindung addiert werden kann.',
 
   'notes.output.layer': 'Was diese Schicht an die nächste weitergibt: dieselbe Form wie ihre Eingabe, jedes Token nun durch die anderen informiert.',
@@ -74,7 +74,7 @@ export default {
   'notes.embedding.repeats': (p) => `${p.n} ${p.n > 1 ? 'Token wiederholen' : 'Token wiederholt'} ein früheres und ${p.n > 1 ? 'erhalten' : 'erhält'} genau dieselbe Zeile: Erst die danach addierte Position unterscheidet sie.`,
   'notes.embedding.noRepeats': 'Hier wiederholt sich kein Token, also sind alle Zeilen verschieden; ein wiederholtes Token erhielte genau dieselbe Zeile.',
   'notes.positional.why': 'Aufmerksamkeit allein kennt keine Wortreihenfolge (Vertauschen der Token vertauscht nur ihre Zeilen); deshalb wird zu jedem Token ein Vektor addiert, der von der Position abhängt (Positionskodierung).',
-  'notes.positional.sin': 'Zeile p enthält Sinus und Kosinus von p bei d/2 = {d}/2 verschiedenen Frequenzen: Jede Position erhält ein eigenes Muster von Werten zwischen −1 und 1.',
+  'notes.positional.sin': 'Zeile p enthält Sinus und Kosinus von p bei {half} verschiedenen Frequenzen (d/2): Jede Position erhält ein eigenes Muster von Werten zwischen −1 und 1.',
   'notes.positional.learned': 'Hier hat jede Position eine gelernte Zeile aus d = {d} Zahlen (wie bei BERT), die wie die Token-Einbettungen aus einer Tabelle gelesen wird.',
   'notes.input.encoder': 'Die Encoder-Eingabe X: die Einbettung jedes Tokens plus sein Positionsvektor, eine Zeile pro Token.',
   'notes.input.decoder': 'Die Decoder-Eingabe Y: die bisherigen Zieltoken (beginnend mit <s>), mit derselben Tabelle eingebettet, plus ihre Positionen.',

@@ -22,7 +22,7 @@ export default {
   'notes.q.cross': 'In cross-attention the queries come from the decoder (its rows times W_Q): each target position asks what it needs from the source sentence.',
   'notes.k.cross': 'In cross-attention the keys come from the encoder’s output H (the “memory”), not from the decoder: every target position can match every source token.',
   'notes.v.cross': 'In cross-attention the values come from the encoder’s output H: what a target position takes from the source sentence.',
-  'notes.qkv.split': 'Its {d} columns are split into {h} heads of d_k = {dk} columns; each head attends on its own.',
+  'notes.qkv.split': 'The {d} columns are split into {h} heads of d_k = {dk} columns; each head attends on its own.',
 
   'notes.scores.why': 'S = Q·Kᵀ: entry (i, j) is the dot product of query i and key j, large when they point the same way. These raw scores decide who attends to whom, before any scaling or mask.',
   'notes.scores.fact': 'In this head the rows span {spread} on average (max − min).',
@@ -58,7 +58,7 @@ export default {
   'notes.ffn_pre.why': 'The feed-forward network works on each token separately: a first linear layer widens each row from d = {d} to d_ff = {dff} numbers.',
   'notes.ffn_hidden.relu': 'ReLU keeps positive numbers and sets negative ones to 0, which makes the network more than a linear map: each token switches on its own set of hidden units.',
   'notes.ffn_hidden.gelu': 'GELU passes positive numbers almost unchanged and squashes negative ones to near 0 (a smooth ReLU), which makes the network more than a linear map.',
-  'notes.ffn_hidden.fact': 'Here {share} % of the {n} hidden values had a negative input and are switched off (near 0).',
+  'notes.ffn_hidden.fact': (p) => `Here ${p.share}% of the ${p.n} hidden values had a negative input and are switched off (${p.gelu ? 'near 0' : 'exactly 0'}).`,
   'notes.ffn_out.why': 'A second linear layer brings each row back from {dff} to d = {d} numbers, so it can be added to the residual stream.',
 
   'notes.output.layer': 'What this layer hands to the next one: the same shape as its input, each token now informed by the others.',
@@ -73,7 +73,7 @@ export default {
   'notes.embedding.repeats': (p) => `${p.n} token${p.n > 1 ? 's repeat' : ' repeats'} an earlier one and get${p.n > 1 ? '' : 's'} the identical row: only the position added next tells them apart.`,
   'notes.embedding.noRepeats': 'No token repeats here, so every row differs; a repeated token would get the identical row.',
   'notes.positional.why': 'Attention by itself ignores word order (shuffling the tokens only shuffles its rows), so a vector that depends on the position is added to each token.',
-  'notes.positional.sin': 'Row p holds sin and cos of p at d = {d}/2 different frequencies: every position gets a distinct pattern of values between −1 and 1.',
+  'notes.positional.sin': 'Row p holds sin and cos of p at {half} different frequencies (d/2): every position gets a distinct pattern of values between −1 and 1.',
   'notes.positional.learned': 'Here each position has a learned row of d = {d} numbers (BERT style), read from a table like the token embeddings.',
   'notes.input.encoder': 'The encoder’s input X: each token’s embedding plus its position vector, one row per token.',
   'notes.input.decoder': 'The decoder’s input Y: the target tokens so far (starting with <s>) embedded with the same table, plus their positions.',
