@@ -6,14 +6,15 @@ import { symbolOf } from './symbols.js';
 
 const shapeOf = (s) => s.shape.filter((_, k) => !(s.axes && s.axes[k] && s.axes[k].name === 'batch')).join('×') || '1';
 
-// [{sym, key, shapes: [...], perHead}] in the order the trace first uses each symbol:
+// [{sym, key, shapes: ['4×5 per head', …]}] in the order the trace first uses each symbol:
 // forward steps by role, then the parameters by name.
 export function notationEntries(trace) {
   const bySym = new Map();
   const add = (sym, key, shape, perHead) => {
-    if (!bySym.has(sym)) bySym.set(sym, { sym, key, shapes: [], perHead });
+    if (!bySym.has(sym)) bySym.set(sym, { sym, key, shapes: [] });
     const e = bySym.get(sym);
-    if (!e.shapes.includes(shape)) e.shapes.push(shape);
+    const text = shape ? t(perHead ? 'notation.shapePerHead' : 'notation.shape', { shape }) : '';
+    if (text && !e.shapes.includes(text)) e.shapes.push(text);
   };
   for (const s of trace.steps)
     if (s.role && s.role !== 'grad') add(symbolOf(s, trace), `notation.${s.role === 'output' && s.place.block !== 'stack_output' ? 'layerOutput' : s.role}`, shapeOf(s), s.place.head >= 0);
@@ -50,7 +51,7 @@ export function renderNotation(host, trace, step) {
     td.textContent = t(e.key);
     const sh = document.createElement('td');
     sh.className = 'mono';
-    sh.textContent = e.shapes.filter(Boolean).length ? t(e.perHead ? 'notation.shapePerHead' : 'notation.shape', { shape: e.shapes.join(', ') }) : '';
+    sh.textContent = e.shapes.join(', ');
     tr.append(th, td, sh);
     table.append(tr);
   }
