@@ -39,6 +39,7 @@ node tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrou
 section "page: every step kind's explanations recomputed from real traces (Node)"
 node tests/web/kinds.mjs
 node tests/web/adamw.mjs
+node tests/web/notes.mjs
 
 section "page: the embedding modules in Node (view keys, .npy via NumPy, PNG chunk, JSON export = CLI)"
 node tests/web/embed.mjs --cli build/native-release/encoder-walkthrough
@@ -69,6 +70,9 @@ node tests/browser/blog.mjs --cli build/native-release/encoder-walkthrough
 
 section "browser: the page in German (lang=, the browser's preference, the switcher, embed mode, the web component)"
 node tests/browser/i18n.mjs
+
+section "browser: step titles, notes and the notation key on every step (English, German)"
+node tests/browser/notes.mjs
 
 section "wasm relaxed-SIMD build (FMA): trace vs native CLI (its doctest suites ran in ctest above as relaxed_*); scalar fallback has no SIMD"
 node --experimental-wasm-relaxed-simd tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrough \

@@ -138,7 +138,7 @@ await check('first load: the trained number-words model, its answer and the cros
   const heads = await page.$$eval('.alignment .align-head', (x) => x.length);
   assert(heads === st.num_heads, `${heads} alignment pictures for ${st.num_heads} heads`);
   const prov = await page.textContent('#provenance');
-  assert(/Trained weights/.test(prov), `provenance "${prov}"`);
+  assert(/^Trained on number words → digits \(4,000 steps, seed 1\)\./.test(prov), `provenance "${prov}"`);
   // Point at a cell: it names the output token, the source word and the weight.
   const cell = (await page.$$('.align-head.current .align-cell'))[0];
   const title = await cell.$eval('title', (t) => t.textContent);

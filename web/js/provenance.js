@@ -5,23 +5,30 @@
 import { app, $ } from './app.js';
 import { presetHasWeights } from './state.js';
 import { USER_PRESET } from './run-options.js';
+import { t, has, num } from './i18n.js';
 
-// {kind: 'trained' | 'given' | 'seeded', text} for the trace on screen.
+// {kind: 'trained' | 'given' | 'seeded', text} for the trace on screen: one line from the catalog.
 export function weightsInfo(state = app.shownState) {
   const p = app.presets.find((x) => x.name === state.preset);
   const u = app.userWeights;
   if (p && p.name === USER_PRESET && u)
     return { kind: 'trained', text: u.source === 'trained'
-      ? `Weights trained in this page: task ${u.task}, ${u.steps} steps (held-out ${u.classifier ? 'accuracy' : 'exact match'} ${pct(u.accuracy)} on ${u.evalN} examples the training never saw).`
-      : `Weights loaded from ${u.name} (${u.bytes.toLocaleString('en')} bytes of safetensors).` };
-  if (p && typeof p.model.weights === 'string')
-    // What it was trained on is the preset's own description (core/presets.cpp); its first sentence says it.
-    return { kind: 'trained', text: `Trained weights: “${p.title}”. ${firstSentence(p.description)}` };
-  if (p && presetHasWeights(p))
-    return { kind: 'given', text: `The preset “${p.title}” gives its own numbers (the tutorial’s); any weights it does not give are seeded. Nothing here was trained.` };
-  return { kind: 'seeded', text: `Seeded weights (seed ${state.seed}): drawn at random, not trained, so this pattern means nothing yet. Choose a “Trained: …” preset, or train one below, to see what a trained model does.` };
+      ? t('provenance.userTrained', { task: u.task, steps: u.steps, metric: t(u.classifier ? 'provenance.accuracy' : 'provenance.exact'), acc: pct(u.accuracy), n: u.evalN })
+      : t('provenance.loaded', { name: u.name, bytes: num(u.bytes) }) };
+  if (p && typeof p.model.weights === 'string') return { kind: 'trained', text: trainedLine(p) };
+  if (p && presetHasWeights(p)) return { kind: 'given', text: t('provenance.given', { title: p.title }) };
+  return { kind: 'seeded', text: t('provenance.seeded', { seed: state.seed }) };
 }
-const pct = (x) => (x === null || x === undefined ? '–' : `${(100 * x).toFixed(1)}%`);
+// "Trained on number words → digits (4000 steps, seed 1)": the task, steps and seed are the
+// training command's flags, which the preset's description quotes (core/presets.cpp).
+function trainedLine(p) {
+  const flag = (name) => (new RegExp(`--${name} (\\S+)`).exec(p.description || '') || [])[1];
+  const task = flag('task'), steps = flag('steps'), seed = flag('seed');
+  if (!task || !steps || !seed) return t('provenance.trainedPreset', { title: p.title });
+  const key = `provenance.task.${task}`;
+  return t('provenance.trained', { task: has(key) ? t(key) : task, steps: num(Number(steps)), seed });
+}
+const pct = (x) => (x === null || x === undefined ? '–' : `${num(100 * x, 1)}%`);
 
 // Steps whose numbers a reader would read meaning into: attention weights, predictions.
 function matters(step) {
@@ -57,7 +64,7 @@ export function unknownNote(trace) {
   const u = unknownWords(trace);
   if (!u.length) return '';
   const unk = (trace.text.vocab || []).includes('<unk>') ? '<unk>' : '[UNK]';
-  return `${u.map((w) => `“${w}”`).join(', ')} ${u.length > 1 ? 'are' : 'is'} not in this model’s vocabulary of ${trace.text.vocab.length} tokens: it reads ${u.length > 1 ? 'them' : 'it'} as ${unk}, one vector for every unknown word.`;
+  return t('provenance.unknown', { words: u.map((w) => t('provenance.quoted', { w })).join(', '), n: u.length, V: trace.text.vocab.length, unk });
 }
 
 // The note under the sentence box.
@@ -65,9 +72,4 @@ export function showTextNote(trace) {
   const note = unknownNote(trace);
   if (note) $('text-note').textContent = note;
   $('text-note').classList.toggle('unk-note', !!note);
-}
-
-function firstSentence(text) {
-  const m = /^.*?[.!?](\s|$)/.exec(text || '');
-  return (m ? m[0] : text || '').trim();
 }

@@ -1,14 +1,22 @@
-// step-view.js — one step on screen: its place in the model, title, formula (KaTeX), note
-// and the renderer of its kind; the timing readout; going to a step by id.
+// step-view.js — one step on screen: its place in the model, title, formula (KaTeX), note,
+// notation key and the renderer of its kind; the timing readout; going to a step by id.
+// Titles, crumbs, the counter and document.title all come from notes/title.js (the catalog,
+// by role and place); the note from notes/index.js.
 import { app, $ } from './app.js';
 import { el } from './matrix.js';
 import { shapeText, msText } from './format.js';
-import { placeOf } from './steps.js';
 import { renderStep, prepareStep } from './render/index.js';
 import { BUILD_LABELS } from './builds.js';
 import { markToc } from './toc.js';
 import { writeURL } from './url.js';
-import { showProvenance } from './provenance.js';
+import { showProvenance, weightsInfo } from './provenance.js';
+import { t } from './i18n.js';
+import { stepTitle, stepCrumbs } from './notes/title.js';
+import { noteFor } from './notes/index.js';
+import { renderNotation } from './notation.js';
+import { useTraceForSymbols } from './symbols.js';
+
+export { stepTitle, stepCrumbs };
 
 export function katexInto(node, tex) {
   try {
@@ -50,13 +58,14 @@ export async function showStep(index, opts = {}) {
   let fetchError = null;
   await Promise.all([trace.ensureStep(step, app.engine), prepareStep(ctx)]).catch((e) => { fetchError = e; });
   if (token !== renderToken || trace !== app.trace) return;
-  const place = (app.places && app.places[index]) || placeOf(step);
-  $('crumbs').textContent = [place.section, place.group, place.head >= 0 ? `head ${place.head}` : '']
-    .filter(Boolean).join(' › ');
-  $('counter').textContent = `Step ${index + 1} of ${trace.steps.length}`;
+  useTraceForSymbols(trace);
+  const title = stepTitle(step, trace);
+  const n = trace.steps.length;
+  $('crumbs').textContent = stepCrumbs(step, trace);
+  $('counter').textContent = t('steps.counter', { i: index + 1, n });
   $('prev').disabled = index === 0;
-  $('next').disabled = index === trace.steps.length - 1;
-  $('step-title').textContent = step.title;
+  $('next').disabled = index === n - 1;
+  $('step-title').textContent = title;
   const meta = $('step-meta');
   meta.replaceChildren();
   const addMeta = (k, v, cls) => {
@@ -64,20 +73,19 @@ export async function showStep(index, opts = {}) {
     d.append(el('span', 'meta-k', k), el('span', 'meta-v ' + (cls || ''), v));
     meta.append(d);
   };
-  addMeta('id', step.id, 'mono');
-  addMeta('shape', shapeText(step.shape));
-  addMeta('kind', step.kind);
+  addMeta(t('steps.meta.id'), step.id, 'mono');
+  addMeta(t('steps.meta.shape'), shapeText(step.shape));
+  addMeta(t('steps.meta.kind'), step.kind);
   katexInto($('formula'), step.formula);
-  $('note').textContent = step.note || '';
-  $('note').hidden = !step.note;
+  showNote(step, trace);
   showProvenance(step);
 
   const view = $('view');
   try {
-    if (fetchError) throw new Error(`its numbers could not be fetched from the engine (${fetchError.message})`);
+    if (fetchError) throw new Error(t('steps.fetchFailed', { why: fetchError.message }));
     renderStep(ctx, host);
   } catch (e) {
-    host.replaceChildren(el('p', 'msg', `This step could not be drawn: ${e.message}`));
+    host.replaceChildren(el('p', 'msg', t('steps.cantDraw', { why: e.message })));
     console.error(e);
   }
   view.replaceChildren(host);
@@ -85,20 +93,40 @@ export async function showStep(index, opts = {}) {
   updatePerf();
   markToc();
   writeURL();
-  document.title = `${index + 1}. ${step.title} — Encoder Walkthrough`;
-  $('announce').textContent = `Step ${index + 1} of ${trace.steps.length}: ${step.title}`;
+  document.title = t('steps.docTitle', { i: index + 1, title });
+  $('announce').textContent = t('steps.announce', { i: index + 1, n, title });
   if (opts.focus) $('step-title').focus({ preventScroll: false });
+}
+
+// The note (computed from the step's fetched data) and the notation key under the title.
+function showNote(step, trace) {
+  let note = '';
+  try {
+    note = noteFor(step, trace, { trained: app.shownState ? weightsInfo().kind === 'trained' : false });
+  } catch (e) {
+    console.error(e);
+  }
+  $('note').textContent = note;
+  $('note').hidden = !note;
+  let key = $('notation');
+  if (!key) {
+    key = document.createElement('details');
+    key.id = 'notation';
+    key.className = 'notation';
+    $('provenance').after(key);
+  }
+  renderNotation(key, trace, step);
 }
 
 export function updatePerf() {
   // The relaxed-SIMD build is SIMD128 plus fused multiply-add: the ISA reads "wasm simd" and
   // the build is named after the render time.
   const isa = app.isa === 'wasmsimd' || app.isa === 'wasmrelaxed' ? 'wasm simd' : `wasm ${app.isa || ''}`.trim();
-  const t = app.timing;
-  const w = t && t.weights >= 0.05 ? ` + seeded weights ${msText(t.weights)}` : '';
+  const tm = app.timing;
+  const w = tm && tm.weights >= 0.05 ? t('steps.perf.weights', { ms: msText(tm.weights) }) : '';
   const build = BUILD_LABELS[app.build] ? ` · ${BUILD_LABELS[app.build]}` : '';
-  $('perf').textContent = `computed in ${msText(app.computeMs)} (${isa})${w} · rendered in ${msText(app.renderMs)}${build}`;
-  $('perf').title = t ? `forward pass ${msText(t.forward)}; seeded weights ${msText(t.weights)}; parse + weights + forward in the worker ${msText(t.load)}; copy to the page ${msText(t.copy)}` : '';
+  $('perf').textContent = t('steps.perf', { compute: msText(app.computeMs), isa, weights: w, render: msText(app.renderMs), build });
+  $('perf').title = tm ? t('steps.perf.title', { forward: msText(tm.forward), weights: msText(tm.weights), load: msText(tm.load), copy: msText(tm.copy) }) : '';
 }
 
 export function goTo(id, opts = {}) {

@@ -3,6 +3,10 @@ import core from './de/core.js';
 import shell from './de/shell.js';
 import map from './de/map.js';
 import toc from './de/toc.js';
+import steps from './de/steps.js';
+import notes from './de/notes.js';
+import notation from './de/notation.js';
+import provenance from './de/provenance.js';
 import matrix from './de/matrix.js';
 import attention from './de/attention.js';
 import probs from './de/probs.js';
@@ -25,6 +29,10 @@ export const DE = Object.assign(
   shell,
   map,
   toc,
+  steps,
+  notes,
+  notation,
+  provenance,
   matrix,
   attention,
   probs,

@@ -3,6 +3,10 @@ import core from './en/core.js';
 import shell from './en/shell.js';
 import map from './en/map.js';
 import toc from './en/toc.js';
+import steps from './en/steps.js';
+import notes from './en/notes.js';
+import notation from './en/notation.js';
+import provenance from './en/provenance.js';
 import matrix from './en/matrix.js';
 import attention from './en/attention.js';
 import probs from './en/probs.js';
@@ -25,6 +29,10 @@ export const EN = Object.assign(
   shell,
   map,
   toc,
+  steps,
+  notes,
+  notation,
+  provenance,
   matrix,
   attention,
   probs,

@@ -67,38 +67,8 @@ export function quoted(s) {
   return tr('explain.quoted', { s });
 }
 
-// The short symbol of a tensor in arithmetic text, one per quantity across the page (the
-// notation key): a step's from its role (the encoder's output is H, layer l's H⁽ˡ⁾; the
-// decoder's Z, Z⁽ˡ⁾), a gradient's as ∂L/∂ of its tensor, a parameter's from its name
-// (parameters carry no role: the last part of a parameter id is its name, docs/trace.md).
-// Notation only: the page's structure comes from axes and place.
-const ROLE_SYMBOLS = { token_ids: 'id', target_token_ids: 'id', embedding: 'X_tok', target_embedding: 'Y_tok',
-  positional: 'PE', target_positional: 'PE', input: 'X', decoder_input: 'Y', output: 'H', decoder_output: 'Z',
-  attention_mask: 'M', decoder_mask: 'M', cross_mask: 'M', q: 'Q', k: 'K', v: 'V', scores: 'S', scaled: 'S̃',
-  rowmax: 'm', rowsum: 's', weights: 'A', context: 'C_h', concat: 'C', attn_out: 'MHA', residual1: 'R₁',
-  residual2: 'R₂', residual3: 'R₃', mean: 'μ', var: 'σ²', ln1: 'LN₁', ln2: 'LN₂', ln3: 'LN₃', ffn_pre: 'U',
-  ffn_hidden: 'G', ffn_out: 'FFN', logits: 'z', probs: 'p', loss: 'L', pooled: 'h_cls' };
-const PARAM_SYMBOLS = { W_q: 'W_Q', W_k: 'W_K', W_v: 'W_V', W_o: 'W_O', b_q: 'b_Q', b_k: 'b_K', b_v: 'b_V', b_o: 'b_O',
-  W_1: 'W₁', b_1: 'b₁', W_2: 'W₂', b_2: 'b₂', embedding_table: 'E', position_table: 'P', gamma: 'γ', beta: 'β',
-  W: 'W', b: 'b' };
-export function symOf(t, trace = null) {
-  if (!t) return '?';
-  if (t.kind === 'grad' && t.of) return `∂L/∂${symOf((trace && trace.get(t.of)) || { id: t.of }, trace)}`;
-  if (t.role === 'output') return layerOutput(t.place || {});
-  if (t.role && ROLE_SYMBOLS[t.role]) return ROLE_SYMBOLS[t.role];
-  const name = String(t.id).split('.').pop();
-  return PARAM_SYMBOLS[name] || t.id;
-}
-// One layer's output is H⁽ˡ⁾ (encoder) or Z⁽ˡ⁾ (decoder); the stack's output H or Z.
-const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
-function layerOutput(place) {
-  const letter = place.section === 'decoder' ? 'Z' : 'H';
-  if (!(place.layer >= 0)) return letter;
-  return `${letter}⁽${String(place.layer).replace(/\d/g, (d) => SUPERSCRIPT[d])}⁾`;
-}
-// A parameter's symbol from its id (render/matrix-step.js names parameters so).
-export function sym(id) {
-  return symOf({ id });
-}
+// The short symbol of a tensor in arithmetic text: symbols.js, the page's one table (by role;
+// parameters by name).
+export { sym, symbolOf as symOf } from '../symbols.js';
 
 export { fmt, term, paren };

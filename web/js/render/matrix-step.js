@@ -5,12 +5,13 @@ import { createMatrix, el } from '../matrix.js';
 import { explain, kindOf } from '../kinds/index.js';
 import { sym } from '../kinds/common.js';
 import { t as msg, has } from '../i18n.js';
+import { stepTitle } from '../notes/title.js';
 
 // The two tables with a name of their own (catalog keys matrix.name.<id>).
 export function tensorLabel(trace, t) {
   if (has(`matrix.name.${t.id}`)) return msg(`matrix.name.${t.id}`);
   if (t.isParam) return `${sym(t.id)} · ${t.id}`;
-  return `${t.title}`;
+  return stepTitle(t, trace);
 }
 
 export function matrixFor(ctx, t, extra = {}) {
@@ -46,7 +47,7 @@ export function renderMatrixStep(ctx, host) {
   const operands = new Map();
 
   const result = matrixFor(ctx, step, {
-    label: step.title,
+    label: stepTitle(step, trace),
     interactive: true,
     linkTo: false,
     onCell: (R, c, how) => show(R, c, how),

@@ -1,0 +1,59 @@
+// symbols.js — the page's one table of symbols: which letter stands for which quantity, the
+// same in every title, note, explanation and the notation key. Steps are looked up by their
+// `role` (and section/block where one role has two symbols: a layer's output vs the stack's);
+// parameters, which carry no role, by the name their id ends in (notation only: the page's
+// structure never comes from ids).
+
+// role → symbol. X encoder input, Y decoder input, H encoder output, Z decoder output.
+export const ROLE_SYMBOLS = {
+  token_ids: 'id', target_token_ids: 'id', embedding: 'X_tok', target_embedding: 'Y_tok',
+  positional: 'PE', target_positional: 'PE', embedding_sum: 'X_sum', target_embedding_sum: 'Y_sum', input: 'X', decoder_input: 'Y',
+  attention_mask: 'M', decoder_mask: 'M', cross_mask: 'M',
+  q: 'Q', k: 'K', v: 'V', scores: 'S', scaled: 'S̃', rowmax: 'm', rowsum: 's', weights: 'A',
+  context: 'C_h', concat: 'C', attn_out: 'MHA',
+  residual1: 'R₁', residual2: 'R₂', residual3: 'R₃', mean: 'μ', var: 'σ²', ln1: 'LN₁', ln2: 'LN₂', ln3: 'LN₃',
+  ffn_pre: 'U', ffn_hidden: 'φ(U)', ffn_out: 'FFN',
+  output: 'H', decoder_output: 'Z', pooled: 'h', logits: 'z', probs: 'p', loss: 'L',
+};
+
+// Parameter name (the end of its id) → symbol.
+export const PARAM_SYMBOLS = {
+  W_q: 'W_Q', W_k: 'W_K', W_v: 'W_V', W_o: 'W_O', b_q: 'b_Q', b_k: 'b_K', b_v: 'b_V', b_o: 'b_O',
+  W_1: 'W₁', b_1: 'b₁', W_2: 'W₂', b_2: 'b₂', gamma: 'γ', beta: 'β',
+  embedding_table: 'E', position_table: 'P', W: 'W_cls', b: 'b_cls',
+};
+
+// The symbol of a step (by role) or parameter (by name); a gradient is ∂L/∂(its tensor's).
+export function symbolOf(t, trace = null) {
+  if (!t) return '';
+  trace = trace || idTrace;
+  if (t.isParam || !t.role) return PARAM_SYMBOLS[String(t.id).split('.').pop()] || t.id;
+  if (t.role === 'grad') {
+    const of = trace && trace.get(t.of);
+    return `∂L/∂${of ? symbolOf(of, trace) : sym(t.of)}`;
+  }
+  if (t.role === 'output') return layerOutput(t.place || {});
+  return ROLE_SYMBOLS[t.role] || t.role;
+}
+// One layer's output is H⁽ˡ⁾ (encoder layer l) or Z⁽ˡ⁾ (decoder); the stack's output H or Z.
+const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+function layerOutput(place) {
+  const letter = place.section === 'decoder' ? 'Z' : 'H';
+  if (!(place.layer >= 0) || place.block === 'stack_output') return letter;
+  return `${letter}⁽${String(place.layer).replace(/\d/g, (d) => SUPERSCRIPT[d])}⁾`;
+}
+
+// The symbol of a step or parameter given by object or by id. Ids are read only for the
+// name of a parameter or, when no trace knows the id, as a last resort (the kinds' arithmetic
+// text passes ids: useTraceForSymbols(trace) lets them be looked up by role instead).
+let idTrace = null;
+export function useTraceForSymbols(trace) {
+  idTrace = trace;
+}
+export function sym(x) {
+  if (x && typeof x === 'object') return symbolOf(x, idTrace);
+  const t = idTrace && idTrace.get(x);
+  if (t) return symbolOf(t, idTrace);
+  const last = String(x).split('.').pop();
+  return PARAM_SYMBOLS[last] || ROLE_SYMBOLS[last] || String(x);
+}
