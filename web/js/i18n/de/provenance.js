@@ -13,5 +13,5 @@ export default {
   'provenance.given': 'Die eigenen Zahlen des Tutorials („{title}“); Gewichte, die es nicht angibt, sind per Seed erzeugt. Hier wurde nichts trainiert.',
   'provenance.seeded': 'Zufällige Gewichte (Seed {seed}): Die Aufmerksamkeit ist hier Rauschen.',
   'provenance.quoted': '„{w}“',
-  'provenance.unknown': (p) => `${p.words} ${p.n > 1 ? 'sind' : 'ist'} nicht im Vokabular dieses Modells mit ${p.V} Token: Es liest ${p.n > 1 ? 'sie' : 'es'} als ${p.unk}, ein Vektor für jedes unbekannte Wort.`,
+  'provenance.unknown': ({ V, n, unk, words }) => `${words} ${n > 1 ? 'sind' : 'ist'} nicht im Vokabular dieses Modells mit ${V} Token: Es liest ${n > 1 ? 'sie' : 'es'} als ${unk}, ein Vektor für jedes unbekannte Wort.`,
 };

@@ -13,5 +13,5 @@ export default {
   'provenance.given': 'The tutorial’s own numbers (“{title}”); weights it does not give are seeded. Nothing here was trained.',
   'provenance.seeded': 'Random weights (seed {seed}): attention is noise here.',
   'provenance.quoted': '“{w}”',
-  'provenance.unknown': (p) => `${p.words} ${p.n > 1 ? 'are' : 'is'} not in this model’s vocabulary of ${p.V} tokens: it reads ${p.n > 1 ? 'them' : 'it'} as ${p.unk}, one vector for every unknown word.`,
+  'provenance.unknown': ({ V, n, unk, words }) => `${words} ${n > 1 ? 'are' : 'is'} not in this model’s vocabulary of ${V} tokens: it reads ${n > 1 ? 'them' : 'it'} as ${unk}, one vector for every unknown word.`,
 };
