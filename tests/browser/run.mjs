@@ -363,7 +363,7 @@ await check('presets menu lists every preset with description and source', async
   await page.selectOption('#preset', 'seed001-despite');
   await page.waitForFunction(() => window.encoderWalkthrough.getState().preset === 'seed001-despite');
   const desc = await page.textContent('#preset-desc');
-  assert(/Despite/.test(desc) && /seed 001/.test(desc), `description "${desc}"`);
+  assert(/Despite/.test(desc) && /Transformers - Fundamental Concepts with Python Implementation/.test(desc), `description "${desc}"`);
 });
 await check('a preset chosen while the sentence box has focus replaces its text', async () => {
   await page.focus('#text');
