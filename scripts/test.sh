@@ -55,6 +55,9 @@ node tests/browser/run.mjs --cli build/native-release/encoder-walkthrough
 section "browser: trained models (generate, backward pass, training, weights) vs the native CLI"
 node tests/browser/trained.mjs --cli build/native-release/encoder-walkthrough
 
+section "browser: labels, presets opening on their step, skipped characters, BPE's corpus, errors from the catalog (en, de)"
+node tests/browser/labels.mjs
+
 section "blog embeds: figure iframes, the web component, exports, the single-file build (Chromium)"
 node tests/browser/blog.mjs --cli build/native-release/encoder-walkthrough
 

@@ -6,6 +6,7 @@
 import { app, $ } from './app.js';
 import { EngineClient } from './engine.js';
 import { useSchema, defaults, fromURL, publicState, toURL } from './state.js';
+import { localizePresets } from './state.js';
 import { showError, showNotice, appendNotice } from './messages.js';
 import { requestCompute, onTraceShown } from './compute.js';
 import { buildForm, syncForm } from './form.js';
@@ -21,6 +22,10 @@ import { isDark } from './theme.js';
 import { installGenerate, updateModelPanel, generate } from './generate.js';
 import { showTextNote } from './provenance.js';
 import { firstLoadState, firstLoadStep, installTraining, trainedApi } from './train-panel.js';
+import { setLang, chooseLang } from './i18n.js';
+
+// The reader's language first, so that every string drawn from here on is in it.
+setLang(chooseLang(location.search, navigator.languages).lang);
 
 // A new trace: show its settings and steps, and stay on the step on screen (the reader may
 // have moved while this computed) unless the request names one (a link, setState({step})).
@@ -92,7 +97,7 @@ async function start() {
   app.isa = init.isa;
   app.build = init.build; // which module the Worker loaded (builds.js)
   useSchema(init.schema);
-  app.presets = init.presets;
+  app.presets = localizePresets(init.presets);
   buildForm();
   installGenerate({ requestCompute });
   installTraining({ requestCompute, syncForm, showStep });
