@@ -8,7 +8,7 @@ import { Trace } from './trace.js';
 import { FIELDS, buildModel, presetHasText, presetHasWeights, overrides, estimateFloats } from './state.js';
 import { showError, clearError, showNotice } from './messages.js';
 import { coreErrorText } from './core-errors.js';
-import { t } from './i18n.js';
+import { t, num } from './i18n.js';
 import { engineRequest, noteRun } from './run-options.js';
 
 const MAX_FLOATS = 96e6; // ~384 MB of float32 in the trace: beyond that the tab would struggle
@@ -66,7 +66,7 @@ function setBusy(on, what = '') {
     if (dt < 150) return;
     s.hidden = false;
     document.body.classList.add('busy');
-    s.textContent = `computing${what ? ' ' + what : ''}… ${(dt / 1000).toFixed(1)} s`;
+    s.textContent = t('errors.status_computing', { what: what ? ' ' + what : '', seconds: num(dt / 1000, 1) });
   }, 100);
 }
 
@@ -87,7 +87,7 @@ async function runOne(req) {
   }
   const { model, options } = engineRequest(buildModel(state, app.presets), state, req.opts);
   const words = (state.text.match(/\S+/g) || []).length;
-  setBusy(true, `(d_model ${state.d_model}, ~${words} tokens)`);
+  setBusy(true, t('errors.status_what', { d_model: state.d_model, words }));
   let result;
   try {
     result = await app.engine.call('run', { model: JSON.stringify(model), options, want: wantedIds(state) }, (p) => {

@@ -37,5 +37,7 @@ export default {
   'errors.setting_bad': 'ungültiger Wert für {key}',
   'errors.url_unknown_preset': 'unbekanntes Preset „{name}“ (es gelten die Standardeinstellungen)',
   'errors.url_using': '{error} (verwendet wird {value})',
+  'errors.status_computing': 'rechne{what} … {seconds} s',
+  'errors.status_what': '(d_model {d_model}, ~{words} Tokens)',
   'errors.weights_file': 'Diese Datei lässt sich nicht als Gewichte (safetensors) lesen: {detail}.',
 };

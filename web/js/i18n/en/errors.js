@@ -37,5 +37,8 @@ export default {
   'errors.setting_bad': 'bad {key}',
   'errors.url_unknown_preset': 'unknown preset "{name}" (using the default settings)',
   'errors.url_using': '{error} (using {value})',
+  // The status line while the engine computes (not an error: it lives here with compute.js's other messages).
+  'errors.status_computing': 'computing{what}… {seconds} s',
+  'errors.status_what': '(d_model {d_model}, ~{words} tokens)',
   'errors.weights_file': 'This file cannot be read as weights (safetensors): {detail}.',
 };
