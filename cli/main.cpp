@@ -131,6 +131,11 @@ void print_walkthrough(const ew::Trace& trace, const ew::Model& model, int edge)
     for (std::size_t i = 0; i < t.source_tokens[b].size(); ++i)
       std::cout << (i ? ", " : "") << "'" << t.source_tokens[b][i] << "'";
     std::cout << "] with length: " << t.source_tokens[b].size() << "\n";
+    if (b < t.skipped.size() && !t.skipped[b].empty()) {  // what the regex dropped, and why
+      std::cout << "Skipped:";
+      for (const ew::SkippedSpan& sp : t.skipped[b]) std::cout << " '" << sp.text << "' (at " << sp.start << ")";
+      std::cout << ": " << ew::kRegexSkipReason << "\n";
+    }
   }
   if (!t.target_tokens.empty()) {
     std::cout << "Decoder input tokens: [";

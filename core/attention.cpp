@@ -53,11 +53,11 @@ HeadSteps record_head(Rec r, const AttentionArgs& a, int h) {
   s.rowmax = t.add(hp + "rowmax", row, rh.place, "Row maxima" + hs, "m_i = \\max_j \\tilde{S}_{h,ij}", "rowmax",
                    {hp + "scaled"}, "Subtracted before exp, so exp never overflows.")
                  .data.data();
-  s.rowsum = t.add(hp + "rowsum", row, rh.place, "Row sums of exp" + hs, "z_i = \\sum_j e^{\\tilde{S}_{h,ij} - m_i}",
+  s.rowsum = t.add(hp + "rowsum", row, rh.place, "Row sums of exp" + hs, "s_i = \\sum_j e^{\\tilde{S}_{h,ij} - m_i}",
                    "rowsum", {hp + "scaled", hp + "rowmax"})
                  .data.data();
   s.weights = t.add(hp + "weights", sq, rh.place, "Attention weights" + hs,
-                    "A_{h,ij} = \\mathrm{softmax}_j(\\tilde{S}_h)_{ij} = \\frac{e^{\\tilde{S}_{h,ij} - m_i}}{z_i}",
+                    "A_{h,ij} = \\mathrm{softmax}_j(\\tilde{S}_h)_{ij} = \\frac{e^{\\tilde{S}_{h,ij} - m_i}}{s_i}",
                     "softmax", {hp + "scaled", hp + "rowmax", hp + "rowsum"},
                     "Each row sums to 1: how much each query position draws from each key position.")
                   .data.data();
@@ -96,16 +96,18 @@ Tensor rec_attention(Rec r, const AttentionArgs& a) {
   const int d = c.d_model, H = c.num_heads, dk = c.d_k();
   const std::string& P = a.prefix;
   const bool cross = a.kv.x.id != a.q.x.id;
-  const std::string src = cross ? "\\,(\\text{from the encoder output})" : "";
+  // One letter per stream: X the encoder's rows, Y the decoder's, H the encoder output
+  // that cross-attention's keys and values read.
+  const std::string xq = a.q.tokens == std::string("target") ? "Y" : "X", xkv = cross ? "H" : xq;
   const Dim feat = dim(d, "feature");
 
-  const Tensor q = rec_linear(r, P + "q", rows_of(r, a.q, feat), "Queries Q (" + a.what + ")", "Q = X W^{Q} + b^{Q}",
+  const Tensor q = rec_linear(r, P + "q", rows_of(r, a.q, feat), "Queries Q (" + a.what + ")", "Q = " + xq + " W^{Q} + b^{Q}",
                               a.q.x, P + "W_q", P + "b_q",
                               "All heads at once; head h uses columns h·d_k … (h+1)·d_k − 1.");
   const Tensor k = rec_linear(r, P + "k", rows_of(r, a.kv, feat), "Keys K (" + a.what + ")",
-                              "K = X W^{K} + b^{K}" + src, a.kv.x, P + "W_k", P + "b_k");
+                              "K = " + xkv + " W^{K} + b^{K}", a.kv.x, P + "W_k", P + "b_k");
   const Tensor v = rec_linear(r, P + "v", rows_of(r, a.kv, feat), "Values V (" + a.what + ")",
-                              "V = X W^{V} + b^{V}" + src, a.kv.x, P + "W_v", P + "b_v");
+                              "V = " + xkv + " W^{V} + b^{V}", a.kv.x, P + "W_v", P + "b_v");
 
   std::vector<std::string> context_ids;
   std::vector<const float*> contexts;
@@ -126,7 +128,7 @@ Tensor rec_attention(Rec r, const AttentionArgs& a) {
       std::copy(contexts[h] + row * dk, contexts[h] + (row + 1) * dk, concat + row * d + h * dk);
 
   return rec_linear(r, P + "attn_out", rows_of(r, a.q, feat), "Output projection W_o (" + a.what + ")",
-                    "\\mathrm{MHA}(X) = C W^{O} + b^{O}", {P + "concat", concat}, P + "W_o", P + "b_o",
+                    "\\mathrm{MHA}(" + (cross ? xq + ", H, H" : xq) + ") = C W^{O} + b^{O}", {P + "concat", concat}, P + "W_o", P + "b_o",
                     "Mixes the heads' results back into d_model columns.");
 }
 

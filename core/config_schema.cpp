@@ -116,10 +116,12 @@ json get(const Config& c, const ConfigField& f) {
 void check_range(const ConfigField& f, const std::string& path, double v) {
   const bool low = f.exclusive_min ? !(v > f.min) : !(v >= f.min);
   if (!low && v <= f.max) return;
+  const ErrorParams params{{"field", path}, {"min", num(f.min)}, {"max", num(f.max)}, {"got", num(v)}};
   if (f.type == FieldType::Float)
     throw Error(path + " must be " + (f.exclusive_min ? "greater than " : "at least ") + num(f.min) +
-                " and at most " + num(f.max) + ", got " + num(v));
-  throw Error(path + " must be between " + num(f.min) + " and " + num(f.max) + ", got " + num(v));
+                    " and at most " + num(f.max) + ", got " + num(v),
+                f.exclusive_min ? "config_range_open" : "config_range", params);
+  throw Error(path + " must be between " + num(f.min) + " and " + num(f.max) + ", got " + num(v), "config_range", params);
 }
 
 long long read_int(const json& v, const std::string& path) {
@@ -129,7 +131,7 @@ long long read_int(const json& v, const std::string& path) {
     if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9.0e15) return static_cast<long long>(d);
   }
   if (v.is_number_unsigned()) return static_cast<long long>(std::min<std::uint64_t>(v.get<std::uint64_t>(), 1ull << 62));
-  throw Error(path + " must be an integer, got " + describe(v));
+  throw Error(path + " must be an integer, got " + describe(v), "config_integer", {{"field", path}, {"got", v.dump()}});
 }
 
 // A uint64 as a JSON number or a decimal string (JavaScript numbers cannot hold 2^64 − 1).
@@ -149,7 +151,8 @@ std::uint64_t read_u64(const json& v, const std::string& path) {
     if (ok) return x;
   }
   throw Error(path + " must be a whole number from 0 to 18446744073709551615 (a number or a string of digits), got " +
-              describe(v));
+                  describe(v),
+              "config_seed", {{"field", path}, {"got", v.dump()}});
 }
 
 void set(Config& c, const ConfigField& f, const json& v, const std::string& path) {
@@ -162,9 +165,11 @@ void set(Config& c, const ConfigField& f, const json& v, const std::string& path
               c.*member = static_cast<V>(value);
               return;
             }
-          throw Error(path + " must be one of " + enum_list(f) + ", got " + describe(v));
+          throw Error(path + " must be one of " + enum_list(f) + ", got " + describe(v), "config_choice",
+                      {{"field", path}, {"allowed", enum_list(f)}, {"got", v.dump()}});
         } else if constexpr (std::is_same_v<V, bool>) {
-          if (!v.is_boolean()) throw Error(path + " must be true or false, got " + describe(v));
+          if (!v.is_boolean())
+            throw Error(path + " must be true or false, got " + describe(v), "config_bool", {{"field", path}, {"got", v.dump()}});
           c.*member = v.get<bool>();
         } else if constexpr (std::is_same_v<V, std::uint64_t>) {
           c.*member = read_u64(v, path);
@@ -173,10 +178,12 @@ void set(Config& c, const ConfigField& f, const json& v, const std::string& path
           check_range(f, path, static_cast<double>(x));
           c.*member = static_cast<int>(x);
         } else {
-          if (!v.is_number()) throw Error(path + " must be a number, got " + describe(v));
+          if (!v.is_number())
+            throw Error(path + " must be a number, got " + describe(v), "config_number", {{"field", path}, {"got", v.dump()}});
           const double d = v.get<double>();
           if (!std::isfinite(d) || std::fabs(d) > std::numeric_limits<float>::max())
-            throw Error(path + " must be a finite float32 number, got " + v.dump());
+            throw Error(path + " must be a finite float32 number, got " + v.dump(), "config_number",
+                        {{"field", path}, {"got", v.dump()}});
           check_range(f, path, d);
           c.*member = static_cast<V>(d);
         }
@@ -191,15 +198,18 @@ void validate_config(const Config& c) {
     if (f.type != FieldType::Int && f.type != FieldType::Float) continue;
     const json v = get(c, f);
     const double x = v.get<double>();
-    if (!std::isfinite(x)) throw Error(std::string("config.") + f.name + " must be a finite number");
-    check_range(f, std::string("config.") + f.name, x);
+    if (!std::isfinite(x))
+      throw Error(std::string(f.name) + " must be a finite number", "config_number", {{"field", f.name}, {"got", v.dump()}});
+    check_range(f, f.name, x);
   }
   if (c.d_model % c.num_heads != 0)
-    throw Error("config.num_heads (" + std::to_string(c.num_heads) + ") must divide config.d_model (" +
-                std::to_string(c.d_model) + ")");
+    throw Error("The number of heads (" + std::to_string(c.num_heads) + ") must divide d_model (" +
+                    std::to_string(c.d_model) + "): each head gets d_model / heads columns",
+                "config_heads_divide", {{"heads", std::to_string(c.num_heads)}, {"d_model", std::to_string(c.d_model)}});
   if (c.masked_lm && c.decoder_layers > 0)
-    throw Error("config.masked_lm needs an encoder-only model (config.decoder_layers is " +
-                std::to_string(c.decoder_layers) + "): it is a head on the encoder's own tokens");
+    throw Error("The masked-word head (masked_lm) needs an encoder-only model (decoder_layers is " +
+                    std::to_string(c.decoder_layers) + "): it is a head on the encoder's own tokens",
+                "config_masked_lm_decoder", {{"decoder_layers", std::to_string(c.decoder_layers)}});
 }
 
 void parse_config(Config& c, const json& j) {
@@ -211,9 +221,10 @@ void parse_config(Config& c, const json& j) {
       std::set<std::string> names;
       for (const ConfigField& g : config_fields()) names.insert(g.name);
       for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-      throw Error("unknown key \"" + it.key() + "\" in config (allowed: " + list + ")");
+      throw Error("unknown key \"" + it.key() + "\" in config (allowed: " + list + ")", "config_unknown",
+                  {{"field", it.key()}, {"allowed", list}});
     }
-    set(c, *f, it.value(), "config." + it.key());
+    set(c, *f, it.value(), it.key());
   }
   validate_config(c);
 }

@@ -23,8 +23,9 @@ constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 const char* const kSpecials[] = {"<pad>", "<s>", "</s>"};
 const char* const kMask = "[MASK]";
 
+// `skipped` (when given) receives what the regex tokenizer dropped, at offsets in `text`.
 std::vector<std::string> tokenize(const Model& m, const std::string& text, const std::string& what,
-                                  TextInfo& info) {
+                                  TextInfo& info, std::vector<SkippedSpan>* skipped = nullptr) {
   validate_utf8(text);
   std::vector<std::string> tokens;
   // With a masked-word head, "[MASK]" is one token wherever it stands; the text between is
@@ -40,17 +41,23 @@ std::vector<std::string> tokenize(const Model& m, const std::string& text, const
       case TokenizerKind::Regex: part = tokenize_regex(piece); break;
       case TokenizerKind::Bpe: part = bpe_encode(info.bpe, tokenize_regex(piece)); break;
     }
+    if (skipped && m.config.tokenizer != TokenizerKind::Whitespace)
+      for (SkippedSpan& sp : regex_skipped(piece, utf8_length(std::string_view(text).substr(0, from))))
+        skipped->push_back(std::move(sp));
     tokens.insert(tokens.end(), part.begin(), part.end());
     if (at == std::string::npos) break;
     tokens.push_back(mask);
     from = at + mask.size();
   }
+  const std::string kind = m.config.tokenizer == TokenizerKind::Whitespace ? "whitespace" : "regex";
   if (tokens.empty())
-    throw Error("\"" + what + "\" has no tokens: the " + std::string(m.config.tokenizer == TokenizerKind::Whitespace ? "whitespace" : "regex") +
-                " tokenizer found no words in it");
+    throw Error("\"" + what + "\" has no tokens: the " + kind + " tokenizer found no words in it", "no_tokens",
+                {{"what", what}, {"tokenizer", kind}});
   if (static_cast<int>(tokens.size()) > m.config.max_tokens)
     throw Error("\"" + what + "\" has " + std::to_string(tokens.size()) + " tokens; the limit (max_tokens) is " +
-                std::to_string(m.config.max_tokens));
+                    std::to_string(m.config.max_tokens),
+                "too_many_tokens",
+                {{"what", what}, {"count", std::to_string(tokens.size())}, {"max", std::to_string(m.config.max_tokens)}});
   return tokens;
 }
 
@@ -65,7 +72,8 @@ struct Vocab {
     auto it = ids.find(t);
     if (it != ids.end()) return it->second;
     if (unk >= 0) return unk;
-    throw Error("token \"" + t + "\" is not in the model's vocabulary (and the vocabulary has no <unk> or [UNK])");
+    throw Error("token \"" + t + "\" is not in the model's vocabulary (and the vocabulary has no <unk> or [UNK])",
+                "unknown_token", {{"token", t}});
   }
   void add(const std::string& t) {
     if (ids.emplace(t, static_cast<int>(tokens.size())).second) tokens.push_back(t);
@@ -102,8 +110,9 @@ Tensor rec_embed(Rec r, const std::string& pre, const std::vector<std::vector<in
                            B > 1 ? "The shorter sentence is padded with <pad> to the same length." : "")
                    .data.data();
   const Rec re = r.in("embedding");
+  const std::string sym = pre == "target_" ? "Y" : "X";  // the decoder's stream is Y, the encoder's X
   float* emb = r.trace.add(pre + "embedding", rows, re.place, "Embedding lookup (" + what + ")",
-                           "X^{\\text{tok}}_t = E[\\text{id}_t]", "lookup", {pre + "token_ids", "embedding_table"},
+                           sym + "^{\\text{tok}}_t = E[\\text{id}_t]", "lookup", {pre + "token_ids", "embedding_table"},
                            "Row id_t of the embedding table, one row per token.")
                    .data.data();
   for (int b = 0; b < B; ++b)
@@ -115,7 +124,8 @@ Tensor rec_embed(Rec r, const std::string& pre, const std::vector<std::vector<in
     }
   const Tensor tok{pre + "embedding", emb};
   if (c.positional == Positional::None)
-    return rec_copy(re, out_id, rows, "Encoder input (no positional encoding)", "X = X^{\\text{tok}}", tok,
+    return rec_copy(re, out_id, rows, (sym == "Y" ? "Decoder" : "Encoder") + std::string(" input (no positional encoding)"),
+                    sym + " = " + sym + "^{\\text{tok}}", tok,
                     "Without positions, attention cannot tell word order: permuting the tokens permutes the output.");
   const bool learned = c.positional == Positional::Learned;
   float* pos = r.trace
@@ -132,11 +142,11 @@ Tensor rec_embed(Rec r, const std::string& pre, const std::vector<std::vector<in
   } else {
     sinusoidal_positional(pos, T, d);
   }
-  const std::string input_title = r.place.section == "decoder" ? "Decoder input: embedding + position"
+  const std::string input_title = sym == "Y" ? "Decoder input: embedding + position"
                                                                  : "Encoder input: embedding + position";
   float* sum = r.trace.add(learned ? pre + "embedding_sum" : out_id, rows, re.place,
                            learned ? "Token + position embeddings" : input_title,
-                           "X = X^{\\text{tok}} + " + std::string(learned ? "P" : "PE"), "add",
+                           sym + " = " + sym + "^{\\text{tok}} + " + std::string(learned ? "P" : "PE"), "add",
                            {pre + "embedding", pre + "positional"})
                    .data.data();
   for (int b = 0; b < B; ++b)
@@ -179,7 +189,7 @@ Tensor rec_stack_output(Rec r, const std::string& ln, const std::string& out_id,
   if (r.model.config.norm == NormOrder::Pre)
     return rec_layernorm(so, ln, out_id, rows, "Final LayerNorm: " + what, x, ln,
                          "Pre-norm layers add without normalising, so the stack ends with one LayerNorm.");
-  const std::string sym = ln == "final_ln" ? "Y = X" : "Z = Y";
+  const std::string sym = ln == "final_ln" ? "H = X" : "Z = Y";
   return rec_copy(so, out_id, rows, what, sym + "^{(" + std::to_string(layers) + ")}", x,
                   ln == "final_ln" ? "One context-aware vector per token." : "");
 }
@@ -199,9 +209,12 @@ void train_bpe(const Model& m, TextInfo& info) {
   if (!m.merges.empty()) {  // a trained model's own merges: applied, not learned
     info.bpe = {};
     for (const auto& p : m.merges) info.bpe.merges.push_back(BpeMerge{p, 0, {}, {}});
+    info.bpe_learned_on = "model";
+    info.weights = m.weights;
     return;
   }
   std::vector<std::string> corpus;
+  info.bpe_learned_on = m.bpe_corpus.empty() ? "sentence" : "corpus";
   if (!m.bpe_corpus.empty()) {
     corpus = m.bpe_corpus;
   } else {
@@ -215,6 +228,7 @@ void train_bpe(const Model& m, TextInfo& info) {
   // Seed 001's learner keeps every vocabulary snapshot for the page; past a few hundred
   // words the corpus-scale learner gives the same merges without them.
   info.bpe = corpus.size() <= 2000 ? bpe_train(corpus, m.config.bpe_merges) : bpe_learn(corpus, m.config.bpe_merges);
+  info.bpe_corpus_words = static_cast<int>(corpus.size());
 }
 
 // A masked-word head needs tokens, and "mask_targets" (when given) one per "[MASK]".
@@ -237,7 +251,7 @@ Tokens tokenize_all(const Model& m, TextInfo& info) {
   const bool explicit_input = m.input.has_value();
   if (explicit_input && !m.text2.empty())
     throw Error("\"text2\" needs \"text\": a model file with explicit \"input\" rows has no sentences to batch");
-  if (!explicit_input && m.text.empty()) throw Error("\"text\" is empty: type a sentence");
+  if (!explicit_input && m.text.empty()) throw Error("\"text\" is empty: type a sentence", "empty_text", {});
   if (c.tokenizer == TokenizerKind::Bpe && !explicit_input) train_bpe(m, info);
   Tokens t;
   if (explicit_input) {
@@ -247,8 +261,14 @@ Tokens tokenize_all(const Model& m, TextInfo& info) {
     info.source_tokens.push_back(labels);
     info.tokenizer = "input";
   } else {
-    info.source_tokens.push_back(tokenize(m, m.text, "text", info));
-    if (!m.text2.empty()) info.source_tokens.push_back(tokenize(m, m.text2, "text2", info));
+    info.skipped.emplace_back();
+    info.sentences.push_back(m.text);
+    info.source_tokens.push_back(tokenize(m, m.text, "text", info, &info.skipped.back()));
+    if (!m.text2.empty()) {
+      info.skipped.emplace_back();
+      info.sentences.push_back(m.text2);
+      info.source_tokens.push_back(tokenize(m, m.text2, "text2", info, &info.skipped.back()));
+    }
     info.tokenizer = c.tokenizer == TokenizerKind::Whitespace ? "whitespace" : c.tokenizer == TokenizerKind::Regex ? "regex" : "bpe";
     for (const auto& toks : info.source_tokens) t.T = std::max(t.T, static_cast<int>(toks.size()));
   }
@@ -333,7 +353,7 @@ void rec_classifier(Rec r, const Tensor& out, int T) {
   label_dims = pooled_dims;
   pooled_dims.push_back(dim(d, "feature"));
   label_dims.push_back(dim(c.num_labels, "label", "labels"));
-  float* pooled = r.trace.add("cls.pooled", pooled_dims, r.place, "First token's output", "h = Y_{0}", "pool", {out.id},
+  float* pooled = r.trace.add("cls.pooled", pooled_dims, r.place, "First token's output", "h = H_{0}", "pool", {out.id},
                               "Dropout is the identity at inference.")
                       .data.data();
   for (int b = 0; b < B; ++b)
@@ -352,7 +372,7 @@ void rec_masked_lm(Rec r, const Tensor& out, int T) {
   r.place = {"masked_lm", -1, "projection", -1};
   const Dims vocab_dims = per_token(r, T, dim(V, "vocab", "vocab"));
   float* logits = r.trace.add("mlm.logits", vocab_dims, r.place, "Masked-word logits over the vocabulary",
-                              "L = Y E^{\\top}", "logits", {out.id, "embedding_table"},
+                              "z = H E^{\\top}", "logits", {out.id, "embedding_table"},
                               "Each token's output against every row of the token table (weight tying); the rows at "
                               "[MASK] positions are the guesses.")
                       .data.data();
@@ -380,7 +400,7 @@ void rec_decoder(Rec r, const Tokens& t, const Tensor& enc) {
                                     "Decoder output", c.decoder_layers);
   r.place = {"output", -1, "projection", -1};
   const Dims vocab_dims = per_token(r, S, dim(V, "vocab", "vocab"));
-  float* logits = r.trace.add("logits", vocab_dims, r.place, "Output logits over the vocabulary", "L = Z E^{\\top}",
+  float* logits = r.trace.add("logits", vocab_dims, r.place, "Output logits over the vocabulary", "z = Z E^{\\top}",
                               "logits", {z.id, "embedding_table"},
                               "The output projection shares the embedding table (weight tying, as in the original Transformer).")
                       .data.data();

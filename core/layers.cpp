@@ -8,12 +8,12 @@ namespace ew {
 
 namespace {
 
-// Position-wise feed-forward network: H = act(X W_1 + b_1), F = H W_2 + b_2.
+// Position-wise feed-forward network: U = X W_1 + b_1, FFN(X) = act(U) W_2 + b_2.
 Tensor rec_ffn(Rec r, const std::string& P, const Tensor& x, int T) {
   const Config& c = r.model.config;
   const Rec f = r.in("ffn");
   const Tensor hidden = rec_linear_act(f, P + "ffn_pre", P + "ffn_hidden", per_token(r, T, dim(c.d_ff, "hidden")),
-                                       "Feed-forward: first linear layer", "H = X W_1 + b_1", x, P + "W_1", P + "b_1",
+                                       "Feed-forward: first linear layer", "U = X W_1 + b_1", x, P + "W_1", P + "b_1",
                                        c.activation,
                                        "Each position separately, widened to d_ff = " + std::to_string(c.d_ff) + ".");
   return rec_linear(f, P + "ffn_out", per_token(r, T, dim(c.d_model, "feature")), "Feed-forward: second linear layer",
@@ -83,7 +83,7 @@ Tensor rec_decoder_layer(Rec r, int j, const Tensor& y, int S, const Tensor& enc
     const Tensor n1 = rec_layernorm(an, P + "ln1", {}, rows, "Add & norm 1", r1, P + "ln1");
     const Tensor ca = cross_attention(r, P + "cross.", n1, S, enc, T, cross_mask);
     const Tensor r2 = rec_add(an, P + "residual2", rows, "Residual: + cross-attention",
-                              "R_2 = O_1 + \\mathrm{MHA}(O_1, E, E)", n1, ca);
+                              "R_2 = O_1 + \\mathrm{MHA}(O_1, H, H)", n1, ca);
     const Tensor n2 = rec_layernorm(an, P + "ln2", {}, rows, "Add & norm 2", r2, P + "ln2");
     const Tensor f = rec_ffn(r, P, n2, S);
     const Tensor r3 = rec_add(an, P + "residual3", rows, "Residual: + feed-forward", "R_3 = O_2 + \\mathrm{FFN}(O_2)", n2, f);
@@ -97,7 +97,7 @@ Tensor rec_decoder_layer(Rec r, int j, const Tensor& y, int S, const Tensor& enc
   const Tensor n2 = rec_layernorm(an, P + "ln2", {}, rows, "LayerNorm before cross-attention", r1, P + "ln2");
   const Tensor ca = cross_attention(r, P + "cross.", n2, S, enc, T, cross_mask);
   const Tensor r2 = rec_add(an, P + "residual2", rows, "Residual: + cross-attention",
-                            "R_2 = R_1 + \\mathrm{MHA}(\\mathrm{LN}_2(R_1), E, E)", r1, ca);
+                            "R_2 = R_1 + \\mathrm{MHA}(\\mathrm{LN}_2(R_1), H, H)", r1, ca);
   const Tensor n3 = rec_layernorm(an, P + "ln3", {}, rows, "LayerNorm before the feed-forward", r2, P + "ln3");
   const Tensor f = rec_ffn(r, P, n3, S);
   const Tensor r3 = rec_add(an, P + "residual3", rows, "Residual: + feed-forward",

@@ -59,6 +59,7 @@ struct Param {
 
 struct Model {
   Config config;
+  std::string weights;  // "builtin:<name>" or the file the parameters came from ("" when seeded/inline)
   std::string text;   // the source sentence
   std::string text2;  // optional second sentence: a padded batch of two
   std::string target; // what the decoder should produce; it reads "<s>" + these tokens.

@@ -178,7 +178,9 @@ Model model_with_weights(json j, const std::string& path) {
     bytes = read_bytes(file, "weights file");
   }
   j.erase("weights");
-  return model_with_weight_bytes(std::move(j), bytes);
+  Model m = model_with_weight_bytes(std::move(j), bytes);
+  m.weights = name;
+  return m;
 }
 
 }  // namespace

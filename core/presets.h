@@ -1,6 +1,7 @@
-// presets.h — built-in model files that reproduce the seed tutorials with their own
-// numbers (and the page's default). Each preset is a model file (model_file.h) with a
-// name, a title, a description a reader sees, and the seed it comes from.
+// presets.h — built-in model files that reproduce the tutorials with their own numbers
+// (and the page's default). Each preset is a model file (model_file.h) with a name, a
+// title, a description a reader sees, the tutorial it comes from (by title), and where it
+// opens: the step whose numbers the tutorial prints (and, in a batch, which sentence).
 #pragma once
 #include <string>
 #include <vector>
@@ -10,6 +11,9 @@ namespace ew {
 struct Preset {
   std::string name, title, description, source;
   std::string model_json;
+  std::string step;  // id of the step the tutorial prints ("" : the first step)
+  int batch = 0;     // the batch item (sentence) that step shows
+
 };
 
 const std::vector<Preset>& presets();

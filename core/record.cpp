@@ -46,8 +46,8 @@ int rows(const Dims& dims) { return static_cast<int>(count(dims) / static_cast<s
 Step& add_activation_step(Rec r, const std::string& id, const Dims& dims, const std::string& x_id, Activation act) {
   const bool gelu = act == Activation::GELU;
   return r.trace.add(id, dims, r.place, gelu ? "GELU activation" : "ReLU activation",
-                     gelu ? "\\mathrm{GELU}(h) = h\\,\\Phi(h) = \\tfrac{1}{2}h\\left(1 + \\mathrm{erf}(h/\\sqrt{2})\\right)"
-                          : "\\mathrm{ReLU}(h) = \\max(0, h)",
+                     gelu ? "\\mathrm{GELU}(u) = u\\,\\Phi(u) = \\tfrac{1}{2}u\\left(1 + \\mathrm{erf}(u/\\sqrt{2})\\right)"
+                          : "\\mathrm{ReLU}(u) = \\max(0, u)",
                      "activation", {x_id},
                      gelu ? "Exact GELU with the error function (not the tanh approximation)."
                           : "Negative pre-activations become 0.");

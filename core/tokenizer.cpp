@@ -24,7 +24,9 @@ struct Char {
   std::size_t offset, size;
 };
 
-[[noreturn]] void bad_utf8(std::size_t at) { throw Error("invalid UTF-8 at byte " + std::to_string(at)); }
+[[noreturn]] void bad_utf8(std::size_t at) {
+  throw Error("invalid UTF-8 at byte " + std::to_string(at), "invalid_utf8", {{"byte", std::to_string(at)}});
+}
 
 // Strict UTF-8 (Unicode Table 3-7): no overlong forms, no surrogates, nothing above
 // U+10FFFF, no truncated sequences. The offset reported is the first byte of the bad
@@ -294,6 +296,34 @@ std::vector<std::string> tokenize_regex(std::string_view text) {
     ++i;
   }
   return out;
+}
+
+const char* const kRegexSkipReason =
+    "neither \\b\\w+\\b (a run of letters, digits or _) nor [.,!?;] matches here, so the regex tokenizer drops it";
+
+std::vector<SkippedSpan> regex_skipped(std::string_view text, int base) {
+  const std::vector<Char> chars = decode(text);
+  auto skipped = [](char32_t cp) {
+    return !is_word_char(cp) && !is_space_char(cp) && cp != '.' && cp != ',' && cp != '!' && cp != '?' && cp != ';';
+  };
+  std::vector<SkippedSpan> out;
+  for (std::size_t i = 0; i < chars.size();) {
+    if (!skipped(chars[i].cp)) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j + 1 < chars.size() && skipped(chars[j + 1].cp)) ++j;
+    out.push_back({base + static_cast<int>(i), static_cast<int>(j - i + 1), std::string(bytes_of(text, chars[i], chars[j]))});
+    i = j + 1;
+  }
+  return out;
+}
+
+int utf8_length(std::string_view text) {
+  int n = 0;
+  for (char ch : text) n += (static_cast<unsigned char>(ch) & 0xC0) != 0x80;
+  return n;
 }
 
 BpeModel bpe_train(const std::vector<std::string>& words, int num_merges) {

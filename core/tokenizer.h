@@ -24,6 +24,21 @@ std::vector<std::string> tokenize_whitespace(std::string_view text);
 // Everything else (other punctuation, symbols) is dropped, exactly as the seed does.
 std::vector<std::string> tokenize_regex(std::string_view text);
 
+// A run of characters tokenize_regex skips: neither \b\w+\b (no letter, digit or _ there)
+// nor [.,!?;] matches at any of them — an emoji, a symbol, other punctuation. White space
+// (which every tokenizer skips) is not listed; a run ends at white space or a token.
+struct SkippedSpan {
+  int start = 0, length = 0;  // in code points of the whole text, as Python's str indices
+  std::string text;           // the characters, as UTF-8
+};
+extern const char* const kRegexSkipReason;  // the reason in words (English; the page has its own)
+
+// What tokenize_regex(text) skips, with start offsets shifted by `base` code points.
+std::vector<SkippedSpan> regex_skipped(std::string_view text, int base = 0);
+
+// Number of code points in valid UTF-8 `text`.
+int utf8_length(std::string_view text);
+
 // One BPE merge as seed 001 prints it.
 struct BpeMerge {
   std::pair<std::string, std::string> pair;  // the most frequent adjacent pair

@@ -72,6 +72,13 @@ struct TextInfo {
   std::vector<std::string> vocab;                       // id -> token
   std::string tokenizer;                                // "whitespace" | "regex" | "bpe" | "input"
   BpeModel bpe;                                         // merges, when tokenizer == "bpe"
+  // What the merges were learned on: "sentence" (the text itself), "corpus" (the model
+  // file's bpe_corpus) or "model" (learned in training, carried by the weights `weights`).
+  std::string bpe_learned_on, weights;
+  int bpe_corpus_words = 0;                             // words the merges were learned from
+  std::vector<std::string> sentences;                   // per batch item: the text tokenized
+  // Per batch item: the characters the regex tokenizer (also under BPE) skipped.
+  std::vector<std::vector<SkippedSpan>> skipped;
 };
 
 class Trace {

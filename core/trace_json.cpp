@@ -79,7 +79,20 @@ void write_trace_json(std::ostream& out, const Trace& trace, const Model& model,
     }
     ojson final_vocab = ojson::array();
     for (const auto& [w, f] : t.bpe.final_vocab) final_vocab.push_back({w, f});
-    text["bpe"] = {{"merges", merges}, {"final_vocab", final_vocab}};
+    text["bpe"] = {{"merges", merges}, {"final_vocab", final_vocab}, {"learned_on", t.bpe_learned_on},
+                   {"corpus_words", t.bpe_corpus_words}, {"weights", t.weights}};
+  }
+  // What the regex tokenizer dropped, per batch item: [{start, length, text}] in code points.
+  if (!t.skipped.empty()) {
+    ojson skipped = ojson::array();
+    for (const auto& item : t.skipped) {
+      ojson spans = ojson::array();
+      for (const SkippedSpan& sp : item) spans.push_back({{"start", sp.start}, {"length", sp.length}, {"text", sp.text}});
+      skipped.push_back(spans);
+    }
+    text["skipped"] = skipped;
+    text["sentences"] = t.sentences;
+    text["skip_reason"] = kRegexSkipReason;
   }
   ojson head{{"tokens", t.source_tokens.empty() ? std::vector<std::string>{} : t.source_tokens[0]},
              {"text", text},

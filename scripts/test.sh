@@ -65,6 +65,9 @@ node tests/browser/a11y.mjs
 section "browser: the architecture map, the phone layout, the opening (tests/browser/map.mjs, ~25 s)"
 node tests/browser/map.mjs --cli build/native-release/encoder-walkthrough
 
+section "browser: labels, presets opening on their step, skipped characters, BPE's corpus, errors from the catalog (en, de)"
+node tests/browser/labels.mjs
+
 section "blog embeds: figure iframes, the web component, exports, the single-file build (Chromium)"
 node tests/browser/blog.mjs --cli build/native-release/encoder-walkthrough
 

@@ -28,20 +28,20 @@ void expect_error(const std::string& json, std::initializer_list<const char*> fr
 }  // namespace
 
 TEST_CASE("configuration errors name the key, the limit and the value") {
-  expect_error(R"({"config": {"d_model": 8, "num_heads": 3}, "text": "a b"})", {"num_heads", "3", "d_model", "8"});
-  expect_error(R"({"config": {"d_model": 0}, "text": "a b"})", {"config.d_model", "got 0"});
-  expect_error(R"({"config": {"d_model": -4}, "text": "a b"})", {"config.d_model", "-4"});
-  expect_error(R"({"config": {"d_ff": 100000000}, "text": "a b"})", {"config.d_ff", "100000000"});
-  expect_error(R"({"config": {"num_layers": 1000}, "text": "a b"})", {"config.num_layers"});
-  expect_error(R"({"config": {"d_model": 8.5}, "text": "a b"})", {"config.d_model", "integer", "8.5"});
-  expect_error(R"({"config": {"d_model": "8"}, "text": "a b"})", {"config.d_model", "string"});
-  expect_error(R"({"config": {"norm": "middle"}, "text": "a b"})", {"config.norm", "\"post\"", "middle"});
-  expect_error(R"({"config": {"activation": "tanh"}, "text": "a b"})", {"config.activation", "tanh"});
-  expect_error(R"({"config": {"positional": 1}, "text": "a b"})", {"config.positional"});
-  expect_error(R"({"config": {"causal": "yes"}, "text": "a b"})", {"config.causal", "true or false"});
+  expect_error(R"({"config": {"d_model": 8, "num_heads": 3}, "text": "a b"})", {"number of heads (3)", "d_model (8)"});
+  expect_error(R"({"config": {"d_model": 0}, "text": "a b"})", {"d_model", "got 0"});
+  expect_error(R"({"config": {"d_model": -4}, "text": "a b"})", {"d_model", "-4"});
+  expect_error(R"({"config": {"d_ff": 100000000}, "text": "a b"})", {"d_ff", "100000000"});
+  expect_error(R"({"config": {"num_layers": 1000}, "text": "a b"})", {"num_layers"});
+  expect_error(R"({"config": {"d_model": 8.5}, "text": "a b"})", {"d_model", "integer", "8.5"});
+  expect_error(R"({"config": {"d_model": "8"}, "text": "a b"})", {"d_model", "string"});
+  expect_error(R"({"config": {"norm": "middle"}, "text": "a b"})", {"norm", "\"post\"", "middle"});
+  expect_error(R"({"config": {"activation": "tanh"}, "text": "a b"})", {"activation", "tanh"});
+  expect_error(R"({"config": {"positional": 1}, "text": "a b"})", {"positional"});
+  expect_error(R"({"config": {"causal": "yes"}, "text": "a b"})", {"causal", "true or false"});
   expect_error(R"({"config": {"layer_norm_eps": 0}, "text": "a b"})", {"layer_norm_eps"});
   expect_error(R"({"config": {"layer_norm_eps": -1e-5}, "text": "a b"})", {"layer_norm_eps"});
-  expect_error(R"({"config": {"seed": -1}, "text": "a b"})", {"config.seed"});
+  expect_error(R"({"config": {"seed": -1}, "text": "a b"})", {"seed"});
   expect_error(R"({"config": {"dmodel": 8}, "text": "a b"})", {"unknown key", "dmodel", "config"});
   expect_error(R"({"config": {}, "txt": "a b"})", {"unknown key", "txt"});
 }

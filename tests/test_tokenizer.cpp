@@ -287,3 +287,17 @@ TEST_CASE("Unicode tables: spot checks against Python's isalnum() / isspace()") 
   CHECK_FALSE(ew::is_space_char(0));
   CHECK(std::string(ew::unicode_tables_version()).find("Unicode") != std::string::npos);
 }
+
+// What the regex tokenizer drops, with its position in code points (the CPython cross-check
+// in tests/reference/check_tokenizer.py compares this with re.finditer over many strings).
+TEST_CASE("regex tokenizer: the characters it skips, where they are") {
+  const auto sp = ew::regex_skipped("I \xE2\x9D\xA4\xEF\xB8\x8F \xF0\x9F\xA4\x96 transformers");  // I ❤️ 🤖 transformers
+  REQUIRE(sp.size() == 2);
+  CHECK(sp[0].start == 2);
+  CHECK(sp[0].length == 2);  // U+2764 and the variation selector U+FE0F
+  CHECK(sp[0].text == "\xE2\x9D\xA4\xEF\xB8\x8F");
+  CHECK(sp[1].start == 5);
+  CHECK(sp[1].length == 1);
+  CHECK(ew::regex_skipped("hello, world.").empty());
+  CHECK(ew::regex_skipped("x-y", 10).at(0).start == 11);
+}

@@ -61,6 +61,42 @@ TEST_CASE("every step and parameter of every preset has axes and a place") {
   }
 }
 
+// A preset opens on the step its tutorial prints: the step must exist, and its batch item too.
+TEST_CASE("every preset's opening step and batch item exist in its trace") {
+  int with_step = 0;
+  for (const ew::Preset& p : ew::presets()) {
+    INFO(p.name);
+    const ew::Trace t = ewtest::run_preset(p.name);
+    CHECK(p.batch >= 0);
+    CHECK(p.batch < static_cast<int>(t.text.source_tokens.size()));
+    if (p.step.empty()) continue;
+    ++with_step;
+    CHECK(t.find(p.step) != nullptr);
+  }
+  CHECK(with_step == static_cast<int>(ew::presets().size()) - 1);  // all but the page's default
+  CHECK(ew::find_preset("padding-batch")->batch == 1);             // the padded sentence
+  CHECK(ew::find_preset("seed001-attention-3x3")->step == "layer0.head0.weights");
+}
+
+// One symbol per quantity: the decoder's stream is Y, the encoder output H, logits z.
+TEST_CASE("formulas name the decoder input Y, the encoder output H and cross-attention's keys from H") {
+  const ew::Trace t = ewtest::run_preset("default");
+  CHECK(t.at("decoder_input").formula == "Y = Y^{\\text{tok}} + PE");
+  CHECK(t.at("decoder_input").title == "Decoder input: embedding + position");
+  CHECK(t.at("input").formula == "X = X^{\\text{tok}} + PE");
+  CHECK(t.at("decoder0.cross.k").formula == "K = H W^{K} + b^{K}");
+  CHECK(t.at("decoder0.cross.q").formula == "Q = Y W^{Q} + b^{Q}");
+  CHECK(t.at("decoder0.self.v").formula == "V = Y W^{V} + b^{V}");
+  CHECK(t.at("output").formula == "H = X^{(1)}");
+  CHECK(t.at("logits").formula == "z = Z E^{\\top}");
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    INFO(t[i].id);
+    CHECK(t[i].formula.find("from the encoder") == std::string::npos);
+    if (t[i].role == "rowsum") CHECK(t[i].formula.rfind("s_i = ", 0) == 0);
+    if (t[i].role == "weights") CHECK(t[i].formula.find("{s_i}") != std::string::npos);
+  }
+}
+
 TEST_CASE("axes and places of a pre-norm batch with a classifier and a decoder") {
   ew::Model m;
   const ew::Trace t = ewtest::run_json(

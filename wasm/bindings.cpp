@@ -46,6 +46,24 @@ namespace {
 
 using emscripten::val;
 
+// {ok: false, error, code?, params?}: the message, and for an ew::Error that has one, the
+// code and values the page's catalog shows it from (error.h). A weights file the core
+// cannot read gets the code "weights_file" with the core's reason as `detail`.
+std::string error_reply(const std::exception& e) {
+  nlohmann::json out{{"ok", false}, {"error", e.what()}};
+  const auto* ew_error = dynamic_cast<const ew::Error*>(&e);
+  std::string what = e.what();
+  if (ew_error && !ew_error->code.empty()) {
+    out["code"] = ew_error->code;
+    out["params"] = nlohmann::json::object();
+    for (const auto& [k, v] : ew_error->params) out["params"][k] = v;
+  } else if (what.rfind("safetensors: ", 0) == 0) {
+    out["code"] = "weights_file";
+    out["params"] = {{"detail", what.substr(13)}};
+  }
+  return out.dump();
+}
+
 class Engine {
  public:
   // Parses the model file, runs it, returns the trace's metadata as JSON (no data).
@@ -67,7 +85,7 @@ class Engine {
              std::to_string(trace_.setup_ms) + "}";
     } catch (const std::exception& e) {
       loaded_ = false;
-      return nlohmann::json{{"ok", false}, {"error", e.what()}}.dump();
+      return error_reply(e);
     }
   }
 
@@ -142,7 +160,7 @@ class Engine {
       return meta + "}";
     } catch (const std::exception& e) {
       loaded_ = false;
-      return nlohmann::json{{"ok", false}, {"error", e.what()}}.dump();
+      return error_reply(e);
     }
   }
 
@@ -156,7 +174,7 @@ class Engine {
       return nlohmann::json{{"ok", true}, {"config", ew::config_to_json(w.config)},
                             {"vocab", w.vocab}, {"labels", w.label_names}}.dump();
     } catch (const std::exception& e) {
-      return nlohmann::json{{"ok", false}, {"error", e.what()}}.dump();
+      return error_reply(e);
     }
   }
   val userWeights() const {
@@ -272,7 +290,7 @@ class TrainSession {
       r["ok"] = true;
       return r.dump();
     } catch (const std::exception& e) {
-      return nlohmann::json{{"ok", false}, {"error", e.what()}}.dump();
+      return error_reply(e);
     }
   }
   void need() const {
@@ -310,7 +328,7 @@ std::string presets_json() {
   nlohmann::json out = nlohmann::json::array();
   for (const ew::Preset& p : ew::presets())
     out.push_back({{"name", p.name}, {"title", p.title}, {"description", p.description}, {"source", p.source},
-                   {"model", nlohmann::json::parse(p.model_json)}});
+                   {"model", nlohmann::json::parse(p.model_json)}, {"step", p.step}, {"batch", p.batch}});
   return out.dump();
 }
 

@@ -364,7 +364,7 @@ await check('bad embed parameters: a notice inside the figure and a sensible fal
     e.setAttribute('num_heads', '3');
   }));
   const f = await blogPage.$eval('#el-b', (e) => ({ notice: e.shadowRoot.querySelector('.notice').textContent, stale: e.shadowRoot.querySelector('.ew-root').classList.contains('stale'), cells: e.shadowRoot.querySelectorAll('.result td.cell').length }));
-  assert(/num_heads/.test(f.notice) && f.stale && f.cells > 0, `element with num_heads=3: ${JSON.stringify(f)}`);
+  assert(/number of heads \(3\)/.test(f.notice) && f.stale && f.cells > 0, `element with num_heads=3: ${JSON.stringify(f)}`);
 });
 
 // ---- themes ---------------------------------------------------------------------------------------

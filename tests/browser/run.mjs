@@ -328,7 +328,7 @@ await check('invalid URL values: clear message, defaults, no crash', async () =>
   assert(/d_model/.test(note) && /norm/.test(note) && /seed/.test(note), `notice "${note}"`);
   await open(p2, '?d_model=8&num_heads=3');
   const note2 = await p2.textContent('#notice');
-  assert(/num_heads/.test(note2), `notice for an impossible combination "${note2}"`);
+  assert(/number of heads \(3\)/.test(note2), `notice for an impossible combination "${note2}"`);
   assert((await getState(p2)).num_heads === 2, 'falls back to the defaults');
   await open(p2, '?preset=nope&text=hello');
   assert(/unknown preset/.test(await p2.textContent('#notice')), 'unknown preset reported');
@@ -368,7 +368,7 @@ await check('presets menu lists every preset with description and source', async
   await page.selectOption('#preset', 'seed001-despite');
   await page.waitForFunction(() => window.encoderWalkthrough.getState().preset === 'seed001-despite');
   const desc = await page.textContent('#preset-desc');
-  assert(/Despite/.test(desc) && /seed 001/.test(desc), `description "${desc}"`);
+  assert(/Despite/.test(desc) && /Transformers - Fundamental Concepts with Python Implementation/.test(desc), `description "${desc}"`);
 });
 await check('a preset chosen while the sentence box has focus replaces its text', async () => {
   await page.focus('#text');
@@ -435,9 +435,9 @@ await check('bad input: a clear message, the last good trace stays (dimmed), the
   const before = await getTrace(page);
   let err = null;
   await api(page, () => window.encoderWalkthrough.setState({ num_heads: 3 })).catch((e) => { err = e; });
-  assert(err && /num_heads/.test(err.message), `setState should reject naming num_heads, got ${err}`);
+  assert(err && /number of heads \(3\)/.test(err.message), `setState should reject naming num_heads, got ${err}`);
   assert(await page.isVisible('#msg'), 'no message shown');
-  assert(/num_heads/.test(await page.textContent('#msg')), 'message does not name num_heads');
+  assert(/number of heads \(3\)/.test(await page.textContent('#msg')), 'message does not name num_heads');
   assert(await page.evaluate(() => document.body.classList.contains('stale')), 'old trace not dimmed');
   const after = await getTrace(page);
   assert(after.steps.length === before.steps.length, 'the last good trace was dropped');

@@ -4,6 +4,8 @@
 Builds a tiny driver (its C++ source is below) from core/tokenizer.cpp and
 core/unicode_tables.cpp, then compares, case by case:
   tokenize_regex      vs re.findall(r'(\\b\\w+\\b|[.,!?;])', s)   (seed 001's simple_tokenize)
+  regex_skipped       vs the text between re.finditer's matches, in runs of non-space:
+                      what the regex drops (start and length in str indices)
   tokenize_whitespace vs s.split()                                (seed 000)
   validate_utf8       vs bytes.decode('utf-8'): error offset = UnicodeDecodeError.start
   bpe_train/encode    vs seed 001's get_vocab / get_stats / max / merge_vocab (re.sub)
@@ -64,6 +66,9 @@ int main() {
       if (mode == "regex" || mode == "ws") {
         const std::string text = args.empty() ? std::string() : args[0];
         for (const auto& t : mode == "regex" ? ew::tokenize_regex(text) : ew::tokenize_whitespace(text)) out += "\t" + hex(t);
+      } else if (mode == "skip") {
+        for (const auto& sp : ew::regex_skipped(args.empty() ? std::string() : args[0]))
+          out += "\t" + std::to_string(sp.start) + ":" + std::to_string(sp.length) + ":" + hex(sp.text);
       } else if (mode == "utf8") {
         ew::validate_utf8(args.empty() ? std::string() : args[0]);
       } else if (mode == "bpe") {  // arg = num_merges; fields: corpus lines, "", words to encode
@@ -170,7 +175,7 @@ HAND = [
     "Despite the heavy rain, the children played happily in the park, unaware of the approaching storm.",
     "naïve café Ελληνικά 東京", "cafe\u0301!", "e.g. \"quotes\" (parens) x-y a_b 3.14 it's: done!?;",
     "東京\u3000café\u00a0x\u2009y\x85z\x1ca\x1fb c\u200bd", "__init__ __ _", "١٢٣ ²½ Ⅷ", "a\0b c",
-    "😀 emoji👍🏽x", "\ufeffBOM", "tab\tnew\nline\r\n\v\f", "...,,,!!!???;;;", "ǅungla ŉ ß ﬁ",
+    "😀 emoji👍🏽x", "\ufeffBOM", "tab\tnew\nline\r\n\v\f", "...,,,!!!???;;;", "ǅungla ŉ ß ﬁ", "I ❤️ 🤖 transformers", "a❤b (x) [MASK] #1 — ok",
 ]
 UTF8_EDGE = [  # every lead byte with the edges of its continuation range, and truncations
     bytes([lead, c2, 0x80, 0x80])[:k] + tail
@@ -219,6 +224,17 @@ def build_driver(cxx, tmp):
     return exe
 
 
+def skipped_reference(t):
+    """What PATTERN.findall drops: the gaps between its matches, in runs of non-space."""
+    out, at = [], 0
+    for m in list(PATTERN.finditer(t)) + [None]:
+        end = m.start() if m else len(t)
+        for run in re.finditer(r"\S+", t[at:end]):
+            out.append(f"{at + run.start()}:{len(run.group())}:{h(run.group())}")
+        at = m.end() if m else len(t)
+    return ["OK"] + out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cxx", default=os.environ.get("CXX", "c++"))
@@ -243,6 +259,7 @@ def main():
     for t in texts:
         cases.append(("regex", f"regex\t-\t{h(t)}", ["OK"] + [h(x) for x in PATTERN.findall(t)], t))
         cases.append(("ws", f"ws\t-\t{h(t)}", ["OK"] + [h(x) for x in t.split()], t))
+        cases.append(("skip", f"skip\t-\t{h(t)}", skipped_reference(t), t))
     for b in [random_bytes(rng) for _ in range(a.random)] + [t.encode() for t in HAND] + UTF8_EDGE:
         try:
             b.decode("utf-8")

@@ -109,14 +109,18 @@ for (const [name, model] of models) {
   }
 }
 // A bad model is an error message, never a crash.
-for (const [what, bad, re] of [
-  ['num_heads not dividing d_model', { config: { d_model: 8, num_heads: 3 }, text: 'x' }, /num_heads/],
-  ['unknown config key', { config: { d_model: 8, heads: 2 }, text: 'x' }, /heads/],
-  ['empty text', { config: { d_model: 8, num_heads: 2 }, text: '' }, /text/],
+for (const [what, bad, re, want] of [
+  // The code and params the page's catalog shows the message from (core/error.h).
+  ['num_heads not dividing d_model', { config: { d_model: 8, num_heads: 3 }, text: 'x' }, /number of heads \(3\) must divide d_model \(8\)/,
+    { code: 'config_heads_divide', params: { heads: '3', d_model: '8' } }],
+  ['unknown config key', { config: { d_model: 8, heads: 2 }, text: 'x' }, /heads/, { code: 'config_unknown' }],
+  ['empty text', { config: { d_model: 8, num_heads: 2 }, text: '' }, /text/, { code: 'empty_text' }],
+  ['a sentence of emoji only', { config: { d_model: 8, num_heads: 2 }, text: '🤖 ❤️' }, /no tokens/, { code: 'no_tokens', params: { what: 'text', tokenizer: 'regex' } }],
 ]) {
   try {
     const meta = JSON.parse(e.load(JSON.stringify(bad)));
-    if (!meta.ok && re.test(meta.error)) { passed++; console.log(`ok   bad model (${what}) → "${meta.error}"`); }
+    const codeOk = !want || (meta.code === want.code && (!want.params || Object.entries(want.params).every(([k, v]) => meta.params && meta.params[k] === v)));
+    if (!meta.ok && re.test(meta.error) && codeOk) { passed++; console.log(`ok   bad model (${what}) → "${meta.error}"`); }
     else { failed++; console.log(`FAIL bad model (${what}): ${JSON.stringify(meta).slice(0, 200)}`); }
   } catch (err) {
     failed++;

@@ -78,7 +78,7 @@ export function installApi(app, hooks) {
           throw new Error(msg);
         }
         next = p ? presetSettings(p) : defaults();
-        next.step = app.state.step;
+        if (!next.step) next.step = app.state.step;  // a preset opens on its own step
       }
       for (const k of keys) {
         if (k === 'preset') continue;

@@ -7,6 +7,8 @@ import { app, $ } from './app.js';
 import { Trace } from './trace.js';
 import { FIELDS, buildModel, presetHasText, presetHasWeights, overrides, estimateFloats } from './state.js';
 import { showError, clearError, showNotice } from './messages.js';
+import { coreErrorText } from './core-errors.js';
+import { t, num } from './i18n.js';
 import { engineRequest, noteRun } from './run-options.js';
 
 const MAX_FLOATS = 96e6; // ~384 MB of float32 in the trace: beyond that the tab would struggle
@@ -64,7 +66,7 @@ function setBusy(on, what = '') {
     if (dt < 150) return;
     s.hidden = false;
     document.body.classList.add('busy');
-    s.textContent = `computing${what ? ' ' + what : ''}… ${(dt / 1000).toFixed(1)} s`;
+    s.textContent = t('errors.status_computing', { what: what ? ' ' + what : '', seconds: num(dt / 1000, 1) });
   }, 100);
 }
 
@@ -79,13 +81,13 @@ async function runOne(req) {
   const state = req.state;
   const est = estimateFloats(state);
   if (est > MAX_FLOATS) {
-    const msg = `this model would record about ${Math.round(est / 1e6)} million numbers (${Math.round((est * 4) / 1e6)} MB); the page stops at ${MAX_FLOATS / 1e6} million. Use fewer layers, a smaller d_model or d_ff, or a shorter text.`;
+    const msg = t('errors.too_many_numbers', { millions: Math.round(est / 1e6), mb: Math.round((est * 4) / 1e6), limit: MAX_FLOATS / 1e6 });
     showError(msg);
     throw new Error(msg);
   }
   const { model, options } = engineRequest(buildModel(state, app.presets), state, req.opts);
   const words = (state.text.match(/\S+/g) || []).length;
-  setBusy(true, `(d_model ${state.d_model}, ~${words} tokens)`);
+  setBusy(true, t('errors.status_what', { d_model: state.d_model, words }));
   let result;
   try {
     result = await app.engine.call('run', { model: JSON.stringify(model), options, want: wantedIds(state) }, (p) => {
@@ -108,11 +110,13 @@ async function runOne(req) {
         next.text2 = '';
       }
       const r = await runOne({ state: next, opts: { ...req.opts, noFallback: true, keepNotice: true } });
-      showNotice(`“${p.title}” gives its own weights, which do not fit ${changed.map((k) => `${k} = ${state[k]}`).join(', ')} (${result.meta.error}). Switched to seeded weights (seed ${next.seed}).`);
+      showNotice(t('errors.preset_weights_fallback', { title: p.title, changed: changed.map((k) => `${k} = ${state[k]}`).join(', '),
+        error: coreErrorText(result.meta), seed: next.seed }));
       return r;
     }
-    showError(result.meta.error);
-    throw new Error(result.meta.error);
+    const msg = coreErrorText(result.meta);
+    showError(msg);
+    throw new Error(msg);
   }
   clearError();
   if (!req.opts.keepNotice) showNotice('');
@@ -120,6 +124,10 @@ async function runOne(req) {
   const trace = new Trace(result);
   noteRun(result.meta, state);
   app.trace = trace;
+  if ('batch' in state) {  // a preset's own sentence (presetSettings), once
+    app.batch = state.batch;
+    delete state.batch;
+  }
   app.state = state;
   app.shownState = structuredClone(state);
   // The forward pass proper; drawing seeded weights (first run of new settings) is shown apart.

@@ -1,7 +1,8 @@
 // engine.js — the main thread's side of the worker protocol (worker.js): call(action, payload)
 // returns a Promise; progress messages go to an optional callback. One module Worker,
 // started once; if it cannot start (no module workers, the wasm fails to load), every call
-// rejects with a message the page shows.
+// rejects with a message the page shows, in the reader's language (catalog area `errors`).
+import { t, has } from './i18n.js';
 
 export class EngineClient {
   // makeWorker: how to start the Worker (the single-file build starts it from a blob).
@@ -11,7 +12,7 @@ export class EngineClient {
     this.failed = null;
     this.worker = makeWorker();
     this.worker.onmessage = (e) => {
-      const { id, result, error, progress } = e.data;
+      const { id, result, error, code, params, progress } = e.data;
       const p = this.pending.get(id);
       if (!p) return;
       if (progress) {
@@ -19,7 +20,7 @@ export class EngineClient {
         return;
       }
       this.pending.delete(id);
-      if (error) p.reject(new Error(error));
+      if (error) p.reject(new Error(code && has(`errors.${code}`) ? t(`errors.${code}`, params || {}) : error));
       else p.resolve(result);
     };
     const fail = (msg) => {
@@ -29,9 +30,9 @@ export class EngineClient {
     };
     this.worker.onerror = (e) => {
       e.preventDefault();
-      fail(`The compute engine (WebAssembly worker) failed to start: ${e.message || 'unknown error'}`);
+      fail(t('errors.engine_start', { detail: e.message || t('errors.engine_unknown') }));
     };
-    this.worker.onmessageerror = () => fail('The compute engine sent a message that could not be read.');
+    this.worker.onmessageerror = () => fail(t('errors.engine_message'));
   }
 
   call(action, payload = {}, onProgress = null) {

@@ -87,7 +87,7 @@ export function buildForm() {
   sel.addEventListener('change', () => {
     const p = app.presets.find((x) => x.name === sel.value);
     const next = p ? presetSettings(p) : { ...defaults() };
-    next.step = app.state.step;
+    if (!next.step) next.step = app.state.step;  // a preset opens on its own step
     app.state = next;
     showNotice('');
     syncForm(next, true);

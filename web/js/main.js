@@ -7,6 +7,7 @@ import './language.js'; // first: the reader's language, before any module rende
 import { app, $ } from './app.js';
 import { EngineClient } from './engine.js';
 import { useSchema, defaults, fromURL, publicState, toURL } from './state.js';
+import { localizePresets } from './state.js';
 import { showError, showNotice, appendNotice } from './messages.js';
 import { requestCompute, onTraceShown } from './compute.js';
 import { buildForm, syncForm } from './form.js';
@@ -103,7 +104,7 @@ async function start() {
   app.isa = init.isa;
   app.build = init.build; // which module the Worker loaded (builds.js)
   useSchema(init.schema);
-  app.presets = init.presets;
+  app.presets = localizePresets(init.presets);
   buildForm();
   installGenerate({ requestCompute });
   installTraining({ requestCompute, syncForm, showStep });

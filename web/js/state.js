@@ -2,6 +2,7 @@
 // model file the engine reads (docs/model-file.md). URL keys are the model file's config
 // keys plus text, text2, preset and step, so a link reproduces exactly what the reader saw.
 // Parsing never throws: a bad value becomes the default plus a message naming it.
+import { t, has } from './i18n.js';
 
 // The page's own fields; the model's configuration fields are added from the core's config
 // schema (Module.configSchemaJson(), sent by the Worker's init) by useSchema: their types,
@@ -52,32 +53,32 @@ export function defaults() {
 // One value from a string (URL, form) or a typed value (the JS API). Returns {value} or {error}.
 export function parseValue(key, raw) {
   const f = FIELDS[key];
-  if (!f) return { error: `unknown setting "${key}"` };
+  if (!f) return { error: t('errors.setting_unknown', { key }) };
   const str = typeof raw === 'string' ? raw.trim() : raw;
   switch (f.type) {
     case 'text': {
-      if (typeof raw !== 'string') return { error: `${key} must be text` };
-      if (raw.length > f.max) return { error: `${key} is longer than ${f.max} characters` };
+      if (typeof raw !== 'string') return { error: t('errors.setting_text', { key }) };
+      if (raw.length > f.max) return { error: t('errors.setting_long', { key, max: f.max }) };
       return { value: raw };
     }
     case 'int': {
       const n = typeof str === 'number' ? str : /^[+-]?\d+$/.test(String(str)) ? Number(str) : NaN;
-      if (!Number.isInteger(n)) return { error: `${key} must be a whole number, got "${String(raw).slice(0, 40)}"` };
-      if (n < f.min || n > f.max) return { error: `${key} must be between ${f.min} and ${f.max}, got ${n}` };
+      if (!Number.isInteger(n)) return { error: t('errors.setting_integer', { key, got: String(raw).slice(0, 40) }) };
+      if (n < f.min || n > f.max) return { error: t('errors.setting_range', { key, min: f.min, max: f.max, got: n }) };
       return { value: n };
     }
     case 'float': {
       const n = typeof str === 'number' ? str : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(String(str)) ? Number(str) : NaN;
-      if (!Number.isFinite(n)) return { error: `${key} must be a number, got "${String(raw).slice(0, 40)}"` };
+      if (!Number.isFinite(n)) return { error: t('errors.setting_number', { key, got: String(raw).slice(0, 40) }) };
       const low = f.exclusiveMin ? n <= f.min : n < f.min;
       if (low || n > f.max)
-        return { error: `${key} must be ${f.exclusiveMin ? 'greater than' : 'at least'} ${f.min} and at most ${f.max}, got ${n}` };
+        return { error: t(f.exclusiveMin ? 'errors.setting_range_open' : 'errors.setting_range', { key, min: f.min, max: f.max, got: n }) };
       return { value: n };
     }
     case 'uint64': {
       const digits = String(str);
       if (!/^\d{1,20}$/.test(digits) || BigInt(digits) > f.max)
-        return { error: `${key} must be a whole number from 0 to ${f.max}, got "${String(raw).slice(0, 40)}"` };
+        return { error: t('errors.setting_u64', { key, max: f.max, got: String(raw).slice(0, 40) }) };
       return { value: u64Value(BigInt(digits)) };
     }
     case 'bool': {
@@ -85,15 +86,15 @@ export function parseValue(key, raw) {
       const s = String(str).toLowerCase();
       if (['1', 'true', 'on', 'yes'].includes(s)) return { value: true };
       if (['0', 'false', 'off', 'no'].includes(s)) return { value: false };
-      return { error: `${key} must be true or false, got "${String(raw).slice(0, 40)}"` };
+      return { error: t('errors.setting_bool', { key, got: String(raw).slice(0, 40) }) };
     }
     case 'enum': {
       const s = String(str).toLowerCase();
       if (f.values.includes(s)) return { value: s };
-      return { error: `${key} must be one of ${f.values.join(', ')}, got "${String(raw).slice(0, 40)}"` };
+      return { error: t('errors.setting_choice', { key, allowed: f.values.join(', '), got: String(raw).slice(0, 40) }) };
     }
   }
-  return { error: `bad ${key}` };
+  return { error: t('errors.setting_bad', { key }) };
 }
 
 // ---- presets ------------------------------------------------------------------------
@@ -114,7 +115,18 @@ export function presetSettings(p) {
   s.text = presetHasText(p) ? p.model.text : '';
   s.text2 = typeof p.model.text2 === 'string' ? p.model.text2 : '';
   s.preset = p.name;
+  // Open on the step the tutorial prints, in the sentence it is about (a link's own step= wins:
+  // fromURL reads it after this). `batch` is read once by compute.js and dropped.
+  s.step = p.step || '';
+  if (p.batch) s.batch = p.batch;
   return s;
+}
+// The presets with their titles and descriptions in the reader's language (the core's are English).
+export function localizePresets(presets) {
+  return presets.map((p) => {
+    const title = `presets.${p.name}.title`, description = `presets.${p.name}.description`;
+    return { ...p, title: has(title) ? t(title) : p.title, description: has(description) ? t(description) : p.description };
+  });
 }
 // The keys where state differs from its preset's own settings.
 export function overrides(state, p) {
@@ -133,12 +145,12 @@ export function fromURL(search, presets) {
   if (pname) {
     const p = presets.find((x) => x.name === pname);
     if (p) state = presetSettings(p);
-    else errors.push(`unknown preset "${pname.slice(0, 60)}" (using the default settings)`);
+    else errors.push(t('errors.url_unknown_preset', { name: pname.slice(0, 60) }));
   }
   for (const k of SETTING_KEYS) {
     if (!q.has(k)) continue;
     const r = parseValue(k, q.get(k));
-    if (r.error) errors.push(`${r.error} (using ${JSON.stringify(state[k])})`);
+    if (r.error) errors.push(t('errors.url_using', { error: r.error, value: JSON.stringify(state[k]) }));
     else state[k] = r.value;
   }
   if (q.has('step')) state.step = q.get('step').slice(0, 200);

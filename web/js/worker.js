@@ -36,7 +36,8 @@ async function createModule(opts) {
       errors.push(`${BUILD_FILES[b]}: ${(e && e.message) || e}`);
     }
   }
-  throw new Error(`no build of the engine could be loaded (${errors.join('; ')})`);
+  throw Object.assign(new Error(`no build of the engine could be loaded (${errors.join('; ')})`),
+    { code: 'engine_no_build', params: { detail: errors.join('; ') } });
 }
 
 function getModule() {
@@ -197,12 +198,15 @@ self.onmessage = async (e) => {
     postMessage({ id: msg.id, result }, transfer);
   } catch (err) {
     let text = String((err && err.message) || err);
+    let code = err && err.code;  // the page's catalog says it in the reader's language (engine.js)
+    const params = (err && err.params) || {};
     if (typeof err === 'number') {
+      code = 'engine_internal';
       // A C++ exception escaped the engine (a build without exception catching): start afresh.
       text = 'the engine stopped on an internal error with these settings (a C++ exception this build cannot catch)';
       try { engine.delete(); } catch { /* already unusable */ }
       engine = null;
     }
-    postMessage({ id: msg.id, error: text });
+    postMessage({ id: msg.id, error: text, code, params });
   }
 };

@@ -7,6 +7,9 @@ import steps from './de/steps.js';
 import notes from './de/notes.js';
 import notation from './de/notation.js';
 import provenance from './de/provenance.js';
+import presets from './de/presets.js';
+import errors from './de/errors.js';
+import tokens from './de/tokens.js';
 import matrix from './de/matrix.js';
 import attention from './de/attention.js';
 import probs from './de/probs.js';
@@ -33,6 +36,9 @@ export const DE = Object.assign(
   notes,
   notation,
   provenance,
+  presets,
+  errors,
+  tokens,
   matrix,
   attention,
   probs,

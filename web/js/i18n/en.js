@@ -7,6 +7,9 @@ import steps from './en/steps.js';
 import notes from './en/notes.js';
 import notation from './en/notation.js';
 import provenance from './en/provenance.js';
+import presets from './en/presets.js';
+import errors from './en/errors.js';
+import tokens from './en/tokens.js';
 import matrix from './en/matrix.js';
 import attention from './en/attention.js';
 import probs from './en/probs.js';
@@ -33,6 +36,9 @@ export const EN = Object.assign(
   notes,
   notation,
   provenance,
+  presets,
+  errors,
+  tokens,
   matrix,
   attention,
   probs,
