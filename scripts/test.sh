@@ -44,8 +44,8 @@ node tests/web/notes.mjs
 section "page: the embedding modules in Node (view keys, .npy via NumPy, PNG chunk, JSON export = CLI)"
 node tests/web/embed.mjs --cli build/native-release/encoder-walkthrough
 
-section "page: the message catalog (same keys, placeholders in every language) and no hard-coded English in the UI modules (Node)"
-node tests/web/i18n.mjs
+section "page: the message catalog (same keys, placeholders in every language) and no hard-coded English in any page module (Node)"
+node tests/web/i18n.mjs --all
 
 section "wasm module: thousands of recomputes leak nothing"
 node tests/wasm/no_leak.mjs
@@ -72,7 +72,7 @@ section "blog embeds: figure iframes, the web component, exports, the single-fil
 node tests/browser/blog.mjs --cli build/native-release/encoder-walkthrough
 
 section "browser: the page in German (lang=, the browser's preference, the switcher, embed mode, the web component)"
-node tests/browser/i18n.mjs
+node tests/browser/i18n.mjs --strict-english
 
 section "browser: step titles, notes and the notation key on every step (English, German)"
 node tests/browser/notes.mjs

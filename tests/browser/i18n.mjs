@@ -242,12 +242,13 @@ await check('the single-file build carries both catalogs: from file:// with lang
 
 // ---- English words left on German pages -----------------------------------------------------------
 // Visible text nodes outside the sentence and its tokens (matrix cells and labels, token chips,
+// anything marked lang="en" — the tutorials' titles, English proper names —,
 // formulas, code) with a common English word; each named by its nearest element with an id or class.
 const ENGLISH = ['the', 'of', 'and', 'with', 'step', 'steps', 'from', 'each', 'every', 'this', 'which', 'click', 'shows', 'is', 'are', 'to', 'for', 'by', 'layer', 'weights', 'head', 'heads', 'token', 'row', 'column'];
 async function englishOn(page) {
   return page.evaluate((words) => {
     const re = new RegExp(`(^|[^\\p{L}])(${words.join('|')})(?=$|[^\\p{L}])`, 'u');
-    const skip = 'td, th, .mono, code, .katex, textarea, input, script, style, .tok, .token, .tokens, .chip-tok, svg text';
+    const skip = 'td, th, .mono, code, .katex, textarea, input, script, style, .tok, .token, .tokens, .chip-tok, svg text, [lang="en"]:not(html)';
     const out = [];
     const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     while (w.nextNode()) {

@@ -4,6 +4,7 @@
 // to come from that iframe and from the site's origin.
 const TYPE = 'encoder-walkthrough:engine';
 
+import { t } from './i18n.js';
 export class RemoteEngine {
   constructor(url) {
     this.origin = url.origin;
@@ -11,7 +12,7 @@ export class RemoteEngine {
     this.pending = new Map();
     const frame = document.createElement('iframe');
     frame.src = url.href;
-    frame.title = 'Encoder Walkthrough engine (hidden)';
+    frame.title = t('embed.engineFrame');
     frame.hidden = true;
     frame.style.setProperty('display', 'none', 'important'); // whatever the host's CSS says about iframes
     frame.setAttribute('aria-hidden', 'true');

@@ -12,7 +12,7 @@ import { writeURL } from './url.js';
 import { showProvenance, weightsInfo } from './provenance.js';
 import { t } from './i18n.js';
 import { stepTitle, stepCrumbs } from './notes/title.js';
-import { noteFor } from './notes/index.js';
+import { noteInto } from './notes/index.js';
 import { renderNotation } from './notation.js';
 import { useTraceForSymbols } from './symbols.js';
 
@@ -100,14 +100,14 @@ export async function showStep(index, opts = {}) {
 
 // The note (computed from the step's fetched data) and the notation key under the title.
 function showNote(step, trace) {
-  let note = '';
+  let shown = false;
   try {
-    note = noteFor(step, trace, { trained: app.shownState ? weightsInfo().kind === 'trained' : false });
+    shown = noteInto($('note'), step, trace, { trained: app.shownState ? weightsInfo().kind === 'trained' : false });
   } catch (e) {
     console.error(e);
+    $('note').replaceChildren();
   }
-  $('note').textContent = note;
-  $('note').hidden = !note;
+  $('note').hidden = !shown;
   let key = $('notation');
   if (!key) {
     key = document.createElement('details');

@@ -1,6 +1,7 @@
 // steps.js — the table of contents: sections (tokens & embeddings, each layer, the outputs),
 // groups within them (an attention block, the feed-forward network, add & norm) and per-head
 // rows, all read from each step's `place`; and a short label per step for the list.
+import { stepName } from './notes/title.js';
 import { t } from './i18n.js';
 
 const SECTION_KEYS = { input: 'toc.sec.input', classifier: 'toc.sec.classifier', output: 'toc.sec.output', masked_lm: 'toc.sec.maskedLm' };
@@ -46,9 +47,9 @@ function groupTitle(p, encoder) {
   }
 }
 
-// The step's title without its parenthetical context (the section and group already say it).
-export function shortLabel(step) {
-  return step.title.replace(/\s*\([^()]*\)$/, '');
+// The step's name without its place (the section and group already say it), from the catalog.
+export function shortLabel(step, trace) {
+  return stepName(step, trace);
 }
 
 // Sections → groups (consecutive runs) → items; head steps gathered per head.

@@ -5,6 +5,7 @@ import { app, $ } from './app.js';
 import { el } from './matrix.js';
 import { toURL } from './state.js';
 import { outline, shortLabel } from './steps.js';
+import { stepTitle } from './notes/title.js';
 import { t } from './i18n.js';
 import { drawMap, markMap } from './arch-map.js';
 
@@ -32,7 +33,7 @@ export function buildToc() {
     const a = el('a', 'toc-link', text);
     a.href = `${base}&step=${encodeURIComponent(s.id)}`;
     a.dataset.i = s.index;
-    a.title = s.title;
+    a.title = stepTitle(s, trace);
     tocLinks[s.index] = a;
     return a;
   };
@@ -48,12 +49,12 @@ export function buildToc() {
       const ol = el('ol');
       for (const it of g.items) {
         const li = el('li');
-        if (it.step) li.append(link(it.step, shortLabel(it.step)));
+        if (it.step) li.append(link(it.step, shortLabel(it.step, trace)));
         else {
           li.className = 'toc-head';
           li.append(el('span', 'toc-hlabel', t('toc.head', { n: it.head.head })));
           const row = el('span', 'toc-hsteps');
-          for (const s of it.head.steps) row.append(link(s, shortLabel(s)));
+          for (const s of it.head.steps) row.append(link(s, shortLabel(s, trace)));
           li.append(row);
         }
         ol.append(li);

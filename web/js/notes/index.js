@@ -35,8 +35,25 @@ function noteFn(step) {
 // The note of a step: "<why and what to look for> Follows “<tutorial title>”." ('' when the
 // step has no role the catalog knows; the suite fails on that).
 export function noteFor(step, trace, info = {}) {
+  const p = noteParts(step, trace, info);
+  return p ? `${p.text} ${t('notes.follows', { title: p.title })}` : '';
+}
+// The same as parts: {text, title} (null when the step has no note).
+export function noteParts(step, trace, info = {}) {
   const fn = noteFn(step);
-  if (!fn || !step.data) return '';
+  if (!fn || !step.data) return null;
   const { text, tut } = fn(step, trace, info);
-  return `${text} ${t('notes.follows', { title: t(`notes.tut.${tut}`) })}`;
+  return { text, title: t(`notes.tut.${tut}`) };
+}
+// The note into `node`: its text, then "Follows “<title>”." with the title as a <cite> in the
+// tutorial's own language (English), whatever the page's language.
+export function noteInto(node, step, trace, info = {}) {
+  const p = noteParts(step, trace, info);
+  if (!p) return node.replaceChildren(), false;
+  const [before, after] = t('notes.follows', { title: '\u0000' }).split('\u0000');
+  const cite = document.createElement('cite');
+  cite.lang = 'en';
+  cite.textContent = p.title;
+  node.replaceChildren(document.createTextNode(`${p.text} ${before}`), cite, document.createTextNode(after || ''));
+  return true;
 }

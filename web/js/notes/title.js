@@ -31,7 +31,11 @@ export function consumerOf(step, trace) {
 // "Attention weights A" — the name without its place.
 export function stepName(step, trace) {
   if (!step) return '';
-  if (step.isParam) return t('steps.param', { sym: symbolOf(step), id: step.id });
+  if (step.isParam) {
+    const where = placeText(step.place);
+    const name = t('steps.param', { sym: symbolOf(step) });
+    return where ? t('steps.withPlace', { name, where }) : name;
+  }
   if (step.role === 'grad') {
     const of = trace.get(step.of);
     return t('steps.grad', { sym: symbolOf(step, trace), of: of ? stepTitle(of, trace) : step.of });

@@ -3,14 +3,12 @@
 // with the rows/columns/cells that cell used highlighted.
 import { createMatrix, el } from '../matrix.js';
 import { explain, kindOf } from '../kinds/index.js';
-import { sym } from '../kinds/common.js';
 import { t as msg, has } from '../i18n.js';
 import { stepTitle } from '../notes/title.js';
 
 // The two tables with a name of their own (catalog keys matrix.name.<id>).
 export function tensorLabel(trace, t) {
   if (has(`matrix.name.${t.id}`)) return msg(`matrix.name.${t.id}`);
-  if (t.isParam) return `${sym(t.id)} · ${t.id}`;
   return stepTitle(t, trace);
 }
 

@@ -6,4 +6,5 @@ export default {
   'embed.badControls': 'unbekannte Bedienelemente {got} (controls: {list} oder none)',
   'embed.badTheme': 'theme muss eines von {list} sein, erhalten: „{got}“ (es gilt die Systemeinstellung)',
   'embed.noStep': 'dieser Trace hat keinen Schritt „{wanted}“; angezeigt wird der ähnlichste, „{closest}“ (Schritt-IDs: docs/trace.md)',
+  'embed.engineFrame': 'Encoder-Walkthrough-Rechenkern (verborgen)',
 };

@@ -29,7 +29,7 @@ export default {
   'steps.counter': 'Schritt {i} von {n}',
   'steps.docTitle': '{i}. {title} — Encoder Walkthrough',
   'steps.announce': 'Schritt {i} von {n}: {title}',
-  'steps.param': 'Parameter {sym} ({id})',
+  'steps.param': 'Parameter {sym}',
   'steps.grad': 'Gradient {sym} von: {of}',
   'steps.token_ids': 'Token-IDs (Quelle)',
   'steps.target_token_ids': 'Token-IDs (Ziel)',

@@ -25,16 +25,16 @@ export default {
   'tokens.skipped.mark': 'übersprungen: „{text}“',
   'tokens.skipped.quoted': '„{text}“',
   'tokens.skipped.none': 'Jedes Zeichen außer Leerraum wurde Teil eines Tokens.',
-  'tokens.skipped.reason': (p) =>
-    `${p.count === 1 ? `Eine Stelle wurde übersprungen (${p.list})` : `${p.count} Stellen wurden übersprungen (${p.list})`}: Dort passt keines der beiden Muster des regulären Ausdrucks — \\b\\w+\\b braucht Buchstaben, Ziffern oder _, und [.,!?;] nimmt nur diese fünf Satzzeichen —, also verwirft der Tokenizer diese Zeichen, wie es re.findall im Tutorial tut. Das Modell sieht sie nie.`,
+  'tokens.skipped.reason': ({ count, list }) =>
+    `${count === 1 ? `Eine Stelle wurde übersprungen (${list})` : `${count} Stellen wurden übersprungen (${list})`}: Dort passt keines der beiden Muster des regulären Ausdrucks — \\b\\w+\\b braucht Buchstaben, Ziffern oder _, und [.,!?;] nimmt nur diese fünf Satzzeichen —, also verwirft der Tokenizer diese Zeichen, wie es re.findall im Tutorial tut. Das Modell sieht sie nie.`,
   'tokens.bpe.heading': 'BPE-Merges ({n})',
   'tokens.bpe.explain': 'Jeder Merge verbindet das häufigste benachbarte Symbolpaar im Vokabular des Korpus (Wörter in Zeichen zerlegt, mit </w> am Ende).',
-  'tokens.bpe.learned.sentence': (p) =>
-    `Diese ${p.merges} Merges wurden allein aus diesem Satz gelernt (${p.words} ${p.words === 1 ? 'Wort' : 'Wörter'}), nicht aus einem großen Korpus. Darum ist jedes Paar darin „häufig“: Mit genügend Merges wird ein ganzes Wort — sogar ein langes Wort ohne Leerzeichen wie „我爱自然语言处理“ — zu einem einzigen Token, weil nichts anderes konkurriert. Ein auf einem großen Korpus gelernter Tokenizer behält nur Paare, die in vielen Texten häufig sind.`,
-  'tokens.bpe.learned.corpus': (p) =>
-    `Diese ${p.merges} Merges wurden auf dem eigenen Korpus der Modelldatei gelernt (${p.words} ${p.words === 1 ? 'Wort' : 'Wörter'}) und dann auf diesen Satz angewendet.`,
-  'tokens.bpe.learned.model': (p) =>
-    `Diese ${p.merges} Merges wurden beim Training des Modells auf seinem Trainingskorpus gelernt${p.corpus ? ` (${p.corpus})` : ''} und gehören zu seinen Gewichten; dieser Satz wird nur mit ihnen zerlegt, aus ihm wird nichts gelernt.`,
+  'tokens.bpe.learned.sentence': ({ merges, words }) =>
+    `Diese ${merges} Merges wurden allein aus diesem Satz gelernt (${words} ${words === 1 ? 'Wort' : 'Wörter'}), nicht aus einem großen Korpus. Darum ist jedes Paar darin „häufig“: Mit genügend Merges wird ein ganzes Wort — sogar ein langes Wort ohne Leerzeichen wie „我爱自然语言处理“ — zu einem einzigen Token, weil nichts anderes konkurriert. Ein auf einem großen Korpus gelernter Tokenizer behält nur Paare, die in vielen Texten häufig sind.`,
+  'tokens.bpe.learned.corpus': ({ merges, words }) =>
+    `Diese ${merges} Merges wurden auf dem eigenen Korpus der Modelldatei gelernt (${words} ${words === 1 ? 'Wort' : 'Wörter'}) und dann auf diesen Satz angewendet.`,
+  'tokens.bpe.learned.model': ({ corpus, merges }) =>
+    `Diese ${merges} Merges wurden beim Training des Modells auf seinem Trainingskorpus gelernt${corpus ? ` (${corpus})` : ''} und gehören zu seinen Gewichten; dieser Satz wird nur mit ihnen zerlegt, aus ihm wird nichts gelernt.`,
   'tokens.bpe.corpus.builtin:masked-words': 'den Reden zur Lage der Nation (State of the Union) der US-Präsidenten',
   'tokens.bpe.table': 'BPE-Merges',
   'tokens.bpe.col.n': '#',

@@ -6,4 +6,5 @@ export default {
   'embed.badControls': 'unknown controls {got} (controls: {list} or none)',
   'embed.badTheme': 'theme must be one of {list}, got "{got}" (following the system)',
   'embed.noStep': 'there is no step "{wanted}" in this trace; showing the closest, "{closest}" (step ids: docs/trace.md)',
+  'embed.engineFrame': 'Encoder Walkthrough engine (hidden)',
 };

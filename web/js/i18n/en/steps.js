@@ -29,7 +29,7 @@ export default {
   'steps.counter': 'Step {i} of {n}',
   'steps.docTitle': '{i}. {title} — Encoder Walkthrough',
   'steps.announce': 'Step {i} of {n}: {title}',
-  'steps.param': 'parameter {sym} ({id})',
+  'steps.param': 'parameter {sym}',
   'steps.grad': 'Gradient {sym} of: {of}',
   'steps.token_ids': 'Token ids (source)',
   'steps.target_token_ids': 'Token ids (target)',

@@ -26,16 +26,16 @@ export default {
   'tokens.skipped.mark': 'skipped: “{text}”',
   'tokens.skipped.quoted': '“{text}”',
   'tokens.skipped.none': 'Every character other than white space became part of a token.',
-  'tokens.skipped.reason': (p) =>
-    `${p.count === 1 ? `One place was skipped (${p.list})` : `${p.count} places were skipped (${p.list})`}: neither pattern of the regex matches there — \\b\\w+\\b needs letters, digits or _, and [.,!?;] only takes those five punctuation marks — so the tokenizer drops these characters, as the tutorial’s re.findall does. The model never sees them.`,
+  'tokens.skipped.reason': ({ count, list }) =>
+    `${count === 1 ? `One place was skipped (${list})` : `${count} places were skipped (${list})`}: neither pattern of the regex matches there — \\b\\w+\\b needs letters, digits or _, and [.,!?;] only takes those five punctuation marks — so the tokenizer drops these characters, as the tutorial’s re.findall does. The model never sees them.`,
   'tokens.bpe.heading': 'BPE merges ({n})',
   'tokens.bpe.explain': 'Each merge joins the most frequent adjacent pair of symbols in the corpus vocabulary (words split into characters, ending in </w>).',
-  'tokens.bpe.learned.sentence': (p) =>
-    `These ${p.merges} merges were learned on this sentence alone (${p.words} ${p.words === 1 ? 'word' : 'words'}), not on a large corpus. So every pair that occurs in it is “frequent”: with enough merges a whole word — even a word of many characters with no spaces, like “我爱自然语言处理” — becomes one token, because nothing else competes. A tokenizer learned on a large corpus keeps only pairs common across many texts.`,
-  'tokens.bpe.learned.corpus': (p) =>
-    `These ${p.merges} merges were learned on the model file’s own corpus (${p.words} ${p.words === 1 ? 'word' : 'words'}), then applied to this sentence.`,
-  'tokens.bpe.learned.model': (p) =>
-    `These ${p.merges} merges were learned when the model was trained, on its training corpus${p.corpus ? ` (${p.corpus})` : ''}, and travel with its weights; this sentence is only split by them, nothing is learned from it.`,
+  'tokens.bpe.learned.sentence': ({ merges, words }) =>
+    `These ${merges} merges were learned on this sentence alone (${words} ${words === 1 ? 'word' : 'words'}), not on a large corpus. So every pair that occurs in it is “frequent”: with enough merges a whole word — even a word of many characters with no spaces, like “我爱自然语言处理” — becomes one token, because nothing else competes. A tokenizer learned on a large corpus keeps only pairs common across many texts.`,
+  'tokens.bpe.learned.corpus': ({ merges, words }) =>
+    `These ${merges} merges were learned on the model file’s own corpus (${words} ${words === 1 ? 'word' : 'words'}), then applied to this sentence.`,
+  'tokens.bpe.learned.model': ({ corpus, merges }) =>
+    `These ${merges} merges were learned when the model was trained, on its training corpus${corpus ? ` (${corpus})` : ''}, and travel with its weights; this sentence is only split by them, nothing is learned from it.`,
   'tokens.bpe.corpus.builtin:masked-words': 'the State of the Union addresses',
   'tokens.bpe.table': 'BPE merges',
   'tokens.bpe.col.n': '#',
