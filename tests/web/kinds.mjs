@@ -20,7 +20,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { root, arg, loadWasmModule } from '../harness.mjs';
-import { Trace } from '../../web/js/trace.js';
+import { traceOf as pageTrace } from './page-trace.mjs';
 import { KINDS, explain } from '../../web/js/kinds/index.js';
 import { setLang } from '../../web/js/i18n.js';
 
@@ -51,20 +51,9 @@ backward('pre-norm GELU classifier, learned positions, a padded batch', { config
   d_ff: 12, num_layers: 1, norm: 'pre', activation: 'gelu', positional: 'learned', num_labels: 2 },
   text: 'the frost was hard', text2: 'earth stood', label: 1, label2: 0 });
 
-// The page's Trace from one load, copying the step and parameter views as the Worker does.
+// The page's Trace of a model (tests/web/page-trace.mjs).
 function traceOf(model, options) {
-  const meta = JSON.parse(options ? engine.runWith(JSON.stringify(model), JSON.stringify(options)) : engine.load(JSON.stringify(model)));
-  if (!meta.ok) throw new Error(meta.error);
-  const pack = (n, at) => {
-    const offsets = [0];
-    for (let i = 0; i < n; i++) offsets.push(offsets[i] + at(i).length);
-    const out = new Float32Array(offsets[n]);
-    for (let i = 0; i < n; i++) out.set(at(i), offsets[i]);
-    return { buffer: out.buffer, offsets };
-  };
-  const steps = pack(meta.steps.length, (i) => engine.stepData(i));
-  const params = pack(meta.params.length, (i) => engine.paramData(i));
-  return new Trace({ meta, steps, params, generation: 1, timing: {} });
+  return pageTrace(engine, model, options);
 }
 
 // Cells to check: all of a small step, else a fixed spread (corners, diagonal, a stride).

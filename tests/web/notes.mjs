@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { root, arg, loadWasmModule } from '../harness.mjs';
-import { Trace } from '../../web/js/trace.js';
+import { traceOf as pageTrace } from './page-trace.mjs';
 import { setLang, t } from '../../web/js/i18n.js';
 import { stepTitle, stepCrumbs } from '../../web/js/notes/title.js';
 import { noteFor } from '../../web/js/notes/index.js';
@@ -27,19 +27,9 @@ const M = await loadWasmModule(modPath);
 const engine = new M.Engine();
 const presets = JSON.parse(M.presetsJson());
 
+// The page's Trace of a model (tests/web/page-trace.mjs).
 function traceOf(model, options) {
-  const meta = JSON.parse(options ? engine.runWith(JSON.stringify(model), JSON.stringify(options)) : engine.load(JSON.stringify(model)));
-  if (!meta.ok) throw new Error(meta.error);
-  const pack = (n, at) => {
-    const offsets = [0];
-    for (let i = 0; i < n; i++) offsets.push(offsets[i] + at(i).length);
-    const out = new Float32Array(offsets[n]);
-    for (let i = 0; i < n; i++) out.set(at(i), offsets[i]);
-    return { buffer: out.buffer, offsets };
-  };
-  const steps = pack(meta.steps.length, (i) => engine.stepData(i));
-  const params = pack(meta.params.length, (i) => engine.paramData(i));
-  return new Trace({ meta, steps, params, generation: 1, timing: {} });
+  return pageTrace(engine, model, options);
 }
 
 // Models beyond the presets (as tests/web/kinds.mjs has them): learned positions with a
