@@ -2,7 +2,7 @@
 // command-line options, loading the wasm module's Node flavor, and launching Debian's
 // headless Chromium with the flags that work on these machines (../shared/TOOLCHAIN.md).
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 
@@ -51,4 +51,13 @@ export function checks(stackLines = 8) {
 
 export function assert(cond, msg) {
   if (!cond) throw new Error(msg);
+}
+
+// Exits with status 2 (not a test failure: the suite cannot run) when a file it needs is missing.
+export function requireFiles(suite, files) {
+  for (const [what, p] of files)
+    if (!existsSync(p)) {
+      console.error(`${suite}: ${what} not found at ${p}`);
+      process.exit(2);
+    }
 }

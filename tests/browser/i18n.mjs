@@ -13,17 +13,13 @@ import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { root, arg, launchChromium, checks, assert } from '../harness.mjs';
+import { root, arg, launchChromium, checks, assert, requireFiles } from '../harness.mjs';
 
 const dist = path.resolve(root, arg('--dist', 'dist'));
 const exe = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
 const artifacts = path.resolve(root, arg('--artifacts', 'artifacts/i18n'));
 const STRICT = process.argv.includes('--strict-english');
-for (const [what, p] of [['built site', path.join(dist, 'index.html')], ['Chromium', exe]])
-  if (!existsSync(p)) {
-    console.error(`i18n suite: ${what} not found at ${p}`);
-    process.exit(2);
-  }
+requireFiles('i18n suite', [['built site', path.join(dist, 'index.html')], ['Chromium', exe]]);
 mkdirSync(artifacts, { recursive: true });
 
 const { check, results } = checks(8);

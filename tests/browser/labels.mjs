@@ -15,22 +15,18 @@
 //
 //   node tests/browser/labels.mjs [--dist dist] [--node-module build/wasm/node/encoder_walkthrough_node.js]
 //                                 [--chromium /usr/bin/chromium] [--artifacts artifacts]
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { root, arg, launchChromium, loadWasmModule, checks, assert } from '../harness.mjs';
+import { root, arg, launchChromium, loadWasmModule, checks, assert, requireFiles } from '../harness.mjs';
 
 const dist = path.resolve(root, arg('--dist', 'dist'));
 const nodeModule = path.resolve(root, arg('--node-module', 'build/wasm/node/encoder_walkthrough_node.js'));
 const exe = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
 const artifacts = path.resolve(root, arg('--artifacts', 'artifacts'));
-for (const [what, p] of [['built site', path.join(dist, 'index.html')], ['Node module', nodeModule], ['Chromium', exe]])
-  if (!existsSync(p)) {
-    console.error(`labels: ${what} not found at ${p}`);
-    process.exit(2);
-  }
+requireFiles('labels', [['built site', path.join(dist, 'index.html')], ['Node module', nodeModule], ['Chromium', exe]]);
 mkdirSync(artifacts, { recursive: true });
 
 const { check, results } = checks(8);

@@ -9,23 +9,19 @@
 //   node tests/browser/map.mjs [--cli build/native-release/encoder-walkthrough] [--dist dist]
 //                              [--chromium /usr/bin/chromium] [--artifacts artifacts]
 // Prints `N passed, M failed`; exits non-zero on failure.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { root, arg, launchChromium, checks, assert } from '../harness.mjs';
+import { root, arg, launchChromium, checks, assert, requireFiles } from '../harness.mjs';
 
 const cli = path.resolve(root, arg('--cli', 'build/native-release/encoder-walkthrough'));
 const dist = path.resolve(root, arg('--dist', 'dist'));
 const exe = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
 const artifacts = path.resolve(root, arg('--artifacts', 'artifacts'));
-for (const [what, p] of [['native CLI', cli], ['built site', path.join(dist, 'index.html')], ['Chromium', exe]])
-  if (!existsSync(p)) {
-    console.error(`map suite: ${what} not found at ${p}`);
-    process.exit(2);
-  }
+requireFiles('map suite', [['native CLI', cli], ['built site', path.join(dist, 'index.html')], ['Chromium', exe]]);
 mkdirSync(artifacts, { recursive: true });
 
 const { check, results } = checks(6);

@@ -12,21 +12,17 @@
 // Screenshots at 1400×1000 and 390×844 go to artifacts/notes-*.png.
 //
 //   node tests/browser/notes.mjs [--dist dist] [--chromium /usr/bin/chromium] [--artifacts artifacts]
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { root, arg, launchChromium, checks, assert } from '../harness.mjs';
+import { root, arg, launchChromium, checks, assert, requireFiles } from '../harness.mjs';
 
 const dist = path.resolve(root, arg('--dist', 'dist'));
 const exe = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
 const artifacts = path.resolve(root, arg('--artifacts', 'artifacts'));
-for (const [what, p] of [['built site', path.join(dist, 'index.html')], ['Chromium', exe]])
-  if (!existsSync(p)) {
-    console.error(`notes: ${what} not found at ${p}`);
-    process.exit(2);
-  }
+requireFiles('notes', [['built site', path.join(dist, 'index.html')], ['Chromium', exe]]);
 mkdirSync(artifacts, { recursive: true });
 const { check, results } = checks(8);
 const { server, url: base } = await startServer(dist, 0);

@@ -9,13 +9,13 @@
 //   node tests/browser/screenshots.mjs OUT_DIR [--cli build/native-release/encoder-walkthrough]
 //                                      [--dist dist] [--chromium /usr/bin/chromium]
 // The steps are chosen from the native CLI's trace by role, kind and place (never by id).
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { root, arg, launchChromium } from '../harness.mjs';
+import { root, arg, launchChromium, requireFiles } from '../harness.mjs';
 
 const out = process.argv[2] && !process.argv[2].startsWith('--') ? path.resolve(process.argv[2]) : null;
 if (!out) {
@@ -25,11 +25,7 @@ if (!out) {
 const cli = path.resolve(root, arg('--cli', 'build/native-release/encoder-walkthrough'));
 const dist = path.resolve(root, arg('--dist', 'dist'));
 const exe = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
-for (const [what, p] of [['native CLI', cli], ['built site', path.join(dist, 'index.html')], ['Chromium', exe]])
-  if (!existsSync(p)) {
-    console.error(`screenshots: ${what} not found at ${p}`);
-    process.exit(2);
-  }
+requireFiles('screenshots', [['native CLI', cli], ['built site', path.join(dist, 'index.html')], ['Chromium', exe]]);
 mkdirSync(out, { recursive: true });
 
 // The step of each group in a native trace: [name, test(step, place, trace)], first match.

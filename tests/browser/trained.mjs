@@ -12,25 +12,21 @@
 //
 //   node tests/browser/trained.mjs [--cli build/native-release/encoder-walkthrough] [--dist dist]
 //                                  [--chromium /usr/bin/chromium] [--artifacts artifacts]
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { root, arg, launchChromium, checks, assert } from '../harness.mjs';
+import { root, arg, launchChromium, checks, assert, requireFiles } from '../harness.mjs';
 import { compareTrace, REL, ABS } from '../wasm/compare.mjs';
 
 const cli = path.resolve(root, arg('--cli', 'build/native-release/encoder-walkthrough'));
 const dist = path.resolve(root, arg('--dist', 'dist'));
 const exe = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
 const artifacts = path.resolve(root, arg('--artifacts', 'artifacts'));
-for (const [what, p] of [['native CLI', cli], ['built site', path.join(dist, 'index.html')], ['Chromium', exe]])
-  if (!existsSync(p)) {
-    console.error(`trained: ${what} not found at ${p}`);
-    process.exit(2);
-  }
+requireFiles('trained', [['native CLI', cli], ['built site', path.join(dist, 'index.html')], ['Chromium', exe]]);
 mkdirSync(artifacts, { recursive: true });
 const tmp = mkdtempSync(path.join(tmpdir(), 'ew-trained-'));
 
