@@ -117,7 +117,7 @@ await check('the decoder input and a cross-attention title say what and where th
   assert(w.title === 'Attention weights A (head 1, cross-attention, decoder layer 0)', `"${w.title}"`);
   assert(w.crumbs === 'Decoder › layer 0 › cross-attention › head 1', `crumbs "${w.crumbs}"`);
   const g = rows.find((r) => r.id === 'grad.decoder0.cross.head1.weights');
-  assert(g && g.title.startsWith('Gradient ∂L/∂A of: Attention weights A (head 1, cross-attention'), `gradient "${g && g.title}"`);
+  assert(g && g.title.startsWith('Gradient ∂L/∂A — of Attention weights A (head 1, cross-attention'), `gradient "${g && g.title}"`);
 });
 
 await check('the scaled-scores note quotes the spreads with and without 1/√d_k, recomputed from the page’s trace', async () => {

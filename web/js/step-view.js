@@ -102,7 +102,7 @@ export async function showStep(index, opts = {}) {
 function showNote(step, trace) {
   let shown = false;
   try {
-    shown = noteInto($('note'), step, trace, { trained: app.shownState ? weightsInfo().kind === 'trained' : false });
+    shown = noteInto($('note'), step, trace, { trained: app.shownState ? weightsInfo().kind === 'trained' : false, batch: app.batch });
   } catch (e) {
     console.error(e);
     $('note').replaceChildren();

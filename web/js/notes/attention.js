@@ -53,17 +53,20 @@ export function pieceNote(step, trace) {
 }
 
 // Each query row's most-attended key: [{q, k, w}] for batch item 0.
-export function attendedFacts(step, trace) {
-  return rowsOf(trace, step).filter((r) => r.b === 0).map((r) => {
+// Each query row's most-attended key, for batch item b (the sentence on screen).
+export function attendedFacts(step, trace, b = 0) {
+  return rowsOf(trace, step).filter((r) => r.b === b).map((r) => {
     const j = argmax(r.data);
-    return { q: tok(r.label), k: tok(colLabel(trace, step, j, 0)), w: r.data[j], n: finite(r.data).filter((x) => x > 0).length };
+    return { q: tok(r.label), k: tok(colLabel(trace, step, j, b)), w: r.data[j], n: finite(r.data).filter((x) => x > 0).length };
   });
 }
 export function weightsNote(step, trace, info) {
-  const facts = attendedFacts(step, trace);
+  const batches = trace.layout(step).batches;
+  const b = Math.min(Math.max(0, info.batch || 0), batches - 1);
+  const facts = attendedFacts(step, trace, b);
   const list = facts.slice(0, 6).map((f) => t('notes.weights.pair', { q: f.q, k: f.k, w: num(f.w, 2) })).join('; ');
   const avgTop = mean(facts.map((f) => f.w)), uniform = mean(facts.map((f) => 1 / Math.max(1, f.n)));
-  const parts = [t(`notes.weights.${kindOfBlock(step.place)}`), t('notes.weights.fact', { list, top: num(avgTop, 2), uniform: num(uniform, 2), batched: trace.layout(step).batches > 1 })];
+  const parts = [t(`notes.weights.${kindOfBlock(step.place)}`), t('notes.weights.fact', { list, top: num(avgTop, 2), uniform: num(uniform, 2), sentence: batches > 1 ? b + 1 : 0 })];
   if (!info.trained) parts.push(t('notes.weights.seeded'));
   return { text: parts.join(' '), tut: step.place.block === 'cross_attention' ? 'fundamentals' : 'math' };
 }

@@ -51,7 +51,8 @@ export function argmaxAbs(xs) {
 // would show only zeros.
 const SUP = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
 export function sig(x, digits, num) {
-  if (x === 0 || Math.abs(x) >= 0.5 * 10 ** -digits) return num(x, digits);
+  // At least two significant digits: fixed notation down to 10^(2 − digits), below it powers of ten.
+  if (x === 0 || Math.abs(x) >= 10 ** (2 - digits)) return num(x, digits);
   const e = Math.floor(Math.log10(Math.abs(x)));
   return `${num(x / 10 ** e, 2)} × 10${String(e).replace(/./g, (ch) => SUP[ch])}`;
 }

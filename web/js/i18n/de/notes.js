@@ -39,7 +39,7 @@ export default {
   'notes.weights.masked': 'Die Gewichte jeder Decoder-Position über die Positionen bis zu ihr selbst (die Maske gibt späteren 0); pro Zeile ergeben sie 1.',
   'notes.weights.cross': 'Die Gewichte jeder Zielposition über die Quelltoken: wo der Decoder im zu übersetzenden Satz liest. In einem trainierten Modell ist das die Zuordnung (Alignment) zwischen Ausgabe und Eingabe.',
   'notes.weights.pair': '„{q}“ → „{k}“ {w}',
-  'notes.weights.fact': ({ batched, list, top, uniform }) => `Meistbeachteter Schlüssel je Zeile${batched ? ' (Satz 1)' : ''}: ${list}. Das größte Gewicht beträgt im Mittel ${top}, gegenüber ${uniform} bei einer gleichverteilten Zeile.`,
+  'notes.weights.fact': ({ list, sentence, top, uniform }) => `Meistbeachteter Schlüssel je Zeile${sentence ? ` (Satz ${sentence})` : ''}: ${list}. Das größte Gewicht beträgt im Mittel ${top}, gegenüber ${uniform} bei einer gleichverteilten Zeile.`,
   'notes.weights.seeded': 'Die Gewichte sind hier zufällig (per Seed erzeugt, nicht trainiert); dieses Muster bedeutet also nichts: Die Zeilen sind nahezu gleichverteilt zu erwarten.',
   'notes.context.why': 'Jede Zeile ist ein gewichteter Mittelwert der Wertzeilen (Values) mit den Aufmerksamkeitsgewichten dieses Kopfes: die neue Darstellung des Tokens, gebaut aus den Token, die es beachtet.',
   'notes.context.fact': 'Sie hat d_k = {dk} Spalten, den Anteil eines Kopfes an der Modellbreite.',

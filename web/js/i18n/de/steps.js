@@ -30,7 +30,7 @@ export default {
   'steps.docTitle': '{i}. {title} — Encoder Walkthrough',
   'steps.announce': 'Schritt {i} von {n}: {title}',
   'steps.param': 'Parameter {sym}',
-  'steps.grad': 'Gradient {sym} von: {of}',
+  'steps.grad': 'Gradient {sym} — von {of}',
   'steps.token_ids': 'Token-IDs (Quelle)',
   'steps.target_token_ids': 'Token-IDs (Ziel)',
   'steps.embedding': 'Nachschlagen der Einbettung {sym} (Quelle)',

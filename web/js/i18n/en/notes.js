@@ -38,7 +38,7 @@ export default {
   'notes.weights.masked': 'Each decoder position’s weights over the positions up to itself (the mask gives later ones 0); they sum to 1 per row.',
   'notes.weights.cross': 'Each target position’s weights over the source tokens: where the decoder reads from the sentence it translates. In a trained model this is the alignment between output and input.',
   'notes.weights.pair': '“{q}” → “{k}” {w}',
-  'notes.weights.fact': ({ batched, list, top, uniform }) => `Most-attended key per row${batched ? ' (sentence 1)' : ''}: ${list}. The top weight is ${top} on average, against ${uniform} for a uniform row.`,
+  'notes.weights.fact': ({ list, sentence, top, uniform }) => `Most-attended key per row${sentence ? ` (sentence ${sentence})` : ''}: ${list}. The top weight is ${top} on average, against ${uniform} for a uniform row.`,
   'notes.weights.seeded': 'The weights here are random (seeded, not trained), so this pattern carries no meaning: expect rows close to uniform.',
   'notes.context.why': 'Each row is a weighted average of the value rows, with this head’s attention weights as the weights: the token’s new representation, built from the tokens it attends to.',
   'notes.context.fact': 'It has d_k = {dk} columns, one head’s share of the model width.',

@@ -30,7 +30,7 @@ export default {
   'steps.docTitle': '{i}. {title} — Encoder Walkthrough',
   'steps.announce': 'Step {i} of {n}: {title}',
   'steps.param': 'parameter {sym}',
-  'steps.grad': 'Gradient {sym} of: {of}',
+  'steps.grad': 'Gradient {sym} — of {of}',
   'steps.token_ids': 'Token ids (source)',
   'steps.target_token_ids': 'Token ids (target)',
   'steps.embedding': 'Embedding lookup {sym} (source)',
