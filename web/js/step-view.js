@@ -14,7 +14,7 @@ import { t } from './i18n.js';
 import { stepTitle, stepCrumbs } from './notes/title.js';
 import { noteInto } from './notes/index.js';
 import { renderNotation } from './notation.js';
-import { useTraceForSymbols } from './symbols.js';
+import { useTraceForSymbols, symbolOf, symbolTex } from './symbols.js';
 
 export { stepTitle, stepCrumbs };
 
@@ -76,7 +76,7 @@ export async function showStep(index, opts = {}) {
   addMeta(t('steps.meta.id'), step.id, 'mono');
   addMeta(t('steps.meta.shape'), shapeText(step.shape));
   addMeta(t('steps.meta.kind'), step.kind);
-  katexInto($('formula'), step.formula);
+  katexInto($('formula'), formulaOf(step, trace));
   showNote(step, trace);
   showProvenance(step);
 
@@ -96,6 +96,14 @@ export async function showStep(index, opts = {}) {
   document.title = t('steps.docTitle', { i: index + 1, title });
   $('announce').textContent = t('steps.announce', { i: index + 1, n, title });
   if (opts.focus) $('step-title').focus({ preventScroll: false });
+}
+
+// The step's formula: the engine's, except a gradient's, written with the page's symbol of the
+// tensor it differentiates (the engine's names it by id).
+function formulaOf(step, trace) {
+  if (step.role !== 'grad') return step.formula;
+  const of = trace.get(step.of);
+  return of ? `\\frac{\\partial L}{\\partial ${symbolTex(symbolOf(of, trace))}}` : step.formula;
 }
 
 // The note (computed from the step's fetched data) and the notation key under the title.

@@ -57,3 +57,25 @@ export function sym(x) {
   const last = String(x).split('.').pop();
   return PARAM_SYMBOLS[last] || ROLE_SYMBOLS[last] || String(x);
 }
+
+// A symbol of the table as LaTeX (for formulas the page writes itself: a gradient's ∂L/∂T).
+const TEX_CHARS = { 'μ': '\\mu', 'σ': '\\sigma', 'γ': '\\gamma', 'β': '\\beta', 'φ': '\\varphi', '∂': '\\partial ' };
+const SUBS = '₀₁₂₃₄₅₆₇₈₉', SUPS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+export function symbolTex(s) {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i];
+    if (s[i + 1] === '\u0303') { out += `\\tilde{${ch}}`; i++; continue; } // S̃
+    if (SUBS.includes(ch)) out += `_{${SUBS.indexOf(ch)}}`;
+    else if (SUPS.includes(ch)) out += `^{${SUPS.indexOf(ch)}}`;
+    else if (ch === '⁽' || ch === '⁾') out += ch === '⁽' ? '^{(' : ')}';
+    else if (ch === '_') {
+      const m = s.slice(i + 1).match(/^[A-Za-z]+/);
+      const name = m ? m[0] : '';
+      out += name.length > 1 ? `_{\\mathrm{${name}}}` : `_{${name}}`;
+      i += m ? m[0].length : 0;
+    } else out += TEX_CHARS[ch] || ch;
+  }
+  // H⁽⁰⁾ → H^{(^{0})}: fold the digits inside a superscript parenthesis.
+  return out.replace(/\^\{\(\^\{(\d+)\}\)\}/g, '^{($1)}');
+}
