@@ -7,7 +7,7 @@
 // asserts nothing but that every group was found and drawn.
 //
 //   node tests/browser/screenshots.mjs OUT_DIR [--cli build/native-release/encoder-walkthrough]
-//                                      [--dist dist] [--chromium /usr/bin/chromium]
+//                                      [--dist dist] [--chromium /usr/bin/chromium] [--lang de]
 // The steps are chosen from the native CLI's trace by role, kind and place (never by id).
 import { mkdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -79,7 +79,9 @@ function pick(tr) {
 const { server, url: base } = await startServer(dist, 0);
 const browser = await launchChromium(chromium, exe);
 const VIEWS = [['desktop', { width: 1400, height: 1000 }], ['phone', { width: 390, height: 844 }]];
-const LOADS = [['first-load', ''], ['padding', '?preset=padding-batch']];
+const LANG = arg('--lang', '');
+const langQ = (q) => (LANG ? `${q ? `${q}&` : '?'}lang=${encodeURIComponent(LANG)}` : q);
+const LOADS = [['first-load', ''], ['padding', '?preset=padding-batch']].map(([n, q]) => [LANG ? `${n}-${LANG}` : n, langQ(q)]);
 let missing = 0, written = 0;
 for (const [load, query] of LOADS)
   for (const [view, viewport] of VIEWS) {
@@ -89,7 +91,7 @@ for (const [load, query] of LOADS)
     await page.goto(base + query);
     await page.waitForFunction(() => window.encoderWalkthrough, null, { timeout: 20000 });
     await page.evaluate(() => window.encoderWalkthrough.ready);
-    if (load === 'first-load') await page.screenshot({ path: path.join(out, `${load}-${view}-intro.png`) });
+    if (load.startsWith('first-load')) await page.screenshot({ path: path.join(out, `${load}-${view}-intro.png`) });
     if (await page.isVisible('.intro-close')) await page.click('.intro-close');
     const st = await page.evaluate(() => window.encoderWalkthrough.getState());
     // the switch sits in the input panel, closed on phones: click it as the form does
