@@ -144,6 +144,14 @@ export function syncVisibility() {
 
 // `force`: also overwrite the focused field (a preset or the JS API changed the state; the
 // reader is not typing into it). Otherwise the focused field keeps what is being typed.
+// A description whose `backticked` parts are commands or code: those as <code> (the same in
+// every language, and not prose).
+function withCode(text) {
+  const span = el('span', '');
+  String(text).split('`').forEach((part, i) => { if (part) span.append(i % 2 ? el('code', '', part) : part); });
+  return span;
+}
+
 export function syncForm(state = app.state, force = false) {
   for (const key of CONFIG_KEYS) {
     const input = $(`f-${key}`);
@@ -164,7 +172,7 @@ export function syncForm(state = app.state, force = false) {
   const desc = $('preset-desc');
   desc.replaceChildren();
   if (p) {
-    desc.append(el('span', '', p.description));
+    desc.append(withCode(p.description));
     if (p.source) desc.append(' ', el('span', 'source', t('form.source', { source: p.source })));
     const ov = overrides(state, p);
     if (presetHasWeights(p)) {
