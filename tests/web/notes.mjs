@@ -101,6 +101,17 @@ const w = nw.steps.find((s) => s.role === 'weights' && s.place.block === 'cross_
 const facts = attendedFacts(w, nw);
 const note = noteFor(w, nw, { trained: true });
 for (const f of facts.slice(0, 6)) if (!note.includes(`“${f.q}” → “${f.k}”`)) problems.push(`number-words ${w.id}: the note lacks “${f.q}” → “${f.k}”: ${note}`);
+// The padding preset's token ids: the note counts the sentences' own tokens (from the model's
+// two texts, split as the tokenizer does: words and . , ! ? ;), not the <pad> fill of the batch.
+{
+  const pad = presets.find((x) => x.name === 'padding-batch');
+  const tr = traceOf(pad.model);
+  const ids = tr.steps.find((s) => s.role === 'token_ids');
+  const words = (x) => (x.match(/\b\w+\b|[.,!?;]/g) || []).length;
+  const want = words(pad.model.text) + words(pad.model.text2);
+  const got = noteFor(ids, tr);
+  if (!got.includes(`Here ${want} tokens`)) problems.push(`padding-batch token_ids: expected ${want} tokens in “${got}”`);
+}
 
 console.log(`notes: ${checked} steps titled and noted in 2 languages; ${problems.length} problems`);
 for (const p of problems.slice(0, 30)) console.log(`  ${p}`);

@@ -66,6 +66,8 @@ export function symbolTex(s) {
   for (let i = 0; i < s.length; i++) {
     const ch = s[i];
     if (s[i + 1] === '\u0303') { out += `\\tilde{${ch}}`; i++; continue; } // S̃
+    const word = /[A-Za-z]/.test(ch) ? s.slice(i).match(/^[A-Za-z]{2,}/) : null;
+    if (word) { out += `\\mathrm{${word[0]}}`; i += word[0].length - 1; continue; } // FFN, MHA, LN
     if (SUBS.includes(ch)) out += `_{${SUBS.indexOf(ch)}}`;
     else if (SUPS.includes(ch)) out += `^{${SUPS.indexOf(ch)}}`;
     else if (ch === '⁽' || ch === '⁾') out += ch === '⁽' ? '^{(' : ')}';

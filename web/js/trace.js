@@ -8,6 +8,7 @@
 // axes and kind, never from its id.
 import { matrixLayout, matrixAxes } from './layout.js';
 import { kindOf } from './kinds/index.js';
+import { t } from './i18n.js';
 
 export class Trace {
   constructor(result) {
@@ -135,7 +136,7 @@ export class Trace {
       case 'source': return this.sourceTokens(b);
       case 'target': return this.targetTokens();
       case 'vocab': return this.text.vocab || [];
-      case 'batch': return Array.from({ length: this.B }, (_, i) => `sentence ${i + 1}`);
+      case 'batch': return Array.from({ length: this.B }, (_, i) => t('explain.sentence', { n: i + 1 }));
       // A classifier's label names: the engine's prediction names them (runWith, issue 10).
       case 'labels': return this.text.labels || (this.meta.prediction && this.meta.prediction.labels) || null;
       default: return null;

@@ -6,7 +6,14 @@ import { rowsOf, colLabel, argmax, mean, norm, tok, sig } from './stats.js';
 
 export function tokensNote(step, trace) {
   const V = (trace.text.vocab || []).length;
-  return { text: `${t('notes.tokens.why')} ${t('notes.tokens.fact', { n: step.data.length, V })}`, tut: 'fundamentals' };
+  // The real tokens: a padded batch's <pad> fill is not part of any sentence.
+  // A [2, T] batch of ids has one row per sentence: row R is batch item R.
+  const { rows, cols } = trace.layout(step);
+  const perSentence = step.axes && step.axes[0] && step.axes[0].name === 'batch';
+  let n = 0;
+  for (let R = 0; R < rows; R++)
+    for (let c = 0; c < cols; c++) if (colLabel(trace, step, c, perSentence ? R : 0) !== '<pad>') n++;
+  return { text: `${t('notes.tokens.why')} ${t('notes.tokens.fact', { n, V })}`, tut: 'fundamentals' };
 }
 export function embeddingNote(step, trace) {
   const labels = rowsOf(trace, step).map((r) => r.label);
