@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { loadTfjs } from './tfjs.mjs';
 import v8 from 'node:v8';
 
 // Every wasm module straight to V8's optimizing tier (TurboFan), before any is compiled. With
@@ -148,25 +149,6 @@ function loadEngine(M, modelJson) {
 }
 
 // ---- the peers -----------------------------------------------------------------------------------
-async function loadTfjs() {
-  const tf = await import('@tensorflow/tfjs-core');
-  const tfw = await import('@tensorflow/tfjs-backend-wasm');
-  const dist = path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist');
-  // Single thread: never the threaded build (it would start Workers); SIMD build from node_modules.
-  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
-  tfw.setWasmPaths({
-    'tfjs-backend-wasm.wasm': path.join(dist, 'tfjs-backend-wasm.wasm'),
-    'tfjs-backend-wasm-simd.wasm': path.join(dist, 'tfjs-backend-wasm-simd.wasm'),
-    'tfjs-backend-wasm-threaded-simd.wasm': path.join(dist, 'tfjs-backend-wasm-threaded-simd.wasm'),
-  });
-  tfw.setThreadsCount(1);
-  if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did not initialise');
-  await tf.ready();
-  const simd = await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT');
-  const threads = await tf.env().getAsync('WASM_HAS_MULTITHREAD_SUPPORT');
-  if (!simd) throw new Error('tfjs: no SIMD support detected; the comparison would be unfair');
-  return { tf, version: tfw.version_wasm, desc: `tfjs-backend-wasm ${tfw.version_wasm} (SIMD, 1 thread${threads ? '?' : ''})` };
-}
 
 async function loadOrt() {
   const ort = await import('onnxruntime-web');

@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { loadTfjs } from './tfjs.mjs';
 import v8 from 'node:v8';
 
 if (!process.argv.includes('--default-tiering')) v8.setFlagsFromString('--no-liftoff');  // TurboFan, as bench.mjs
@@ -64,22 +65,6 @@ async function loadOurs(dir) {
   return require(js)({ wasmBinary: fs.readFileSync(wasm), print: log, printErr: log });
 }
 
-async function loadTfjs() {
-  const tf = await import('@tensorflow/tfjs-core');
-  await import('@tensorflow/tfjs');  // the union package registers every op's gradient (tfjs-core alone has none)
-  const tfw = await import('@tensorflow/tfjs-backend-wasm');
-  const dist = path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist');
-  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
-  tfw.setWasmPaths({
-    'tfjs-backend-wasm.wasm': path.join(dist, 'tfjs-backend-wasm.wasm'),
-    'tfjs-backend-wasm-simd.wasm': path.join(dist, 'tfjs-backend-wasm-simd.wasm'),
-    'tfjs-backend-wasm-threaded-simd.wasm': path.join(dist, 'tfjs-backend-wasm-threaded-simd.wasm'),
-  });
-  if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did not initialise');
-  await tf.ready();
-  if (!(await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT'))) throw new Error('tfjs: no SIMD support; the comparison would be unfair');
-  return { tf, desc: `tfjs-backend-wasm ${tfw.version_wasm} (SIMD, 1 thread)` };
-}
 
 // core/positional.cpp's table: PE[p,2i] = sin(p/10000^(2i/d)), PE[p,2i+1] = cos(same), in double.
 function sinusoid(T, d) {
@@ -229,7 +214,7 @@ async function main() {
       if (!args.only || c.key === args.only) oursOnly(M, args.batch ? { ...c, B: args.batch } : c, args);
     return;
   }
-  const { tf, desc } = await loadTfjs();
+  const { tf, desc } = await loadTfjs({ gradients: true });
   const results = [], train_vs_tfjs = {};
   for (const c of CASES) {
     if (args.only && c.key !== args.only) continue;
