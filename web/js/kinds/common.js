@@ -35,26 +35,19 @@ export function dot(lines, aTerms, bTerms, products) {
   lines.push({ t: '= ' + list(products.map((p) => paren(term(p)))).join(' + '), cls: 'terms' });
 }
 
-// The labels along `axis` for batch item b (trace.labelsFor), the sentences of a batch axis
-// named in the reader's language.
-function labelsOf(trace, axis, b) {
-  if (axis && axis.labels === 'batch') return Array.from({ length: trace.B }, (_, i) => tr('explain.sentence', { n: i + 1 }));
-  return trace.labelsFor(axis, b);
-}
-
 // The token (or other label) a flat row stands for, from the step's row axis; rows of
 // batch item b are named by b's own tokens.
 export function rowName(trace, t, R) {
   const L = lay(trace, t);
   const b = Math.floor(R / L.per), i = R % L.per;
-  const labels = labelsOf(trace, trace.axesOf(t).rows, b);
+  const labels = trace.labelsFor(trace.axesOf(t).rows, b);
   const label = labels && labels[i] !== undefined ? labels[i] : null;
   const row = tr('explain.row', { i }) + (label !== null ? ' ' + quoted(label) : '');
   return { b, i, label, text: L.batches > 1 ? tr('explain.inSentence', { n: b + 1, what: row }) : row };
 }
 // Column c of batch item b (its own tokens when the columns are a sentence's positions).
 export function colName(trace, t, c, b = 0) {
-  const labels = labelsOf(trace, trace.axesOf(t).cols, b);
+  const labels = trace.labelsFor(trace.axesOf(t).cols, b);
   const col = tr('explain.column', { c });
   return labels && labels[c] !== undefined ? `${col} ${quoted(labels[c])}` : col;
 }
