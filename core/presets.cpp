@@ -5,6 +5,15 @@
 
 namespace ew {
 
+// The training commands of the shipped models (the arguments scripts/train-models.sh passes to
+// `encoder-walkthrough train`): quoted in their presets' descriptions and given to the page.
+namespace {
+const char* const kTrainNumberWords = "--task number-words --seed 1 --steps 4000 --batch 32 --lr 0.003 --d_model 32 --num_heads 4 --d_ff 64 --num_layers 1 --decoder_layers 1";
+const char* const kTrainDates = "--task dates --seed 1 --steps 1500 --batch 32 --lr 0.003 --d_model 32 --num_heads 4 --d_ff 64 --num_layers 1 --decoder_layers 1";
+const char* const kTrainBrackets = "--task brackets --seed 1 --steps 8000 --batch 32 --lr 0.003 --d_model 32 --num_heads 4 --d_ff 64 --num_layers 2";
+const char* const kTrainMaskedWords = "--task masked-words --merges 2000 --seed 1 --steps 6000 --batch 32 --lr 0.003 --d_model 32 --num_heads 4 --d_ff 64 --num_layers 2";
+}  // namespace
+
 const std::vector<Preset>& presets() {
   static const std::vector<Preset> all = {
       {"default", "In the bleak midwinter",
@@ -52,25 +61,25 @@ const std::vector<Preset>& presets() {
        R"json({"config":{"d_model":4,"num_heads":2,"d_ff":16,"num_layers":2,"norm":"pre","activation":"gelu","layer_norm_eps":1e-12,"positional":"learned","scale":true,"seed":4,"num_labels":2},"text":"Time flies like an arrow"})json",
        "layer0.head0.scaled"},
       {"trained-number-words", "Trained: number words → digits",
-       "A model this project trained itself (scripts/train-models.sh: encoder-walkthrough train --task number-words --seed 1 --steps 4000 --batch 32 --lr 0.003 --d_model 32 --num_heads 4 --d_ff 64 --num_layers 1 --decoder_layers 1) on generated English number words 0–999,999 to turn them into digits. This number was held out: the model never saw it in training. In cross-attention, while producing each digit the decoder looks at the word that says it. The decoder reads <s> and the answer (teacher forcing); each row of the output predicts the next digit, the last one </s>.",
+       std::string("A model this project trained itself (scripts/train-models.sh: encoder-walkthrough train ") + kTrainNumberWords + ") on generated English number words 0–999,999 to turn them into digits. This number was held out: the model never saw it in training. In cross-attention, while producing each digit the decoder looks at the word that says it. The decoder reads <s> and the answer (teacher forcing); each row of the output predicts the next digit, the last one </s>.",
        "",
        R"json({"weights":"builtin:number-words","text":"six hundred ninety three thousand nine hundred twenty five","target":"6 9 3 9 2 5"})json",
-       "decoder0.cross.head0.weights"},
+       "decoder0.cross.head0.weights", 0, kTrainNumberWords},
       {"trained-dates", "Trained: a date → yyyy-mm-dd",
-       "A model this project trained itself (scripts/train-models.sh: encoder-walkthrough train --task dates --seed 1 --steps 1500 --batch 32 --lr 0.003 --d_model 32 --num_heads 4 --d_ff 64 --num_layers 1 --decoder_layers 1) on generated dates of 1900–2099 written four ways (23 November 2026, November 23, 2026, 23 Nov 2026, 23/11/2026) to turn them into ISO dates. It reads text with the regex tokenizer of “Transformers - Fundamental Concepts with Python Implementation”: this date is July, 21, \",\", 1980 and the answer 1980-07-21 is 1980, 07, 21. This date was held out: the model never saw it in training, in any spelling. The output reorders the input, so in cross-attention the alignment crosses: producing 1980 the decoder looks at the last token, 07 at July, 21 mostly at 21.",
+       std::string("A model this project trained itself (scripts/train-models.sh: encoder-walkthrough train ") + kTrainDates + ") on generated dates of 1900–2099 written four ways (23 November 2026, November 23, 2026, 23 Nov 2026, 23/11/2026) to turn them into ISO dates. It reads text with the regex tokenizer of “Transformers - Fundamental Concepts with Python Implementation”: this date is July, 21, \",\", 1980 and the answer 1980-07-21 is 1980, 07, 21. This date was held out: the model never saw it in training, in any spelling. The output reorders the input, so in cross-attention the alignment crosses: producing 1980 the decoder looks at the last token, 07 at July, 21 mostly at 21.",
        "",
        R"json({"weights":"builtin:dates","text":"July 21, 1980","target":"1980-07-21"})json",
-       "decoder0.cross.head0.weights"},
+       "decoder0.cross.head0.weights", 0, kTrainDates},
       {"trained-brackets", "Trained: are the brackets balanced?",
-       "An encoder-only classifier this project trained itself (scripts/train-models.sh: encoder-walkthrough train --task brackets --seed 1 --steps 8000 --batch 32 --lr 0.003 --d_model 32 --num_heads 4 --d_ff 64 --num_layers 2) on generated bracket strings of length 2–24 to tell balanced ones from unbalanced ones, including hard negatives that have as many ( as ) and start and end right — as this one does, yet it closes one bracket too early. This string was held out: the model never saw it in training. The label is read from the first token's output.",
+       std::string("An encoder-only classifier this project trained itself (scripts/train-models.sh: encoder-walkthrough train ") + kTrainBrackets + ") on generated bracket strings of length 2–24 to tell balanced ones from unbalanced ones, including hard negatives that have as many ( as ) and start and end right — as this one does, yet it closes one bracket too early. This string was held out: the model never saw it in training. The label is read from the first token's output.",
        "",
        R"json({"weights":"builtin:brackets","text":"( ( ) ( ) ) ) ( ( )","label":"unbalanced"})json",
-       "cls.probs"},
+       "cls.probs", 0, kTrainBrackets},
       {"trained-masked-words", "Trained: fill in the [MASK]",
-       "An encoder this project trained itself (scripts/train-models.sh: encoder-walkthrough train --task masked-words --merges 2000 --seed 1 --steps 6000 --batch 32 --lr 0.003 --d_model 32 --num_heads 4 --d_ff 64 --num_layers 2) to guess masked words of the State of the Union addresses (public domain), BERT-style. Its vocabulary is the byte-pair encoding of “Transformers - Fundamental Concepts with Python Implementation”, learned on that corpus (2,000 merges, carried in the model). This sentence is from an address the model never saw. Each token's output is scored against the token table (the same weights as the embedding) and the softmax row of the [MASK] is its guess; the right word here is united.",
+       std::string("An encoder this project trained itself (scripts/train-models.sh: encoder-walkthrough train ") + kTrainMaskedWords + ") to guess masked words of the State of the Union addresses (public domain), BERT-style. Its vocabulary is the byte-pair encoding of “Transformers - Fundamental Concepts with Python Implementation”, learned on that corpus (2,000 merges, carried in the model). This sentence is from an address the model never saw. Each token's output is scored against the token table (the same weights as the embedding) and the softmax row of the [MASK] is its guess; the right word here is united.",
        "",
        R"json({"weights":"builtin:masked-words","text":"it has been duly recognized by the [MASK] states ."})json",
-       "mlm.probs"},
+       "mlm.probs", 0, kTrainMaskedWords},
       {"padding-batch", "Two sentences: the padding mask",
        "Two sentences of different length in one batch: the shorter is padded with <pad>, and the mask stops every query from attending to the padding.",
        "",

@@ -13,6 +13,7 @@ struct Preset {
   std::string model_json;
   std::string step;  // id of the step the tutorial prints ("" : the first step)
   int batch = 0;     // the batch item (sentence) that step shows
+  std::string training;  // a shipped model's `encoder-walkthrough train` arguments ("" : none)
 
 };
 

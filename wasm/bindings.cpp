@@ -328,7 +328,7 @@ std::string presets_json() {
   nlohmann::json out = nlohmann::json::array();
   for (const ew::Preset& p : ew::presets())
     out.push_back({{"name", p.name}, {"title", p.title}, {"description", p.description}, {"source", p.source},
-                   {"model", nlohmann::json::parse(p.model_json)}, {"step", p.step}, {"batch", p.batch}});
+                   {"model", nlohmann::json::parse(p.model_json)}, {"step", p.step}, {"batch", p.batch}, {"training", p.training}});
   return out.dump();
 }
 

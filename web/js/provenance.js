@@ -19,10 +19,10 @@ export function weightsInfo(state = app.shownState) {
   if (p && presetHasWeights(p)) return { kind: 'given', text: t('provenance.given', { title: p.title }) };
   return { kind: 'seeded', text: t('provenance.seeded', { seed: state.seed }) };
 }
-// "Trained on number words → digits (4000 steps, seed 1)": the task, steps and seed are the
-// training command's flags, which the preset's description quotes (core/presets.cpp).
+// "Trained on number words → digits (4000 steps, seed 1)": the task, steps and seed are flags of
+// the preset's training command (its `training` field, core/presets.cpp).
 function trainedLine(p) {
-  const flag = (name) => (new RegExp(`--${name} (\\S+)`).exec(p.description || '') || [])[1];
+  const flag = (name) => (new RegExp(`--${name} (\\S+)`).exec(p.training || '') || [])[1];
   const task = flag('task'), steps = flag('steps'), seed = flag('seed');
   if (!task || !steps || !seed) return t('provenance.trainedPreset', { title: p.title });
   const key = `provenance.task.${task}`;

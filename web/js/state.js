@@ -125,7 +125,8 @@ export function presetSettings(p) {
 export function localizePresets(presets) {
   return presets.map((p) => {
     const title = `presets.${p.name}.title`, description = `presets.${p.name}.description`;
-    return { ...p, title: has(title) ? t(title) : p.title, description: has(description) ? t(description) : p.description };
+    const training = p.training || '';
+    return { ...p, title: has(title) ? t(title) : p.title, description: has(description) ? t(description, { training }) : p.description };
   });
 }
 // The keys where state differs from its preset's own settings.
