@@ -1,4 +1,4 @@
-// native_bench.cpp — Google Benchmark programs for the core's kernels (core/kernels.h)
+// native_bench.cpp — Google Benchmark programs for the core's kernels (core/kernels/kernels.h)
 // and one whole encoder layer through ew::run, the same call the CLI and the page make.
 //
 //   build/native-release/bench/ew_native_bench [--benchmark_filter=...] [--benchmark_format=json]
@@ -15,11 +15,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernels.h"
-#include "model.h"
-#include "model_file.h"
-#include "random.h"
-#include "trace.h"
+#include "io/model_file.h"
+#include "kernels/kernels.h"
+#include "model/model.h"
+#include "model/random.h"
+#include "trace/forward.h"
+#include "trace/trace.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// masked.cpp — the CLI's masked-words commands (core/masked_words.h): `train --task
+// masked.cpp — the CLI's masked-words commands (core/train/masked_words.h): `train --task
 // masked-words` (learn the BPE vocabulary, train, report held-out top-1/top-5 beside the
 // unigram baseline, write the model), `analyze --task masked-words`, and the fills of each
 // [MASK] printed after a walkthrough (and under "fills" in --json).
@@ -12,11 +12,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "error.h"
-#include "masked_words.h"
-#include "model_file.h"
-#include "presets.h"
-#include "safetensors.h"
+#include "commands.h"
+#include "io/model_file.h"
+#include "io/presets.h"
+#include "io/safetensors.h"
+#include "model/error.h"
+#include "train/masked_words.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-# wasm_kernels.cmake — under Emscripten, the SIMD kernels (core/kernels_simd.cpp) are
+# wasm_kernels.cmake — under Emscripten, the SIMD kernels (core/kernels/kernels_simd.cpp) are
 # compiled by Debian's clang-19 instead of Emscripten 3.1.6's clang-14, in two flavors,
 # and linked by emcc like any other object (../shared/TOOLCHAIN.md, issue 13):
 #   plain    -msimd128                   (clang-19's code is 5-25% faster on the matmul tile)
@@ -16,7 +16,7 @@ if(NOT EW_CLANG19)
                       "or apt-get install clang-19 lld-19")
 endif()
 
-set(EW_KERNELS_SRC "${PROJECT_SOURCE_DIR}/core/kernels_simd.cpp")
+set(EW_KERNELS_SRC "${PROJECT_SOURCE_DIR}/core/kernels/kernels_simd.cpp")
 list(REMOVE_ITEM EW_CORE_SOURCES "${EW_KERNELS_SRC}")
 
 # One kernel object: `flavor` names it, the rest are extra clang flags.
@@ -31,9 +31,9 @@ function(ew_clang19_kernels flavor out_var)
     OUTPUT "${obj}"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${CMAKE_BINARY_DIR}/kernels"
     COMMAND "${EW_CLANG19}" ${flags} -MD -MF "${obj}.d" -c "${EW_KERNELS_SRC}" -o "${obj}"
-    DEPENDS "${EW_KERNELS_SRC}" "${PROJECT_SOURCE_DIR}/core/kernels.h" "${PROJECT_SOURCE_DIR}/core/simd.h"
+    DEPENDS "${EW_KERNELS_SRC}" "${PROJECT_SOURCE_DIR}/core/kernels/kernels.h" "${PROJECT_SOURCE_DIR}/core/kernels/simd.h"
     DEPFILE "${obj}.d"
-    COMMENT "clang-19: core/kernels_simd.cpp (${flavor})" VERBATIM)
+    COMMENT "clang-19: core/kernels/kernels_simd.cpp (${flavor})" VERBATIM)
   set_source_files_properties("${obj}" PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
   set(${out_var} "${obj}" PARENT_SCOPE)
 endfunction()

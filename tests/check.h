@@ -9,10 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "model.h"
-#include "model_file.h"
-#include "presets.h"
-#include "trace.h"
+#include "io/model_file.h"
+#include "io/presets.h"
+#include "model/model.h"
+#include "trace/forward.h"
+#include "trace/trace.h"
 
 namespace ewtest {
 

@@ -6,11 +6,12 @@
 
 #include <cmath>
 
-#include "analyze.h"
-#include "error.h"
-#include "model_file.h"
-#include "presets.h"
-#include "train.h"
+#include "io/model_file.h"
+#include "io/presets.h"
+#include "model/error.h"
+#include "trace/forward.h"
+#include "train/analyze.h"
+#include "train/train.h"
 
 namespace {
 

@@ -12,9 +12,10 @@
 
 #include <string>
 
-#include "backward.h"
+#include "model/error.h"
+#include "trace/backward.h"
+#include "trace/forward.h"
 #include "check.h"
-#include "error.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tokenizer.h"
+#include "model/tokenizer.h"
 
 namespace {
 

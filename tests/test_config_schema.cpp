@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "config_schema.h"
-#include "error.h"
+#include "model/config_schema.h"
+#include "model/error.h"
 
 namespace {
 

@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <string>
 
-#include "error.h"
-#include "generate.h"
-#include "model_file.h"
-#include "tasks.h"
+#include "io/model_file.h"
+#include "model/error.h"
+#include "trace/generate.h"
+#include "train/tasks.h"
 
 namespace {
 

@@ -7,8 +7,9 @@
 
 #include <string>
 
-#include "backward.h"
-#include "model_file.h"
+#include "io/model_file.h"
+#include "trace/backward.h"
+#include "trace/forward.h"
 
 namespace {
 

@@ -13,8 +13,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include "kernels.h"
-#include "random.h"
+#include "kernels/kernels.h"
+#include "model/random.h"
 
 namespace {
 

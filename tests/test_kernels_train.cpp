@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "kernels.h"
-#include "random.h"
+#include "kernels/kernels.h"
+#include "model/random.h"
 
 namespace {
 

@@ -7,11 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "backward.h"
-#include "error.h"
-#include "masked_words.h"
-#include "model_file.h"
-#include "safetensors.h"
+#include "io/model_file.h"
+#include "io/safetensors.h"
+#include "model/error.h"
+#include "trace/backward.h"
+#include "trace/forward.h"
+#include "train/masked_words.h"
 
 namespace {
 

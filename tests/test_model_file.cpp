@@ -1,7 +1,8 @@
 // test_model_file.cpp — bad input gets a clear, specific error (naming the key and the
 // expected and actual value or shape), never a crash or a silently wrong answer.
+#include "model/error.h"
+#include "trace/forward.h"
 #include "check.h"
-#include "error.h"
 
 namespace {
 

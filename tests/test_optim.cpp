@@ -5,8 +5,8 @@
 #include <cmath>
 #include <vector>
 
-#include "error.h"
-#include "optim.h"
+#include "model/error.h"
+#include "train/optim.h"
 
 TEST_CASE("learning rate: linear warm-up, then linear decay to min_lr_ratio") {
   ew::AdamWConfig c;

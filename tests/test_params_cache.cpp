@@ -6,8 +6,9 @@
 
 #include <string>
 
+#include "model/params.h"
+#include "trace/forward.h"
 #include "check.h"
-#include "params.h"
 
 namespace {
 

@@ -12,6 +12,7 @@
 #include <xtensor/xsort.hpp>
 #include <xtensor/xview.hpp>
 
+#include "trace/forward.h"
 #include "check.h"
 
 namespace {

@@ -7,9 +7,10 @@
 #include <limits>
 #include <string>
 
+#include "io/safetensors.h"
+#include "model/error.h"
+#include "trace/forward.h"
 #include "check.h"
-#include "error.h"
-#include "safetensors.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // test_seeds.cpp — the seed tutorials' printed numbers, reproduced through the real forward
-// pass from the presets that carry the seeds' own values (core/presets.cpp).
+// pass from the presets that carry the seeds' own values (core/io/presets.cpp).
 // Tolerances: 1e-6 relative where the seed's inputs are exact (small integers, one-decimal
 // numbers); where the seed printed its inputs rounded, the tolerance follows from that
 // rounding and is stated at the check.

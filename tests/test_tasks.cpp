@@ -13,12 +13,12 @@
 #include <ctime>
 #include <string>
 
-#include "error.h"
-#include "model_file.h"
-#include "presets.h"
-#include "tasks.h"
-#include "tokenizer.h"
-#include "train.h"
+#include "io/model_file.h"
+#include "io/presets.h"
+#include "model/error.h"
+#include "model/tokenizer.h"
+#include "train/tasks.h"
+#include "train/train.h"
 
 namespace {
 

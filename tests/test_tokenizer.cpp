@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "error.h"
-#include "tokenizer.h"
-#include "unicode_tables.h"
+#include "model/error.h"
+#include "model/tokenizer.h"
+#include "model/unicode_tables.h"
 
 namespace {
 

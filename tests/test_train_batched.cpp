@@ -17,10 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "backward.h"
-#include "random.h"
-#include "train.h"
-#include "train_batched.h"
+#include "model/random.h"
+#include "trace/backward.h"
+#include "trace/forward.h"
+#include "train/train.h"
+#include "train/train_batched.h"
 
 // Every allocation of the test binary passes through here (replaceable global operator new).
 static std::atomic<long> g_allocations{0};

@@ -10,8 +10,7 @@
 //   e.rerun()       -> runs the forward pass again on the loaded model (benchmarks)
 //   e.runWith(modelJson, optionsJson) -> load() plus {backward, generate, max_len, user_weights}
 //   e.setUserWeights(bytes) / e.userWeights() -> a safetensors file a reader loaded or trained
-//   Module.tasksJson() -> the training tasks; new Module.TrainSession(): start(optionsJson), steps(n), evaluate(n), sample(text),
-//                      safetensors() (a view of the trained model's file)
+//   Module.tasksJson(), new Module.TrainSession(): training in the Worker (train_bindings.cpp)
 //   e.delete()
 //   Module.presetsJson(), Module.configSchemaJson() (config_schema.h), Module.kernelIsa(), new Module.MatmulBench(M, K, N),
 //   Module.heapBytesInUse() (C++ heap in use, for the leak test)
@@ -28,41 +27,27 @@
 
 #include <nlohmann/json.hpp>
 
-#include "config_schema.h"
-#include "backward.h"
-#include "error.h"
-#include "generate.h"
-#include "kernels.h"
-#include "model.h"
-#include "model_file.h"
-#include "params.h"
-#include "presets.h"
-#include "random.h"
-#include "safetensors.h"
-#include "train.h"
-#include "trace_json.h"
+#include "io/model_file.h"
+#include "io/presets.h"
+#include "io/safetensors.h"
+#include "io/trace_json.h"
+#include "kernels/kernels.h"
+#include "model/config_schema.h"
+#include "model/error.h"
+#include "model/model.h"
+#include "model/params.h"
+#include "model/random.h"
+#include "trace/backward.h"
+#include "trace/forward.h"
+#include "trace/generate.h"
+
+#include "reply.h"
 
 namespace {
 
 using emscripten::val;
+using ew_wasm::error_reply;
 
-// {ok: false, error, code?, params?}: the message, and for an ew::Error that has one, the
-// code and values the page's catalog shows it from (error.h). A weights file the core
-// cannot read gets the code "weights_file" with the core's reason as `detail`.
-std::string error_reply(const std::exception& e) {
-  nlohmann::json out{{"ok", false}, {"error", e.what()}};
-  const auto* ew_error = dynamic_cast<const ew::Error*>(&e);
-  std::string what = e.what();
-  if (ew_error && !ew_error->code.empty()) {
-    out["code"] = ew_error->code;
-    out["params"] = nlohmann::json::object();
-    for (const auto& [k, v] : ew_error->params) out["params"][k] = v;
-  } else if (what.rfind("safetensors: ", 0) == 0) {
-    out["code"] = "weights_file";
-    out["params"] = {{"detail", what.substr(13)}};
-  }
-  return out.dump();
-}
 
 class Engine {
  public:
@@ -198,108 +183,6 @@ class Engine {
   std::string user_weights_;
 };
 
-// Training in the page's Worker (issue 10): ew::Trainer behind calls that never throw (each
-// returns JSON with "ok" or "error"), driven in chunks of steps so the Worker stays responsive.
-class TrainSession {
- public:
-  std::string start(const std::string& options_json) {
-    return guard([&] {
-      const nlohmann::json j = nlohmann::json::parse(options_json);
-      ew::TrainOptions o;
-      o.task = j.value("task", o.task);
-      o.steps = j.value("steps", o.steps);
-      o.batch = j.value("batch", o.batch);
-      o.lr = j.value("lr", o.lr);
-      o.seed = j.value("seed", o.seed);
-      o.d_model = j.value("d_model", o.d_model);
-      o.num_heads = j.value("num_heads", o.num_heads);
-      o.d_ff = j.value("d_ff", o.d_ff);
-      o.num_layers = j.value("num_layers", o.num_layers);
-      o.decoder_layers = j.value("decoder_layers", o.decoder_layers);
-      o.warmup = j.value("warmup", std::min(o.warmup, o.steps));
-      trainer_ = std::make_unique<ew::Trainer>(o);
-      options_ = o;
-      const ew::Task& t = trainer_->task();
-      return nlohmann::json{{"classifier", t.classifier}, {"labels", t.labels},
-                            {"example", t.sample(o.seed, 0, ew::Split::HeldOut).source}};
-    });
-  }
-  // n optimizer steps; {loss: the mean of their batch losses, steps: done so far}.
-  std::string steps(int n) {
-    return guard([&] {
-      need();
-      double sum = 0;
-      for (int i = 0; i < n && trainer_->steps_done() < options_.steps; ++i) sum += trainer_->step();
-      return nlohmann::json{{"loss", n ? sum / n : 0.0}, {"steps", trainer_->steps_done()}};
-    });
-  }
-  std::string evaluate(int n) {
-    return guard([&] {
-      need();
-      return nlohmann::json{{"accuracy", trainer_->evaluate(n)}, {"n", n}};
-    });
-  }
-  // The model as it is now on one input: its answer and its attention weights (the decoder's
-  // cross-attention, else the encoder's self-attention), every layer and head.
-  std::string sample(const std::string& text) {
-    return guard([&] {
-      need();
-      ew::Model m = trainer_->model();
-      m.text = text;
-      m.label = -1;
-      ew::Trace tr;
-      nlohmann::json out;
-      if (m.config.decoder_layers > 0) {
-        out["generated"] = ew::generated_tokens(ew::generate_greedy(m, tr, 16));
-      } else {
-        m.target_given = false;
-        ew::run(m, tr);
-      }
-      out["source"] = tr.text.source_tokens.at(0);
-      out["target"] = tr.text.target_tokens;
-      out["heads"] = nlohmann::json::array();
-      const std::string block = m.config.decoder_layers > 0 ? "cross_attention" : "self_attention";
-      for (std::size_t i = 0; i < tr.size(); ++i) {
-        const ew::Step& s = tr[i];
-        if (s.kind != "softmax" || s.place.head < 0 || s.place.block != block) continue;
-        if (m.config.decoder_layers > 0 && s.place.section != "decoder") continue;
-        const int cols = s.shape.back(), rows = static_cast<int>(s.size() / cols);
-        out["heads"].push_back({{"layer", s.place.layer}, {"head", s.place.head}, {"rows", rows}, {"cols", cols},
-                                {"data", std::vector<float>(s.data.begin(), s.data.begin() + rows * cols)}});
-      }
-      if (m.config.num_labels > 0) {
-        const ew::Step& p = tr.at("cls.probs");
-        out["probs"] = std::vector<float>(p.data.begin(), p.data.begin() + m.config.num_labels);
-      }
-      return out;
-    });
-  }
-  // The trained model as safetensors (F32), kept until the next call; a view of its bytes.
-  val safetensors() {
-    if (!trainer_) return val::null();
-    const auto bytes = ew::write_safetensors(ew::model_to_safetensors(trainer_->model()));
-    bytes_.assign(bytes.begin(), bytes.end());
-    return val(emscripten::typed_memory_view(bytes_.size(), bytes_.data()));
-  }
-
- private:
-  template <class F>
-  std::string guard(F f) {
-    try {
-      nlohmann::json r = f();
-      r["ok"] = true;
-      return r.dump();
-    } catch (const std::exception& e) {
-      return error_reply(e);
-    }
-  }
-  void need() const {
-    if (!trainer_) throw ew::Error("no training has been started");
-  }
-  std::unique_ptr<ew::Trainer> trainer_;
-  ew::TrainOptions options_;
-  std::vector<std::uint8_t> bytes_;
-};
 
 // One packed matmul C (M×N) = A (M×K) · B (K×N), seeded data, for the benchmarks.
 class MatmulBench {
@@ -334,15 +217,6 @@ std::string presets_json() {
 
 std::string kernel_isa() { return ew::kernel_isa(); }
 
-// The training tasks (tasks.h): [{name, description, classifier, labels}].
-std::string tasks_json() {
-  nlohmann::json out = nlohmann::json::array();
-  for (const ew::Task& t : ew::tasks())
-    out.push_back({{"name", t.name}, {"description", t.description}, {"classifier", t.classifier}, {"labels", t.labels}});
-  return out.dump();
-}
-
-// Bytes the C++ heap has handed out and not taken back (dlmalloc's mallinfo): for the test
 // that thousands of recomputes leak nothing.
 double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
 
@@ -360,13 +234,6 @@ EMSCRIPTEN_BINDINGS(encoder_walkthrough) {
       .function("runWith", &Engine::runWith)
       .function("setUserWeights", &Engine::setUserWeights)
       .function("userWeights", &Engine::userWeights);
-  emscripten::class_<TrainSession>("TrainSession")
-      .constructor<>()
-      .function("start", &TrainSession::start)
-      .function("steps", &TrainSession::steps)
-      .function("evaluate", &TrainSession::evaluate)
-      .function("sample", &TrainSession::sample)
-      .function("safetensors", &TrainSession::safetensors);
   emscripten::class_<MatmulBench>("MatmulBench")
       .constructor<int, int, int>()
       .function("run", &MatmulBench::run)
@@ -374,6 +241,5 @@ EMSCRIPTEN_BINDINGS(encoder_walkthrough) {
   emscripten::function("presetsJson", &presets_json);
   emscripten::function("configSchemaJson", &ew::config_schema_json);
   emscripten::function("kernelIsa", &kernel_isa);
-  emscripten::function("tasksJson", &tasks_json);
   emscripten::function("heapBytesInUse", &heap_bytes_in_use);
 }

@@ -19,9 +19,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "optim.h"
-#include "train.h"
-#include "train_batched.h"
+#include "trace/forward.h"
+#include "train/optim.h"
+#include "train/train.h"
+#include "train/train_batched.h"
 
 namespace {
 

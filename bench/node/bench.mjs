@@ -79,7 +79,7 @@ function median(xs) {
 }
 const round = (x, d = 4) => (Number.isFinite(x) ? Number(x.toPrecision(d)) : null);
 
-// ---- the seeded numbers of core/random.cpp (SplitMix64), so that the peers' matmul runs on
+// ---- the seeded numbers of core/model/random.cpp (SplitMix64), so that the peers' matmul runs on
 // exactly the operands of Module.MatmulBench and the checksums can be compared ------------
 const M64 = (1n << 64n) - 1n;
 function splitmix64(x) {

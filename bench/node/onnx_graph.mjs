@@ -91,7 +91,7 @@ export function matmulModel(M, K, N, B) {
   });
 }
 
-// One post-norm encoder layer on X (T×d): the computation of core/layers.cpp.
+// One post-norm encoder layer on X (T×d): the computation of core/trace/layers.cpp.
 //   Q,K,V = X·W + b; per head: softmax(Q_h·K_hᵀ / √d_k)·V_h; concat · W_o + b_o;
 //   O = LayerNorm(X + MHA); Y = LayerNorm(O + ReLU(O·W_1 + b_1)·W_2 + b_2)
 // w: {W_q,b_q,W_k,b_k,W_v,b_v,W_o,b_o,W_1,b_1,W_2,b_2,ln1_gamma,ln1_beta,ln2_gamma,ln2_beta}

@@ -2,7 +2,7 @@
 // process: the number-words encoder–decoder (pre-norm, GELU, sinusoidal positions, logits
 // tied to the embedding table; 1 encoder + 1 decoder layer) on one fixed padded minibatch,
 // forward + backward + AdamW (decoupled weight decay, global-norm clipping at 1.0, constant lr).
-//   ours: Module.TrainBench (wasm/train_bench_bindings.cpp → core/train_batched.h), SIMD128 build
+//   ours: Module.TrainBench (wasm/train_bench_bindings.cpp → core/train/train_batched.h), SIMD128 build
 //   tfjs: tfjs-backend-wasm (SIMD, 1 thread), the same model written with tf ops, its own
 //         autodiff (tf.variableGrads) and AdamW written with tf ops (tfjs has no AdamW)
 // Before timing, both compute the loss of the same weights on the same batch (must agree to
@@ -66,7 +66,7 @@ async function loadOurs(dir) {
 }
 
 
-// core/positional.cpp's table: PE[p,2i] = sin(p/10000^(2i/d)), PE[p,2i+1] = cos(same), in double.
+// core/model/positional.cpp's table: PE[p,2i] = sin(p/10000^(2i/d)), PE[p,2i+1] = cos(same), in double.
 function sinusoid(T, d) {
   const pe = new Float32Array(T * d);
   for (let p = 0; p < T; p++)
@@ -224,7 +224,7 @@ async function main() {
     train_vs_tfjs[c.key] = ratio;
   }
   const notes = [
-    `Training step (forward, backward, AdamW with clipping) of the number-words encoder–decoder (1+1 layers, pre-norm, GELU) on one fixed padded batch; ours: Module.TrainBench (the batched path of core/train_batched.h, kernel ISA ${M.kernelIsa()}); tfjs: ${desc}, tf.variableGrads and AdamW in tf ops; lr ${LR} constant, weight decay ${WEIGHT_DECAY}, clip ${CLIP}. train_vs_tfjs = median over ${args.rounds} interleaved rounds of tfjs ms / ours ms.`,
+    `Training step (forward, backward, AdamW with clipping) of the number-words encoder–decoder (1+1 layers, pre-norm, GELU) on one fixed padded batch; ours: Module.TrainBench (the batched path of core/train/train_batched.h, kernel ISA ${M.kernelIsa()}); tfjs: ${desc}, tf.variableGrads and AdamW in tf ops; lr ${LR} constant, weight decay ${WEIGHT_DECAY}, clip ${CLIP}. train_vs_tfjs = median over ${args.rounds} interleaved rounds of tfjs ms / ours ms.`,
   ];
   const out = { results, train_vs_tfjs, checks, notes };
   if (args.json) process.stdout.write(JSON.stringify(out, null, 1) + '\n');

@@ -6,9 +6,10 @@
 #include <cstdint>
 #include <string>
 
-#include "backward.h"
-#include "error.h"
-#include "model_file.h"
+#include "io/model_file.h"
+#include "model/error.h"
+#include "trace/backward.h"
+#include "trace/forward.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "error.h"
-#include "safetensors.h"
+#include "io/safetensors.h"
+#include "model/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   ew::SafeTensors st;

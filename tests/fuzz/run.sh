@@ -19,8 +19,8 @@ flags=(-std=c++17 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-saniti
 mkdir -p "$work/obj"
 models=$(ls "$root"/models/*.safetensors 2>/dev/null | tr '\n' ';')
 cmake -DOUT="$work/builtin_models.cpp" -DMODELS="${models%;}" -P "$root/cmake/embed_models.cmake"
-newest_header=$(ls -t "$root"/core/*.h | head -1)
-for src in "$root"/core/*.cpp "$work/builtin_models.cpp"; do
+newest_header=$(ls -t "$root"/core/*/*.h | head -1)
+for src in "$root"/core/*/*.cpp "$work/builtin_models.cpp"; do
   obj="$work/obj/$(basename "$src" .cpp).o"
   if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_header" -nt "$obj" ]; then
     echo "$cxx ${flags[*]} -c $src -o $obj"

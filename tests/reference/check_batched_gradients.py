@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_batched_gradients.py — the batched training path (core/train_batched.h) against an
+"""check_batched_gradients.py — the batched training path (core/train/train_batched.h) against an
 independent PyTorch model (Debian's python3-torch, float64) on padded minibatches.
 
 For random models of the kinds training builds (number-words encoder-decoder and brackets

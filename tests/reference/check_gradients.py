@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_gradients.py — the backward pass (core/backward.h) against PyTorch autograd
+"""check_gradients.py — the backward pass (core/trace/backward.h) against PyTorch autograd
 (Debian's python3-torch, float64).
 
 For random models (encoder-only with a classification head and label(s); encoder-decoder with
@@ -185,7 +185,7 @@ class Replay:
         raise AssertionError("no replay rule for kind %r (step %s)" % (kind, s["id"]))
 
     def loss(self):
-        """The loss docs/trace.md defines (core/backward.cpp computes it the same way)."""
+        """The loss docs/trace.md defines (core/trace/backward.cpp computes it the same way)."""
         text, total = self.out["text"], 0.0
         if self.cfg.get("num_labels", 0) > 0 and ("label" in self.doc or "label2" in self.doc):
             p = self.t["cls.probs"].reshape(-1, self.cfg["num_labels"])

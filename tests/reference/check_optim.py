@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""check_optim.py — ew::AdamW (core/optim.h) against torch.optim.AdamW, LambdaLR and
+"""check_optim.py — ew::AdamW (core/train/optim.h) against torch.optim.AdamW, LambdaLR and
 torch.nn.utils.clip_grad_norm_ (Debian's python3-torch), through tests/reference/optim_probe.
 
 Random problems: 2–5 parameter tensors (some with weight decay, some without), 30–80 steps of

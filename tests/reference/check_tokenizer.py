@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""check_tokenizer.py — cross-checks core/tokenizer.cpp against CPython itself.
+"""check_tokenizer.py — cross-checks core/model/tokenizer.cpp against CPython itself.
 
-Builds a tiny driver (its C++ source is below) from core/tokenizer.cpp and
-core/unicode_tables.cpp, then compares, case by case:
+Builds a tiny driver (its C++ source is below) from core/model/tokenizer.cpp and
+core/model/unicode_tables.cpp, then compares, case by case:
   tokenize_regex      vs re.findall(r'(\\b\\w+\\b|[.,!?;])', s)   (seed 001's simple_tokenize)
   regex_skipped       vs the text between re.finditer's matches, in runs of non-space:
                       what the regex drops (start and length in str indices)
@@ -34,8 +34,8 @@ DRIVER = r"""
 #include <sstream>
 #include <string>
 #include <vector>
-#include "error.h"
-#include "tokenizer.h"
+#include "model/error.h"
+#include "model/tokenizer.h"
 static std::string unhex(const std::string& h) {
   std::string s;
   for (size_t i = 0; i + 1 < h.size(); i += 2) s += static_cast<char>(std::stoi(h.substr(i, 2), nullptr, 16));
@@ -218,8 +218,8 @@ def build_driver(cxx, tmp):
     with open(src, "w") as f:
         f.write(DRIVER)
     core = os.path.join(ROOT, "core")
-    cmd = [cxx, "-std=c++17", "-O1", "-I" + core, src, os.path.join(core, "tokenizer.cpp"),
-           os.path.join(core, "unicode_tables.cpp"), "-o", exe]
+    cmd = [cxx, "-std=c++17", "-O1", "-I" + core, src, os.path.join(core, "model", "tokenizer.cpp"),
+           os.path.join(core, "model", "unicode_tables.cpp"), "-o", exe]
     subprocess.run(cmd, check=True)
     return exe
 

@@ -1,4 +1,4 @@
-// optim_probe.cpp — a test-only program that drives ew::AdamW (core/optim.h) for
+// optim_probe.cpp — a test-only program that drives ew::AdamW (core/train/optim.h) for
 // check_optim.py: reads {"config": {...}, "params": [{"value": [...], "decay": bool}],
 // "grads": [[[...] per param] per step]} on stdin and prints, per step, the learning rate,
 // the gradient norm, the clip scale and every parameter's values after the step, as JSON.
@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "error.h"
-#include "optim.h"
+#include "model/error.h"
+#include "train/optim.h"
 
 int main() {
   using nlohmann::json;

@@ -222,7 +222,7 @@ class RefModel:
     def __init__(self, config, sources, input_rows, target, vocab, params):
         self.config = dict(CONFIG_DEFAULTS)
         self.config.update(config)
-        # The program stores eps as float32 (core/model.h): use the same number.
+        # The program stores eps as float32 (core/model/model.h): use the same number.
         self.config["layer_norm_eps"] = float(np.float32(self.config["layer_norm_eps"]))
         self.sources = sources
         self.input = None if input_rows is None else np.asarray(input_rows, dtype=np.float64)

@@ -1,7 +1,7 @@
 // train_batched_probe.cpp — a test-only program for check_batched_gradients.py: builds a random
 // model of the kind training uses (train.h's initial_model, every parameter then drawn at
 // random), draws a padded minibatch of a task's training examples, runs the batched training
-// path (core/train_batched.h) once, and prints as JSON the configuration, the parameters, the
+// path (core/train/train_batched.h) once, and prints as JSON the configuration, the parameters, the
 // batch's token ids and lengths, the loss and every parameter's gradient.
 //   train_batched_probe TASK D_MODEL HEADS LAYERS CAUSAL(0/1) ACT(relu/gelu) BATCH SEED
 // Any error is printed as {"error": "..."} with exit code 1.
@@ -12,9 +12,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "random.h"
-#include "train.h"
-#include "train_batched.h"
+#include "model/random.h"
+#include "trace/forward.h"
+#include "train/train.h"
+#include "train/train_batched.h"
 
 int main(int argc, char** argv) {
   using nlohmann::json;

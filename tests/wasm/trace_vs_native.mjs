@@ -110,7 +110,7 @@ for (const [name, model] of models) {
 }
 // A bad model is an error message, never a crash.
 for (const [what, bad, re, want] of [
-  // The code and params the page's catalog shows the message from (core/error.h).
+  // The code and params the page's catalog shows the message from (core/model/error.h).
   ['num_heads not dividing d_model', { config: { d_model: 8, num_heads: 3 }, text: 'x' }, /number of heads \(3\) must divide d_model \(8\)/,
     { code: 'config_heads_divide', params: { heads: '3', d_model: '8' } }],
   ['unknown config key', { config: { d_model: 8, heads: 2 }, text: 'x' }, /heads/, { code: 'config_unknown' }],

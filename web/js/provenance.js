@@ -20,7 +20,7 @@ export function weightsInfo(state = app.shownState) {
   return { kind: 'seeded', text: t('provenance.seeded', { seed: state.seed }) };
 }
 // "Trained on number words → digits (4000 steps, seed 1)": the task, steps and seed are flags of
-// the preset's training command (its `training` field, core/presets.cpp).
+// the preset's training command (its `training` field, core/io/presets.cpp).
 function trainedLine(p) {
   const flag = (name) => (new RegExp(`--${name} (\\S+)`).exec(p.training || '') || [])[1];
   const task = flag('task'), steps = flag('steps'), seed = flag('seed');

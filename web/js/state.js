@@ -6,7 +6,7 @@ import { t, has } from './i18n.js';
 
 // The page's own fields; the model's configuration fields are added from the core's config
 // schema (Module.configSchemaJson(), sent by the Worker's init) by useSchema: their types,
-// defaults, ranges and enum names are written once, in core/config_schema.cpp.
+// defaults, ranges and enum names are written once, in core/model/config_schema.cpp.
 export const FIELDS = {
   text: { type: 'text', def: 'in the bleak midwinter', max: 4000 },
   text2: { type: 'text', def: '', max: 4000 },

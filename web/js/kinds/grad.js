@@ -2,7 +2,7 @@
 // dL/dX for every step and parameter X. A gradient cell is a sum over the steps X feeds
 // (the chain rule): for each such step Y (found through the grad step's inputs, each a
 // grad.Y whose `of` names Y), the term dY reaches X by — the same rule the core's backward
-// pass applies to Y's kind (core/backward.cpp) — shown with the real numbers of the forward
+// pass applies to Y's kind (core/trace/backward.cpp) — shown with the real numbers of the forward
 // step it came from. explain() returns the float64 sum of the terms it shows.
 import { sumOf, fmt, term, paren, list, symOf, quoted } from './common.js';
 import { exact } from '../format.js';

@@ -1,5 +1,5 @@
 // i18n/en/errors.js — the core's errors a reader can cause, by the code the core gives them
-// (core/error.h; config_schema.cpp, forward.cpp, tokenizer.cpp, wasm/bindings.cpp). An error
+// (core/model/error.h; config_schema.cpp, forward.cpp, tokenizer.cpp, wasm/bindings.cpp). An error
 // without a code is shown as the core's own English message.
 export default {
   'errors.config_range': 'The setting {field} must be between {min} and {max}; it is {got}.',

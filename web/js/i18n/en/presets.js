@@ -1,4 +1,4 @@
-// i18n/en/presets.js — each built-in preset's title and description (core/presets.cpp keeps the
+// i18n/en/presets.js — each built-in preset's title and description (core/io/presets.cpp keeps the
 // same English for the CLI and the JSON), looked up by preset name: 'presets.<name>.title'.
 export default {
   'presets.default.title': 'In the bleak midwinter',

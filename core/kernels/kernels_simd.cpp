@@ -1,0 +1,636 @@
+// kernels_simd.cpp — the fast kernels behind the un-suffixed names of kernels.h, written
+// once over simd.h's vector type (WebAssembly SIMD128, AVX2+FMA or SSE2 natively), and
+// the compile-time dispatch: without SIMD (EW_SCALAR=ON, or no known ISA) every
+// un-suffixed kernel forwards to its scalar reference in kernels_scalar.cpp.
+//
+// matmul: cache-blocked over K (KC rows of B stay in L1 while every row block of A passes),
+// register-tiled MR rows × NV vectors (natively 4 × 2 AVX2 vectors; in WebAssembly 2 × 4 =
+// 2×16 floats, and 3 × 3 = 3×12 in the relaxed-SIMD build, chosen by measurement under V8's
+// TurboFan: V8 on x64 allocates 15 xmm registers; 4×8, 2×16 and 3×12 fit, 6×8 and 4×12
+// spill — see docs/benchmarks.md), B packed once into NR-wide zero-padded panels; bias and activation
+// fused into the last K block's store. No allocation: the ragged last panel of an unpacked
+// B is staged in a stack buffer. Under Emscripten this file is compiled by clang-19
+// (cmake/wasm_kernels.cmake), once plain and once with relaxed SIMD (vfma fused).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "kernels/kernels.h"
+#include "kernels/simd.h"
+
+namespace ew {
+
+#if EW_SIMD
+using namespace ew::simd;
+
+const char* kernel_isa() { return EW_ISA_NAME; }
+
+namespace {
+
+// Tiles measured under TurboFan (docs/benchmarks.md): WebAssembly SIMD128 2×16 (3×12 spills
+// without FMA: it needs a temporary per product), relaxed SIMD 3×12, native AVX2 4×16.
+#if defined(__wasm_relaxed_simd__)
+#define EW_MM_DEFAULT_MR 3
+#define EW_MM_DEFAULT_NV 3
+#elif EW_VW == 4
+#define EW_MM_DEFAULT_MR 2
+#define EW_MM_DEFAULT_NV 4
+#else
+#define EW_MM_DEFAULT_MR 4
+#define EW_MM_DEFAULT_NV 2
+#endif
+#ifndef EW_MM_MR
+#define EW_MM_MR EW_MM_DEFAULT_MR
+#endif
+#ifndef EW_MM_NV
+#define EW_MM_NV EW_MM_DEFAULT_NV
+#endif
+constexpr int MR = EW_MM_MR;      // rows of A per register tile
+constexpr int NV = EW_MM_NV;      // vectors of C per tile row
+constexpr int NR = NV * EW_VW;    // columns of B per register tile
+#ifndef EW_MM_KC
+#define EW_MM_KC (EW_VW == 4 ? 512 : 256)
+#endif
+constexpr int KC = EW_MM_KC;     // K block: KC×NR floats of B (16 KiB) stay in L1 (512: +4% in wasm)
+
+inline int panels(int N) { return (N + NR - 1) / NR; }
+
+// The K block of A, repacked MR rows interleaved (ap[k·MR + r]) so the tile reads its four
+// broadcasts at fixed offsets from one pointer. Kept across calls: it grows to the
+// largest M·KC seen and is then reused (no allocation in steady state).
+std::vector<float>& a_scratch() {
+  static thread_local std::vector<float> buf;
+  return buf;
+}
+
+void pack_a(float* ap, const float* A, int lda, int M, int k0, int kc) {
+  for (int i0 = 0; i0 < M; i0 += MR) {
+    float* dst = ap + static_cast<std::size_t>(i0) * kc;
+    for (int r = 0; r < MR; ++r) {
+      if (i0 + r < M) {
+        const float* src = A + static_cast<std::size_t>(i0 + r) * lda + k0;
+        for (int k = 0; k < kc; ++k) dst[k * MR + r] = src[k];
+      } else {
+        for (int k = 0; k < kc; ++k) dst[k * MR + r] = 0.0f;
+      }
+    }
+  }
+}
+
+// C tile (R×nv, nv ≤ NR) (+)= Ap (kc×MR interleaved, rows ≥ R ignored) · Bp (kc×NR packed).
+// `first`: start from 0 instead of C; `last`: add bias, apply act and write C (and, with
+// C2, C = pre-activation and C2 = act(C)). Ragged tiles (nv < NR) go through `tmp`.
+template <int R>
+inline void tile(int kc, const float* __restrict ap, const float* __restrict bp, float* c, int ldc, int nv,
+                 bool first, bool last, const float* bias, Activation act, float* c2) {
+  vf acc[R][NV];
+  alignas(64) float tmp[NR];
+  const bool full = nv == NR;
+  auto load_row = [&](const float* src, vf* dst) {  // NR floats (nv valid, rest 0)
+    const float* from = src;
+    if (!full) {
+      std::memset(tmp, 0, sizeof tmp);
+      std::memcpy(tmp, src, sizeof(float) * nv);
+      from = tmp;
+    }
+    for (int v = 0; v < NV; ++v) dst[v] = vload(from + v * EW_VW);
+  };
+  auto store_row = [&](float* dst, const vf* src) {
+    float* to = full ? dst : tmp;
+    for (int v = 0; v < NV; ++v) vstore(to + v * EW_VW, src[v]);
+    if (!full) std::memcpy(dst, tmp, sizeof(float) * nv);
+  };
+  for (int r = 0; r < R; ++r) {
+    if (first) {
+      for (int v = 0; v < NV; ++v) acc[r][v] = vzero();
+    } else {
+      load_row(c + r * ldc, acc[r]);
+    }
+  }
+  // WebAssembly: not unrolled — V8's TurboFan unrolls itself and keeps the 4×2 tile in
+  // registers only for the plain loop (measured: unroll ×4 ≈ 0.7× the speed under
+  // TurboFan). Native GCC: unrolled ×4 (measured: 66 vs 39 GFLOP/s at 128×512×2048, AVX2).
+#if defined(__wasm__)
+#pragma clang loop unroll(disable)
+#elif defined(__clang__)
+#pragma clang loop unroll_count(4)
+#elif defined(__GNUC__)
+#pragma GCC unroll 4
+#endif
+  for (int k = 0; k < kc; ++k) {
+    vf b[NV];
+    for (int v = 0; v < NV; ++v) b[v] = vload(bp + v * EW_VW);
+    for (int r = 0; r < R; ++r) {
+      // A broadcast straight from memory (v128.load32_splat → vbroadcastss): measured
+      // 32 vs 29 GFLOP/s for one v128 load of the 4 packed values + 4 lane shuffles.
+      const vf ar = vsplat(ap[r]);
+      for (int v = 0; v < NV; ++v) acc[r][v] = vfma(ar, b[v], acc[r][v]);
+    }
+    ap += MR;
+    bp += NR;
+  }
+  if (!last) {
+    for (int r = 0; r < R; ++r) store_row(c + r * ldc, acc[r]);
+    return;
+  }
+  vf bv[NV];
+  if (bias) {
+    load_row(bias, bv);
+  } else {
+    for (int v = 0; v < NV; ++v) bv[v] = vzero();
+  }
+  for (int r = 0; r < R; ++r) {
+    for (int v = 0; v < NV; ++v) acc[r][v] = vadd(acc[r][v], bv[v]);
+    float* out = c + r * ldc;  // where the activation lands
+    if (c2) {                  // C keeps the pre-activation
+      store_row(out, acc[r]);
+      out = c2 + r * ldc;
+    }
+    if (act == Activation::ReLU)
+      for (int v = 0; v < NV; ++v) acc[r][v] = vmax(acc[r][v], vzero());
+    store_row(out, acc[r]);
+    if (act == Activation::GELU)
+      for (int j = 0; j < nv; ++j) out[j] = ew_activation(out[j], act);
+  }
+}
+
+// Rows i0.. of one K block of one panel: full MR-row tiles, then one tile of the rest.
+template <int R>
+inline void rest_tile(int rest, int kc, const float* ap, const float* bp, float* c, int ldc, int nv, bool first,
+                      bool last, const float* bias, Activation act, float* c2) {
+  if constexpr (R > 0) {
+    if (rest == R) {
+      tile<R>(kc, ap, bp, c, ldc, nv, first, last, bias, act, c2);
+    } else {
+      rest_tile<R - 1>(rest, kc, ap, bp, c, ldc, nv, first, last, bias, act, c2);
+    }
+  }
+}
+
+inline void panel_rows(int M, int kc, const float* ap, const float* bp, float* C, int ldc, int nv, bool first,
+                       bool last, const float* bias, Activation act, float* C2) {
+  int i = 0;
+  for (; i + MR <= M; i += MR)
+    tile<MR>(kc, ap + static_cast<std::size_t>(i) * kc, bp, C + static_cast<std::size_t>(i) * ldc, ldc, nv, first,
+             last, bias, act, C2 ? C2 + static_cast<std::size_t>(i) * ldc : nullptr);
+  if (i < M)
+    rest_tile<MR - 1>(M - i, kc, ap + static_cast<std::size_t>(i) * kc, bp, C + static_cast<std::size_t>(i) * ldc,
+                      ldc, nv, first, last, bias, act, C2 ? C2 + static_cast<std::size_t>(i) * ldc : nullptr);
+}
+
+// The shared driver: K blocks outermost (pack that block of A once), then panels of B
+// (`panel(p, k0, kc)` gives the packed kc×NR block), then register tiles down the rows.
+template <class PanelFn>
+void gemm(float* C, int ldc, const float* A, int lda, int M, int K, int N, const float* bias, Activation act,
+          float* C_act, PanelFn panel) {
+  if (M <= 0 || N <= 0) return;
+  const int nkb = std::max(1, (K + KC - 1) / KC);
+  std::vector<float>& scratch = a_scratch();
+  const std::size_t need = static_cast<std::size_t>((M + MR - 1) / MR) * MR * std::min(std::max(K, 1), KC);
+  if (scratch.size() < need) scratch.resize(need);
+  for (int kb = 0; kb < nkb; ++kb) {
+    const int k0 = kb * KC, kc = std::min(KC, K - k0);
+    pack_a(scratch.data(), A, lda, M, k0, kc);
+    for (int p = 0; p < panels(N); ++p)
+      panel_rows(M, kc, scratch.data(), panel(p, k0, kc), C + p * NR, ldc, std::min(NR, N - p * NR), kb == 0,
+                 kb == nkb - 1, bias ? bias + p * NR : nullptr, act, C_act ? C_act + p * NR : nullptr);
+  }
+}
+
+}  // namespace
+
+void ew_f32_pack_b(PackedB* out, const float* B, int K, int N) {
+  out->K = K;
+  out->N = N;
+  out->data.assign(static_cast<std::size_t>(panels(N)) * K * NR, 0.0f);
+  for (int p = 0; p < panels(N); ++p) {
+    const int j0 = p * NR, nv = std::min(NR, N - j0);
+    float* dst = out->data.data() + static_cast<std::size_t>(p) * K * NR;
+    for (int k = 0; k < K; ++k)
+      std::memcpy(dst + static_cast<std::size_t>(k) * NR, B + static_cast<std::size_t>(k) * N + j0, sizeof(float) * nv);
+  }
+}
+
+void ew_f32_matmul_packed(float* C, int ldc, const float* A, int lda, const PackedB& B, const float* bias,
+                          int M, Activation act, float* C_act) {
+  const float* data = B.data.data();
+  const int K = B.K;
+  gemm(C, ldc, A, lda, M, K, B.N, bias, act, C_act,
+       [&](int p, int k0, int) { return data + (static_cast<std::size_t>(p) * K + k0) * NR; });
+}
+
+void ew_f32_matmul(float* C, int ldc, const float* A, int lda, const float* B, int ldb, const float* bias,
+                   int M, int K, int N, Activation act) {
+  // B changes every call (attention weights · V_h): each kc×NR block is packed into a
+  // stack buffer just before its panel runs (K·N copies against 2·M·K·N flops).
+  alignas(64) float stage[KC * NR];
+  gemm(C, ldc, A, lda, M, K, N, bias, act, nullptr, [&](int p, int k0, int kc) {
+    const int j0 = p * NR, nv = std::min(NR, N - j0);
+    for (int k = 0; k < kc; ++k) {
+      const float* src = B + static_cast<std::size_t>(k0 + k) * ldb + j0;
+      float* dst = stage + k * NR;
+      if (nv == NR) {
+        std::memcpy(dst, src, sizeof(float) * NR);
+      } else {
+        std::memcpy(dst, src, sizeof(float) * nv);
+        std::memset(dst + nv, 0, sizeof(float) * (NR - nv));
+      }
+    }
+    return static_cast<const float*>(stage);
+  });
+}
+
+void ew_f32_scores(float* S, int lds, const float* Q, int ldq, const float* K, int ldk, int Tq, int Tk,
+                   int dk) {
+  // Dot products of query rows with key rows, 2 queries × 4 keys at a time (8 vector
+  // accumulators), reduced horizontally at the end; the dk % EW_VW tail is scalar.
+  const int dv = dk - dk % EW_VW;
+  auto tail = [&](const float* q, const float* k) {
+    float s = 0.0f;
+    for (int c = dv; c < dk; ++c) s += q[c] * k[c];
+    return s;
+  };
+  int i = 0;
+  for (; i < Tq; i += 2) {
+    const int qi = std::min(2, Tq - i);
+    const float* q0 = Q + static_cast<std::size_t>(i) * ldq;
+    const float* q1 = qi == 2 ? q0 + ldq : q0;
+    float* s0 = S + static_cast<std::size_t>(i) * lds;
+    float* s1 = qi == 2 ? s0 + lds : nullptr;
+    int j = 0;
+    for (; j + 4 <= Tk; j += 4) {
+      const float* k0 = K + static_cast<std::size_t>(j) * ldk;
+      const float *k1 = k0 + ldk, *k2 = k1 + ldk, *k3 = k2 + ldk;
+      vf a00 = vzero(), a01 = vzero(), a02 = vzero(), a03 = vzero();
+      vf a10 = vzero(), a11 = vzero(), a12 = vzero(), a13 = vzero();
+      for (int c = 0; c < dv; c += EW_VW) {
+        const vf x0 = vload(q0 + c), x1 = vload(q1 + c);
+        const vf y0 = vload(k0 + c), y1 = vload(k1 + c), y2 = vload(k2 + c), y3 = vload(k3 + c);
+        a00 = vfma(x0, y0, a00); a01 = vfma(x0, y1, a01); a02 = vfma(x0, y2, a02); a03 = vfma(x0, y3, a03);
+        a10 = vfma(x1, y0, a10); a11 = vfma(x1, y1, a11); a12 = vfma(x1, y2, a12); a13 = vfma(x1, y3, a13);
+      }
+      s0[j] = vhsum(a00) + tail(q0, k0);
+      s0[j + 1] = vhsum(a01) + tail(q0, k1);
+      s0[j + 2] = vhsum(a02) + tail(q0, k2);
+      s0[j + 3] = vhsum(a03) + tail(q0, k3);
+      if (s1) {
+        s1[j] = vhsum(a10) + tail(q1, k0);
+        s1[j + 1] = vhsum(a11) + tail(q1, k1);
+        s1[j + 2] = vhsum(a12) + tail(q1, k2);
+        s1[j + 3] = vhsum(a13) + tail(q1, k3);
+      }
+    }
+    for (; j < Tk; ++j) {
+      const float* k0 = K + static_cast<std::size_t>(j) * ldk;
+      vf a0 = vzero(), a1 = vzero();
+      for (int c = 0; c < dv; c += EW_VW) {
+        const vf y = vload(k0 + c);
+        a0 = vfma(vload(q0 + c), y, a0);
+        a1 = vfma(vload(q1 + c), y, a1);
+      }
+      s0[j] = vhsum(a0) + tail(q0, k0);
+      if (s1) s1[j] = vhsum(a1) + tail(q1, k0);
+    }
+  }
+}
+
+float ew_f32_rmax(const float* x, int n) {
+  float m = -std::numeric_limits<float>::infinity();
+  int i = 0;
+  if (n >= EW_VW) {
+    vf vm = vload(x);
+    for (i = EW_VW; i + EW_VW <= n; i += EW_VW) vm = vmax(vm, vload(x + i));
+    m = vhmax(vm);
+  }
+  for (; i < n; ++i) m = x[i] > m ? x[i] : m;
+  return m;
+}
+
+float ew_f32_raddexpminusmax(float* y, const float* x, int n, float max) {
+  if (std::isinf(max) && max < 0) {  // every entry is -inf
+    for (int i = 0; i < n; ++i) y[i] = 0.0f;
+    return 0.0f;
+  }
+  const vf vmx = vsplat(max);
+  vf vs = vzero();
+  int i = 0;
+  for (; i + EW_VW <= n; i += EW_VW) {
+    const vf e = vexp(vsub(vload(x + i), vmx));
+    vstore(y + i, e);
+    vs = vadd(vs, e);
+  }
+  float sum = vhsum(vs);
+  if (i < n) {  // tail through a padded vector: the same exp as the body
+    alignas(64) float t[EW_VW];
+    for (int l = 0; l < EW_VW; ++l) t[l] = i + l < n ? x[i + l] - max : -std::numeric_limits<float>::infinity();
+    vstore(t, vexp(vload(t)));
+    for (int l = 0; i + l < n; ++l) {
+      y[i + l] = t[l];
+      sum += t[l];
+    }
+  }
+  return sum;
+}
+
+void ew_f32_vscale(float* y, const float* x, int n, float s) {
+  const vf vsc = vsplat(s);
+  int i = 0;
+  for (; i + EW_VW <= n; i += EW_VW) vstore(y + i, vmul(vload(x + i), vsc));
+  for (; i < n; ++i) y[i] = x[i] * s;
+}
+
+void ew_f32_softmax_row(float* scaled, float* weights, float* row_max, float* row_sum, const float* s,
+                        const float* mask, int n, float scale) {
+  const vf vsc = vsplat(scale);
+  int i = 0;
+  for (; i + EW_VW <= n; i += EW_VW) {
+    vf z = vmul(vload(s + i), vsc);
+    if (mask) z = vadd(z, vload(mask + i));
+    vstore(scaled + i, z);
+  }
+  for (; i < n; ++i) scaled[i] = s[i] * scale + (mask ? mask[i] : 0.0f);
+  const float m = ew_f32_rmax(scaled, n);
+  const float sum = ew_f32_raddexpminusmax(weights, scaled, n, m);
+  if (sum > 0.0f) ew_f32_vscale(weights, weights, n, 1.0f / sum);
+  *row_max = m;
+  *row_sum = sum;
+}
+
+void ew_f32_layernorm(float* y, float* mean, float* var, const float* x, const float* gamma,
+                      const float* beta, int T, int C, float eps) {
+  // One pass for the statistics: shifted sums Σ(x−x₀) and Σ(x−x₀)² (x₀ = the row's first
+  // value keeps the subtraction s2 − s1²/C well conditioned when |mean| ≫ std).
+  for (int t = 0; t < T; ++t) {
+    const float* xt = x + static_cast<std::size_t>(t) * C;
+    float* yt = y + static_cast<std::size_t>(t) * C;
+    const float x0 = C > 0 ? xt[0] : 0.0f;
+    const vf vx0 = vsplat(x0);
+    vf s1v = vzero(), s2v = vzero();
+    int c = 0;
+    for (; c + EW_VW <= C; c += EW_VW) {
+      const vf d = vsub(vload(xt + c), vx0);
+      s1v = vadd(s1v, d);
+      s2v = vfma(d, d, s2v);
+    }
+    float s1 = vhsum(s1v), s2 = vhsum(s2v);
+    for (; c < C; ++c) {
+      const float d = xt[c] - x0;
+      s1 += d;
+      s2 += d * d;
+    }
+    const float m1 = s1 / static_cast<float>(C);
+    const float v = std::max(0.0f, s2 / static_cast<float>(C) - m1 * m1);
+    const float mu = x0 + m1;
+    const float inv = 1.0f / std::sqrt(v + eps);
+    const vf vmu = vsplat(mu), vinv = vsplat(inv);
+    for (c = 0; c + EW_VW <= C; c += EW_VW) {
+      const vf n = vmul(vsub(vload(xt + c), vmu), vinv);
+      vstore(yt + c, vfma(n, vload(gamma + c), vload(beta + c)));
+    }
+    for (; c < C; ++c) yt[c] = (xt[c] - mu) * inv * gamma[c] + beta[c];
+    mean[t] = mu;
+    var[t] = v;
+  }
+}
+
+#else  // no SIMD in this build: the references are the kernels
+
+const char* kernel_isa() { return "scalar"; }
+
+void ew_f32_pack_b(PackedB* out, const float* B, int K, int N) {
+  out->K = K;
+  out->N = N;
+  out->data.assign(B, B + static_cast<std::size_t>(K) * N);
+}
+void ew_f32_matmul_packed(float* C, int ldc, const float* A, int lda, const PackedB& B, const float* bias,
+                          int M, Activation act, float* C_act) {
+  ew_f32_matmul__scalar(C, ldc, A, lda, B.data.data(), B.N, bias, M, B.K, B.N,
+                        C_act ? Activation::None : act);
+  if (C_act)
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < B.N; ++j)
+        C_act[static_cast<std::size_t>(i) * ldc + j] = ew_activation(C[static_cast<std::size_t>(i) * ldc + j], act);
+}
+void ew_f32_matmul(float* C, int ldc, const float* A, int lda, const float* B, int ldb, const float* bias,
+                   int M, int K, int N, Activation act) {
+  ew_f32_matmul__scalar(C, ldc, A, lda, B, ldb, bias, M, K, N, act);
+}
+void ew_f32_scores(float* S, int lds, const float* Q, int ldq, const float* K, int ldk, int Tq, int Tk,
+                   int dk) {
+  ew_f32_scores__scalar(S, lds, Q, ldq, K, ldk, Tq, Tk, dk);
+}
+float ew_f32_rmax(const float* x, int n) { return ew_f32_rmax__scalar(x, n); }
+float ew_f32_raddexpminusmax(float* y, const float* x, int n, float max) {
+  return ew_f32_raddexpminusmax__scalar(y, x, n, max);
+}
+void ew_f32_vscale(float* y, const float* x, int n, float s) { ew_f32_vscale__scalar(y, x, n, s); }
+void ew_f32_softmax_row(float* scaled, float* weights, float* row_max, float* row_sum, const float* s,
+                        const float* mask, int n, float scale) {
+  ew_f32_softmax_row__scalar(scaled, weights, row_max, row_sum, s, mask, n, scale);
+}
+void ew_f32_layernorm(float* y, float* mean, float* var, const float* x, const float* gamma,
+                      const float* beta, int T, int C, float eps) {
+  ew_f32_layernorm__scalar(y, mean, var, x, gamma, beta, T, C, eps);
+}
+
+#endif
+
+// ---- transposed matmuls (kernels.h): appended here, separate from the matmul above --------
+#if EW_SIMD
+namespace {
+
+// out[j] (+)= (Σ lanes of a_j) + tail[j], j = 0…3: four horizontal sums at once (a 4×4
+// transpose and adds instead of four separate reductions).
+#if defined(__wasm_simd128__)
+inline void hsum4_store(float* out, v128_t a0, v128_t a1, v128_t a2, v128_t a3, const float* tail, bool accumulate) {
+  const v128_t u = wasm_f32x4_add(wasm_i32x4_shuffle(a0, a1, 0, 4, 1, 5), wasm_i32x4_shuffle(a0, a1, 2, 6, 3, 7));
+  const v128_t w = wasm_f32x4_add(wasm_i32x4_shuffle(a2, a3, 0, 4, 1, 5), wasm_i32x4_shuffle(a2, a3, 2, 6, 3, 7));
+  v128_t r = wasm_f32x4_add(wasm_i32x4_shuffle(u, w, 0, 1, 4, 5), wasm_i32x4_shuffle(u, w, 2, 3, 6, 7));
+  r = wasm_f32x4_add(r, wasm_v128_load(tail));
+  if (accumulate) r = wasm_f32x4_add(r, wasm_v128_load(out));
+  wasm_v128_store(out, r);
+}
+#else
+inline void hsum4_store_128(float* out, __m128 a0, __m128 a1, __m128 a2, __m128 a3, const float* tail, bool accumulate) {
+  _MM_TRANSPOSE4_PS(a0, a1, a2, a3);
+  __m128 r = _mm_add_ps(_mm_add_ps(a0, a1), _mm_add_ps(a2, a3));
+  r = _mm_add_ps(r, _mm_loadu_ps(tail));
+  if (accumulate) r = _mm_add_ps(r, _mm_loadu_ps(out));
+  _mm_storeu_ps(out, r);
+}
+#if defined(__AVX2__) && defined(__FMA__)
+inline __m128 halves(__m256 a) { return _mm_add_ps(_mm256_castps256_ps128(a), _mm256_extractf128_ps(a, 1)); }
+inline void hsum4_store(float* out, __m256 a0, __m256 a1, __m256 a2, __m256 a3, const float* tail, bool accumulate) {
+  hsum4_store_128(out, halves(a0), halves(a1), halves(a2), halves(a3), tail, accumulate);
+}
+#else
+inline void hsum4_store(float* out, __m128 a0, __m128 a1, __m128 a2, __m128 a3, const float* tail, bool accumulate) {
+  hsum4_store_128(out, a0, a1, a2, a3, tail, accumulate);
+}
+#endif
+#endif
+
+// nt tile: R rows of A × J rows of B, dot products over K in vectors (R·J accumulators,
+// at most 2×4 = 8: fits V8's registers), reduced horizontally (four at once when J = 4);
+// the K % EW_VW tail is scalar.
+template <int R, int J>
+inline void nt_tile(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int K, bool accumulate) {
+  using namespace ew::simd;
+  const int kv = K - K % EW_VW;
+  vf acc[R][J];
+  for (int r = 0; r < R; ++r)
+    for (int j = 0; j < J; ++j) acc[r][j] = vzero();
+  for (int k = 0; k < kv; k += EW_VW) {
+    vf b[J];
+    for (int j = 0; j < J; ++j) b[j] = vload(B + static_cast<std::size_t>(j) * ldb + k);
+    for (int r = 0; r < R; ++r) {
+      const vf a = vload(A + static_cast<std::size_t>(r) * lda + k);
+      for (int j = 0; j < J; ++j) acc[r][j] = vfma(a, b[j], acc[r][j]);
+    }
+  }
+  if constexpr (J == 4) {
+    for (int r = 0; r < R; ++r) {
+      const float* a = A + static_cast<std::size_t>(r) * lda;
+      float tail[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      for (int j = 0; j < 4; ++j)
+        for (int k = kv; k < K; ++k) tail[j] += a[k] * B[static_cast<std::size_t>(j) * ldb + k];
+      hsum4_store(C + static_cast<std::size_t>(r) * ldc, acc[r][0], acc[r][1], acc[r][2], acc[r][3], tail, accumulate);
+    }
+    return;
+  }
+  for (int r = 0; r < R; ++r)
+    for (int j = 0; j < J; ++j) {
+      const float* a = A + static_cast<std::size_t>(r) * lda;
+      const float* b = B + static_cast<std::size_t>(j) * ldb;
+      float s = vhsum(acc[r][j]);
+      for (int k = kv; k < K; ++k) s += a[k] * b[k];
+      float& c = C[static_cast<std::size_t>(r) * ldc + j];
+      c = accumulate ? c + s : s;
+    }
+}
+
+template <int R>
+inline void nt_rows(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int K, int N, bool acc) {
+  int j = 0;
+  for (; j + 4 <= N; j += 4) nt_tile<R, 4>(C + j, ldc, A, lda, B + static_cast<std::size_t>(j) * ldb, ldb, K, acc);
+  for (; j < N; ++j) nt_tile<R, 1>(C + j, ldc, A, lda, B + static_cast<std::size_t>(j) * ldb, ldb, K, acc);
+}
+
+// tn tile: R rows × V vectors of C, summed over K as rank-1 updates: R broadcasts of A's
+// row k (A[k, i0..i0+R)) times V vectors of B's row k (R·V ≤ 8 accumulators).
+template <int R, int V>
+inline void tn_tile(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int K, bool accumulate) {
+  using namespace ew::simd;
+  vf acc[R][V];
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < V; ++v)
+      acc[r][v] = accumulate ? vload(C + static_cast<std::size_t>(r) * ldc + v * EW_VW) : vzero();
+  for (int k = 0; k < K; ++k) {
+    const float* a = A + static_cast<std::size_t>(k) * lda;
+    const float* b = B + static_cast<std::size_t>(k) * ldb;
+    vf bv[V];
+    for (int v = 0; v < V; ++v) bv[v] = vload(b + v * EW_VW);
+    for (int r = 0; r < R; ++r) {
+      const vf ar = vsplat(a[r]);
+      for (int v = 0; v < V; ++v) acc[r][v] = vfma(ar, bv[v], acc[r][v]);
+    }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < V; ++v) vstore(C + static_cast<std::size_t>(r) * ldc + v * EW_VW, acc[r][v]);
+}
+
+template <int V>
+inline void tn_cols(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K, bool acc) {
+  int i = 0;
+  for (; i + 4 <= M; i += 4) tn_tile<4, V>(C + static_cast<std::size_t>(i) * ldc, ldc, A + i, lda, B, ldb, K, acc);
+  for (; i < M; ++i) tn_tile<1, V>(C + static_cast<std::size_t>(i) * ldc, ldc, A + i, lda, B, ldb, K, acc);
+}
+
+// Division, |a| and copysign, per ISA (simd.h has none of them).
+#if defined(__wasm_simd128__)
+inline ew::simd::vf vdiv(ew::simd::vf a, ew::simd::vf b) { return wasm_f32x4_div(a, b); }
+inline ew::simd::vf vabs(ew::simd::vf a) { return wasm_f32x4_abs(a); }
+inline ew::simd::vf vsign_of(ew::simd::vf a) { return wasm_v128_and(a, wasm_f32x4_splat(-0.0f)); }
+inline ew::simd::vf vor(ew::simd::vf a, ew::simd::vf b) { return wasm_v128_or(a, b); }
+#elif defined(__AVX2__) && defined(__FMA__)
+inline __m256 vdiv(__m256 a, __m256 b) { return _mm256_div_ps(a, b); }
+inline __m256 vabs(__m256 a) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a); }
+inline __m256 vsign_of(__m256 a) { return _mm256_and_ps(a, _mm256_set1_ps(-0.0f)); }
+inline __m256 vor(__m256 a, __m256 b) { return _mm256_or_ps(a, b); }
+#else
+inline __m128 vdiv(__m128 a, __m128 b) { return _mm_div_ps(a, b); }
+inline __m128 vabs(__m128 a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
+inline __m128 vsign_of(__m128 a) { return _mm_and_ps(a, _mm_set1_ps(-0.0f)); }
+inline __m128 vor(__m128 a, __m128 b) { return _mm_or_ps(a, b); }
+#endif
+
+// GELU and its derivative for one vector: z = x/√2, erf(|z|) = 1 − t·P(t)·e^{−z²} with
+// t = 1/(1 + p|z|) (A&S 7.1.26), and φ(x) = e^{−z²}/√(2π) reuses the same exp.
+inline void gelu_grad_v(float* y, float* dydx, const float* x) {
+  using namespace ew::simd;
+  const vf v = vload(x);
+  const vf az = vabs(vmul(v, vsplat(0.70710678118654752f)));
+  const vf t = vdiv(vsplat(1.0f), vfma(az, vsplat(0.3275911f), vsplat(1.0f)));
+  vf p = vsplat(1.061405429f);
+  p = vfma(p, t, vsplat(-1.453152027f));
+  p = vfma(p, t, vsplat(1.421413741f));
+  p = vfma(p, t, vsplat(-0.284496736f));
+  p = vfma(p, t, vsplat(0.254829592f));
+  const vf e = vexp(vmul(vmul(az, az), vsplat(-1.0f)));
+  const vf erf_abs = vsub(vsplat(1.0f), vmul(vmul(p, t), e));
+  const vf cdf = vmul(vsplat(0.5f), vadd(vsplat(1.0f), vor(erf_abs, vsign_of(v))));
+  vstore(y, vmul(v, cdf));
+  vstore(dydx, vfma(vmul(v, vsplat(0.39894228040143268f)), e, cdf));
+}
+
+}  // namespace
+
+void ew_f32_gelu_grad(float* y, float* dydx, const float* x, int n) {
+  using ew::simd::EW_VW;
+  int i = 0;
+  for (; i + EW_VW <= n; i += EW_VW) gelu_grad_v(y + i, dydx + i, x + i);
+  if (i < n) {  // the tail through a padded vector, so every element gets the same arithmetic
+    alignas(32) float xs[EW_VW] = {}, ys[EW_VW], ds[EW_VW];
+    for (int k = i; k < n; ++k) xs[k - i] = x[k];
+    gelu_grad_v(ys, ds, xs);
+    for (int k = i; k < n; ++k) y[k] = ys[k - i], dydx[k] = ds[k - i];
+  }
+}
+
+void ew_f32_matmul_nt(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K, int N,
+                      bool accumulate) {
+  int i = 0;
+  for (; i + 2 <= M; i += 2)
+    nt_rows<2>(C + static_cast<std::size_t>(i) * ldc, ldc, A + static_cast<std::size_t>(i) * lda, lda, B, ldb, K, N,
+               accumulate);
+  if (i < M)
+    nt_rows<1>(C + static_cast<std::size_t>(i) * ldc, ldc, A + static_cast<std::size_t>(i) * lda, lda, B, ldb, K, N,
+               accumulate);
+}
+
+void ew_f32_matmul_tn(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K, int N,
+                      bool accumulate) {
+  using ew::simd::EW_VW;
+  int j = 0;
+  for (; j + 2 * EW_VW <= N; j += 2 * EW_VW) tn_cols<2>(C + j, ldc, A, lda, B + j, ldb, M, K, accumulate);
+  for (; j + EW_VW <= N; j += EW_VW) tn_cols<1>(C + j, ldc, A, lda, B + j, ldb, M, K, accumulate);
+  if (j < N) ew_f32_matmul_tn__scalar(C + j, ldc, A, lda, B + j, ldb, M, K, N - j, accumulate);
+}
+
+#else  // no SIMD: the references are the kernels
+
+void ew_f32_gelu_grad(float* y, float* dydx, const float* x, int n) { ew_f32_gelu_grad__scalar(y, dydx, x, n); }
+void ew_f32_matmul_nt(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K, int N,
+                      bool accumulate) {
+  ew_f32_matmul_nt__scalar(C, ldc, A, lda, B, ldb, M, K, N, accumulate);
+}
+void ew_f32_matmul_tn(float* C, int ldc, const float* A, int lda, const float* B, int ldb, int M, int K, int N,
+                      bool accumulate) {
+  ew_f32_matmul_tn__scalar(C, ldc, A, lda, B, ldb, M, K, N, accumulate);
+}
+
+#endif
+
+}  // namespace ew

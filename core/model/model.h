@@ -1,0 +1,96 @@
+// model.h — the configuration and the parameters of an encoder(-decoder) model (the forward
+// pass that runs it into a Trace is trace/forward.h).
+//
+// Row-vector convention throughout (seed 000): Y = X·W + b with W of shape in×out.
+// Every parameter has a stable id ("layer0.W_q", "decoder0.cross.W_k", "embedding_table")
+// so that trace steps can name the parameters they were computed from.
+// Parameters a model file leaves out are seeded-random (random.h: the same numbers on
+// every platform), biases 0, LayerNorm γ 1 and β 0.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <xtensor/xarray.hpp>
+
+#include "kernels/kernels.h"
+#include "model/place.h"
+
+namespace ew {
+
+enum class NormOrder { Post, Pre };
+enum class Positional { None, Sinusoidal, Learned };
+enum class TokenizerKind { Whitespace, Regex, Bpe };
+
+// Field defaults are these initialisers; ranges, enum names and descriptions are in the one
+// table of config_schema.h, which parses, validates and writes every field.
+struct Config {
+  int d_model = 8;
+  int num_heads = 2;
+  int d_ff = 32;
+  int num_layers = 1;
+  NormOrder norm = NormOrder::Post;
+  Activation activation = Activation::ReLU;
+  float layer_norm_eps = 1e-5f;
+  bool causal = false;  // causal mask in the encoder's self-attention
+  Positional positional = Positional::Sinusoidal;
+  bool scale = true;  // divide scores by sqrt(d_k)
+  std::uint64_t seed = 66;
+  TokenizerKind tokenizer = TokenizerKind::Regex;
+  int bpe_merges = 10;      // merges learned on the text itself when tokenizer == bpe
+  int max_tokens = 512;     // longer text is an error, not a silent truncation
+  int decoder_layers = 0;   // 0: encoder only
+  int num_labels = 0;       // > 0: a sequence-classification head on the first token
+  bool masked_lm = false;   // a masked-word head: each token's output → vocabulary (tied table)
+
+  int d_k() const { return d_model / num_heads; }
+};
+
+// A named parameter tensor. Matrices are in×out; vectors have one dimension.
+struct Param {
+  std::string id;
+  xt::xarray<float> value;
+  PackedB packed;  // value repacked for ew_f32_matmul_packed (weights of matmuls only)
+  std::vector<Axis> axes;  // one per dimension (set by ensure_params)
+  Place place;             // the block it belongs to
+};
+
+struct Model {
+  Config config;
+  std::string weights;  // "builtin:<name>" or the file the parameters came from ("" when seeded/inline)
+  std::string text;   // the source sentence
+  std::string text2;  // optional second sentence: a padded batch of two
+  std::string target; // what the decoder should produce; it reads "<s>" + these tokens.
+                      // Empty: it reads "<s>" + the source tokens but the last.
+  bool target_given = false;  // "target" was given (even empty: the decoder reads <s> alone)
+  // What a classifier should predict (backward pass, training): an index per sentence
+  // (-1: none given), and optional names of the labels (num_labels of them).
+  int label = -1;
+  int label2 = -1;
+  std::vector<std::string> label_names;
+  // Explicit layer-0 input rows (T×d_model): replaces tokenizer, embedding, positional.
+  std::optional<xt::xarray<float>> input;
+  // A user vocabulary with its embedding table (V×d_model); empty: the vocabulary is
+  // built from the text and each token's row is seeded-random, keyed by the token.
+  std::vector<std::string> vocab;
+  bool user_embedding = false;  // the model file supplied "embedding" (V×d_model)
+  // BPE training corpus (words); empty: the words of the text itself.
+  std::vector<std::string> bpe_corpus;
+  // Learned BPE merges ("a", "b") in order: when given, the tokenizer applies them instead of
+  // learning merges from bpe_corpus or the text (a trained model's own tokenizer).
+  std::vector<std::pair<std::string, std::string>> merges;
+  // Masked-word head (config.masked_lm): the right token for each "[MASK]" of text, then
+  // text2, in order (empty: no loss, forward only).
+  std::vector<std::string> mask_targets;
+
+  std::vector<Param> params;  // every parameter, in a stable order
+  int given_params = 0;       // how many of them the model file supplied (the rest are seeded)
+
+  const Param* find(const std::string& id) const;
+  const Param& at(const std::string& id) const;  // throws ew::Error
+  Param& at(const std::string& id);
+};
+
+}  // namespace ew

@@ -1,0 +1,190 @@
+// params.cpp — parameter inventory, shape checks, seeded defaults and packing.
+#include "model/params.h"
+
+#include <algorithm>
+
+#include "model/error.h"
+#include "model/random.h"
+
+namespace ew {
+
+namespace {
+
+enum class Init { Weight, Zeros, Ones, Table };
+
+struct Spec {
+  std::string id;
+  std::vector<std::size_t> shape;
+  Init init;
+  bool packed;  // a matmul weight
+  std::vector<Axis> axes;
+  Place place;
+};
+
+const std::vector<Axis> kMatrix = {{"in", ""}, {"out", ""}};
+const std::vector<Axis> kBias = {{"out", ""}};
+const std::vector<Axis> kNorm = {{"feature", ""}};
+
+void attention_specs(std::vector<Spec>& out, const std::string& p, std::size_t d, const Place& at) {
+  for (const char* m : {"q", "k", "v", "o"}) {
+    out.push_back({p + "W_" + m, {d, d}, Init::Weight, true, kMatrix, at});
+    out.push_back({p + "b_" + m, {d}, Init::Zeros, false, kBias, at});
+  }
+}
+
+void ffn_specs(std::vector<Spec>& out, const std::string& p, std::size_t d, std::size_t ff, const Place& at) {
+  out.push_back({p + "W_1", {d, ff}, Init::Weight, true, kMatrix, at});
+  out.push_back({p + "b_1", {ff}, Init::Zeros, false, kBias, at});
+  out.push_back({p + "W_2", {ff, d}, Init::Weight, true, kMatrix, at});
+  out.push_back({p + "b_2", {d}, Init::Zeros, false, kBias, at});
+}
+
+void norm_specs(std::vector<Spec>& out, const std::string& p, std::size_t d, const Place& at) {
+  out.push_back({p + ".gamma", {d}, Init::Ones, false, kNorm, at});
+  out.push_back({p + ".beta", {d}, Init::Zeros, false, kNorm, at});
+}
+
+void layer_specs(std::vector<Spec>& s, const Config& c, const char* stack, int i) {
+  const auto d = static_cast<std::size_t>(c.d_model);
+  const bool dec = std::string(stack) == "decoder";
+  const std::string p = (dec ? "decoder" : "layer") + std::to_string(i) + ".";
+  const std::string section = dec ? "decoder" : "encoder";
+  attention_specs(s, dec ? p + "self." : p, d, {section, i, "self_attention", -1});
+  if (dec) attention_specs(s, p + "cross.", d, {section, i, "cross_attention", -1});
+  ffn_specs(s, p, d, static_cast<std::size_t>(c.d_ff), {section, i, "ffn", -1});
+  for (const char* ln : {"ln1", "ln2", "ln3"}) {
+    if (!dec && std::string(ln) == "ln3") break;
+    norm_specs(s, p + ln, d, {section, i, "add_norm", -1});
+  }
+}
+
+std::vector<Spec> inventory(const Config& c, int vocab_size, int positions) {
+  const auto d = static_cast<std::size_t>(c.d_model);
+  const auto labels = static_cast<std::size_t>(c.num_labels);
+  const bool pre = c.norm == NormOrder::Pre;
+  std::vector<Spec> s;
+  s.push_back({"embedding_table", {static_cast<std::size_t>(vocab_size), d}, Init::Table, false,
+               {{"vocab", "vocab"}, {"feature", ""}}, {"input", -1, "embedding", -1}});
+  if (c.positional == Positional::Learned) {
+    s.push_back({"position_table", {static_cast<std::size_t>(positions), d}, Init::Table, false,
+                 {{"position", ""}, {"feature", ""}}, {"input", -1, "positional", -1}});
+    norm_specs(s, "embedding_ln", d, {"input", -1, "embedding", -1});
+  }
+  for (int i = 0; i < c.num_layers; ++i) layer_specs(s, c, "encoder", i);
+  if (pre) norm_specs(s, "final_ln", d, {"encoder", -1, "stack_output", -1});
+  for (int j = 0; j < c.decoder_layers; ++j) layer_specs(s, c, "decoder", j);
+  if (pre && c.decoder_layers > 0) norm_specs(s, "decoder_final_ln", d, {"decoder", -1, "stack_output", -1});
+  if (c.num_labels > 0) {
+    const Place at{"classifier", -1, "classifier", -1};
+    s.push_back({"cls.W", {d, labels}, Init::Weight, true, {{"in", ""}, {"label", "labels"}}, at});
+    s.push_back({"cls.b", {labels}, Init::Zeros, false, {{"label", "labels"}}, at});
+  }
+  return s;
+}
+
+std::string shape_str(const std::vector<std::size_t>& shape) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+void fill_default(Param& p, const Spec& spec, std::uint64_t seed) {
+  p.value = xt::xarray<float>::from_shape(spec.shape);
+  float* v = p.value.data();
+  const std::size_t n = p.value.size();
+  switch (spec.init) {
+    case Init::Zeros: std::fill(v, v + n, 0.0f); break;
+    case Init::Ones: std::fill(v, v + n, 1.0f); break;
+    case Init::Weight: {
+      const float limit = glorot_limit(static_cast<int>(spec.shape[0]), static_cast<int>(spec.shape[1]));
+      const std::uint64_t stream = seeded_stream(seed, spec.id);
+      for (std::size_t i = 0; i < n; ++i) v[i] = seeded_uniform(stream, i) * limit;
+      break;
+    }
+    case Init::Table: {
+      const std::uint64_t stream = seeded_stream(seed, spec.id);
+      for (std::size_t i = 0; i < n; ++i) v[i] = seeded_uniform(stream, i);
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+void seeded_embedding_row(float* out, std::uint64_t seed, const std::string& token, int d) {
+  const std::uint64_t stream = seeded_stream(seed, "embedding:" + token);
+  for (int c = 0; c < d; ++c) out[c] = seeded_uniform(stream, static_cast<std::uint64_t>(c));
+}
+
+void ensure_params(Model& model, int vocab_size, int positions) {
+  const Config& c = model.config;
+  std::vector<Param> ordered;
+  const std::vector<Spec> specs = inventory(c, vocab_size, positions);
+  ordered.reserve(specs.size());
+  for (const Spec& spec : specs) {
+    auto it = std::find_if(model.params.begin(), model.params.end(),
+                           [&](const Param& p) { return p.id == spec.id; });
+    Param p;
+    if (it != model.params.end()) {
+      p = std::move(*it);
+      it->id.clear();  // taken: not a leftover
+      std::vector<std::size_t> actual(p.value.shape().begin(), p.value.shape().end());
+      bool ok = actual == spec.shape;
+      // Tables may have more rows than this text needs.
+      if (!ok && (spec.init == Init::Table) && actual.size() == 2 && actual[1] == spec.shape[1] &&
+          actual[0] >= spec.shape[0])
+        ok = true;
+      if (!ok) {
+        throw Error("parameter '" + spec.id + "' has shape " + shape_str(actual) + ", expected " +
+                    shape_str(spec.shape));
+      }
+    } else {
+      p.id = spec.id;
+      fill_default(p, spec, c.seed);
+    }
+    if (spec.packed && p.packed.data.empty()) {
+      ew_f32_pack_b(&p.packed, p.value.data(), static_cast<int>(spec.shape[0]),
+                    static_cast<int>(spec.shape[1]));
+    }
+    p.axes = spec.axes;
+    p.place = spec.place;
+    ordered.push_back(std::move(p));
+  }
+  // Anything left over is a parameter this configuration does not use.
+  for (const Param& p : model.params) {
+    if (!p.id.empty() && std::none_of(specs.begin(), specs.end(), [&](const Spec& s) { return s.id == p.id; }))
+      throw Error("parameter '" + p.id + "' is not used by this configuration");
+  }
+  model.params = std::move(ordered);
+}
+
+void reuse_seeded_params(Model& next, Model& prev) {
+  if (next.given_params || prev.given_params || next.config.seed != prev.config.seed) return;
+  for (const Spec& spec : inventory(next.config, 1, 1)) {
+    if (spec.init == Init::Table) continue;
+    auto it = std::find_if(prev.params.begin(), prev.params.end(), [&](const Param& p) { return p.id == spec.id; });
+    if (it == prev.params.end()) continue;
+    const std::vector<std::size_t> shape(it->value.shape().begin(), it->value.shape().end());
+    if (shape != spec.shape || (spec.packed && it->packed.data.empty())) continue;
+    next.params.push_back(std::move(*it));
+    prev.params.erase(it);
+  }
+}
+
+const Param* Model::find(const std::string& id) const {
+  for (const Param& p : params)
+    if (p.id == id) return &p;
+  return nullptr;
+}
+
+const Param& Model::at(const std::string& id) const {
+  const Param* p = find(id);
+  if (!p) throw Error("internal: model has no parameter '" + id + "'");
+  return *p;
+}
+
+Param& Model::at(const std::string& id) {
+  return const_cast<Param&>(static_cast<const Model&>(*this).at(id));
+}
+
+}  // namespace ew

@@ -1,0 +1,152 @@
+// record.cpp — compute-and-record building blocks (see record.h).
+#include "trace/record.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ew {
+
+Rec Rec::in(const char* block, int head) const {
+  Rec r = *this;
+  r.place.block = block;
+  r.place.head = head;
+  return r;
+}
+
+Dim dim(int size, const char* name, const char* labels) { return Dim{size, Axis{name, labels}}; }
+
+Dims per_token(const Rec& r, int T) {
+  Dims d;
+  if (r.B > 1) d.push_back(dim(r.B, "batch", "batch"));
+  d.push_back(dim(T, "token", r.tokens));
+  return d;
+}
+
+Dims per_token(const Rec& r, int T, Dim last) {
+  Dims d = per_token(r, T);
+  d.push_back(std::move(last));
+  return d;
+}
+
+Dims without_last(const Dims& dims) {
+  if (dims.size() <= 1) return {dim(1, "sequence")};
+  return Dims(dims.begin(), dims.end() - 1);
+}
+
+namespace {
+
+std::size_t count(const Dims& dims) {
+  std::size_t n = 1;
+  for (const Dim& d : dims) n *= static_cast<std::size_t>(d.size);
+  return n;
+}
+int last(const Dims& dims) { return dims.back().size; }
+int rows(const Dims& dims) { return static_cast<int>(count(dims) / static_cast<std::size_t>(last(dims))); }
+
+Step& add_activation_step(Rec r, const std::string& id, const Dims& dims, const std::string& x_id, Activation act) {
+  const bool gelu = act == Activation::GELU;
+  return r.trace.add(id, dims, r.place, gelu ? "GELU activation" : "ReLU activation",
+                     gelu ? "\\mathrm{GELU}(u) = u\\,\\Phi(u) = \\tfrac{1}{2}u\\left(1 + \\mathrm{erf}(u/\\sqrt{2})\\right)"
+                          : "\\mathrm{ReLU}(u) = \\max(0, u)",
+                     "activation", {x_id},
+                     gelu ? "Exact GELU with the error function (not the tanh approximation)."
+                          : "Negative pre-activations become 0.");
+}
+
+}  // namespace
+
+Tensor rec_linear(Rec r, const std::string& id, const Dims& dims, const std::string& title,
+                  const std::string& formula, const Tensor& x, const std::string& W, const std::string& b,
+                  const std::string& note) {
+  const Param& w = r.model.at(W);
+  const Param& bias = r.model.at(b);
+  const int in = static_cast<int>(w.value.shape()[0]);
+  float* y = r.trace.add(id, dims, r.place, title, formula, "linear", {x.id, W, b}, note).data.data();
+  ew_f32_matmul_packed(y, last(dims), x.data, in, w.packed, bias.value.data(), rows(dims), Activation::None);
+  return {id, y};
+}
+
+Tensor rec_linear_act(Rec r, const std::string& id, const std::string& act_id, const Dims& dims,
+                      const std::string& title, const std::string& formula, const Tensor& x,
+                      const std::string& W, const std::string& b, Activation act, const std::string& note) {
+  const Param& w = r.model.at(W);
+  const Param& bias = r.model.at(b);
+  const int in = static_cast<int>(w.value.shape()[0]);
+  float* pre = r.trace.add(id, dims, r.place, title, formula, "linear", {x.id, W, b}, note).data.data();
+  float* y = add_activation_step(r, act_id, dims, id, act).data.data();
+  // One pass: bias and activation fused into the matmul's store; both results recorded.
+  ew_f32_matmul_packed(pre, last(dims), x.data, in, w.packed, bias.value.data(), rows(dims), act, y);
+  return {act_id, y};
+}
+
+Tensor rec_add(Rec r, const std::string& id, const Dims& dims, const std::string& title,
+               const std::string& formula, const Tensor& a, const Tensor& b, const std::string& note) {
+  Step& s = r.trace.add(id, dims, r.place, title, formula, "add", {a.id, b.id}, note);
+  float* y = s.data.data();
+  const std::size_t n = s.size();
+  for (std::size_t i = 0; i < n; ++i) y[i] = a.data[i] + b.data[i];
+  return {id, y};
+}
+
+Tensor rec_copy(Rec r, const std::string& id, const Dims& dims, const std::string& title,
+                const std::string& formula, const Tensor& x, const std::string& note) {
+  Step& s = r.trace.add(id, dims, r.place, title, formula, "copy", {x.id}, note);
+  std::copy(x.data, x.data + s.size(), s.data.data());
+  return {id, s.data.data()};
+}
+
+Tensor rec_layernorm(Rec r, const std::string& id, const std::string& out_id, const Dims& dims,
+                     const std::string& title, const Tensor& x, const std::string& param,
+                     const std::string& note) {
+  const std::string gamma_id = param + ".gamma", beta_id = param + ".beta";
+  const Param& gamma = r.model.at(gamma_id);
+  const Param& beta = r.model.at(beta_id);
+  const Dims stat = without_last(dims);
+  float* mean = r.trace
+                    .add(id + ".mean", stat, r.place, "Mean of each row (" + title + ")",
+                         "\\mu_i = \\frac{1}{d}\\sum_{c} x_{ic}", "mean", {x.id})
+                    .data.data();
+  float* var = r.trace
+                   .add(id + ".var", stat, r.place, "Variance of each row (" + title + ")",
+                        "\\sigma^2_i = \\frac{1}{d}\\sum_{c} (x_{ic} - \\mu_i)^2", "var", {x.id, id + ".mean"},
+                        "Biased variance (divides by d), as LayerNorm uses.")
+                   .data.data();
+  const std::string y_id = out_id.empty() ? id : out_id;
+  float* y = r.trace
+                 .add(y_id, dims, r.place, title,
+                      "\\mathrm{LN}(x)_{ic} = \\frac{x_{ic} - \\mu_i}{\\sqrt{\\sigma^2_i + \\varepsilon}}\\,\\gamma_c + \\beta_c",
+                      "layernorm", {x.id, id + ".mean", id + ".var", gamma_id, beta_id}, note)
+                 .data.data();
+  ew_f32_layernorm(y, mean, var, x.data, gamma.value.data(), beta.value.data(), rows(dims), last(dims),
+                   r.model.config.layer_norm_eps);
+  return {y_id, y};
+}
+
+Tensor rec_softmax(Rec r, const std::string& id, const Dims& dims, const std::string& title, const Tensor& x,
+                   const std::string& note) {
+  const Dims stat = without_last(dims);
+  float* mx = r.trace
+                  .add(id + ".rowmax", stat, r.place, "Row maxima (" + title + ")", "m_i = \\max_j z_{ij}", "rowmax",
+                       {x.id}, "Subtracted before exp so that exp never overflows.")
+                  .data.data();
+  float* sum = r.trace
+                   .add(id + ".rowsum", stat, r.place, "Row sums of exp (" + title + ")",
+                        "s_i = \\sum_j e^{z_{ij} - m_i}", "rowsum", {x.id, id + ".rowmax"})
+                   .data.data();
+  float* y = r.trace
+                 .add(id, dims, r.place, title, "p_{ij} = \\frac{e^{z_{ij} - m_i}}{s_i}", "softmax",
+                      {x.id, id + ".rowmax", id + ".rowsum"}, note)
+                 .data.data();
+  // Softmax as its three pieces: row max, exp(x - max) with its sum, scale by 1/sum.
+  const int n = last(dims);
+  for (int i = 0; i < rows(dims); ++i) {
+    const float* xi = x.data + static_cast<std::size_t>(i) * n;
+    float* yi = y + static_cast<std::size_t>(i) * n;
+    mx[i] = ew_f32_rmax(xi, n);
+    sum[i] = ew_f32_raddexpminusmax(yi, xi, n, mx[i]);
+    ew_f32_vscale(yi, yi, n, 1.0f / sum[i]);
+  }
+  return {id, y};
+}
+
+}  // namespace ew
