@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # test.sh — the one command that runs every test (README; .ci/run calls it):
+#   the house: the layering of core/ (tests/layers.mjs)
 #   native release: doctest suites + the NumPy/PyTorch reference (ctest)
 #   native ASan+UBSan: the doctest suites
 #   wasm (SIMD128, and the relaxed-SIMD build's as relaxed_*) in Node: the same doctest suites, then the wasm trace vs the native one,
@@ -16,7 +17,11 @@ bash scripts/setup.sh --test
 jobs=$(nproc 2>/dev/null || echo 2)
 export NODE_PATH=/usr/share/nodejs
 
-section() { printf '\n==== %s ====\n' "$*"; }
+started=$SECONDS
+section() { printf '\n==== [%d s] %s ====\n' "$((SECONDS - started))" "$*"; }
+
+section "the house: core/ includes point down its layers (tests/layers.mjs)"
+node tests/layers.mjs
 
 section "native release: build + ctest"
 cmake --preset native-release >/dev/null
