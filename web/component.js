@@ -9,10 +9,10 @@
 // ONE engine: a hidden iframe of this site (engine.html) running one Worker, one wasm instance
 // (a page cannot start a Worker from another origin). element.exportStep(format[, id]) → File.
 // The host's CSP must allow this site in script-src, style-src and frame-src (README).
-import { RemoteEngine } from './js/remote-engine.js';
-import { useSchema, fromURL } from './js/state.js';
-import { FigureElementView } from './js/component-view.js';
-import { chooseLang, setLang, LANG_NAMES, t } from './js/i18n.js';
+import { RemoteEngine } from './js/engine/remote-engine.js';
+import { useSchema, fromURL } from './js/model/settings.js';
+import { FigureElementView } from './js/embed/component-view.js';
+import { chooseLang, setLang, LANG_NAMES, t } from './js/lib/i18n.js';
 
 const here = new URL('.', import.meta.url);
 let shared = null; // {engine, presets} once the engine answered 'init'

@@ -19,8 +19,8 @@ import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { root, arg, launchChromium, checks, assert } from '../harness.mjs';
 import { runCli, runCliPreset, compareTrace, REL, ABS } from '../wasm/compare.mjs';
-import { defaults, buildModel, useSchema } from '../../web/js/state.js';
-import { fmt } from '../../web/js/format.js';
+import { defaults, buildModel, useSchema } from '../../web/js/model/settings.js';
+import { fmt } from '../../web/js/lib/format.js';
 
 const cli = path.resolve(root, arg('--cli', 'build/native-release/encoder-walkthrough'));
 useSchema(JSON.parse(execFileSync(cli, ['--config-schema'], { encoding: 'utf8' })));

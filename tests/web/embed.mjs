@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { root, arg } from '../harness.mjs';
-import { readEmbedParams, resolveStep, defaultFigureStep } from '../../web/js/embed-params.js';
-import { npyBytes } from '../../web/js/npy.js';
-import { pngWithText } from '../../web/js/png-text.js';
-import { traceJson, f32 } from '../../web/js/export.js';
+import { readEmbedParams, resolveStep, defaultFigureStep } from '../../web/js/embed/embed-params.js';
+import { npyBytes } from '../../web/js/lib/npy.js';
+import { pngWithText } from '../../web/js/lib/png-text.js';
+import { traceJson, f32 } from '../../web/js/embed/export.js';
 
 const cli = path.resolve(root, arg('--cli', 'build/native-release/encoder-walkthrough'));
 let failures = 0;

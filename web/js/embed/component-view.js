@@ -1,0 +1,205 @@
+// component-view.js — what one <encoder-walkthrough> element shows in its shadow DOM: a
+// figure of one step (title, formula, the step's matrix with the explanation of the number
+// pointed at, the inputs with inputs=1, the sentence box / previous-next with controls=), an
+// Export menu, notices for bad attributes, and a link to the full walkthrough. It runs the
+// element's settings on the shared engine and draws with the page's own renderers.
+import { t, num, currentLang } from '../lib/i18n.js';
+import { el } from '../lib/dom.js';
+import { Trace } from '../model/trace.js';
+import { buildModel, toURL, publicState } from '../model/settings.js';
+import { renderStep } from '../view/render/index.js';
+import { readEmbedParams, resolveStep, defaultFigureStep, FIGURE_WINDOW } from './embed-params.js';
+import { setMatrixWindow } from '../view/matrix/matrix.js';
+import { useDarkScales } from '../lib/colors.js';
+import { exportStep } from './export.js';
+import { exportMenu } from './export-menu.js';
+
+let katexPromise = null;
+// KaTeX as a classic script in the host document (window.katex; a host's own is reused).
+function loadKatex(base) {
+  if (window.katex) return Promise.resolve(window.katex);
+  if (!katexPromise) {
+    katexPromise = new Promise((resolve) => {
+      const s = document.createElement('script');
+      s.src = new URL('vendor/katex/katex.min.js', base).href;
+      s.onload = () => resolve(window.katex || null);
+      s.onerror = () => resolve(null);
+      document.head.append(s);
+    });
+  }
+  return katexPromise;
+}
+
+export class FigureElementView {
+  constructor(shadow, base, setAttr) {
+    this.base = base;
+    this.setAttr = setAttr;
+    this.token = 0;
+    this.trace = null;
+    this.stepId = '';
+    for (const css of ['css/style.css', 'css/step.css', 'css/dark.css', 'css/figure.css', 'css/component.css']) {
+      const l = document.createElement('link');
+      l.rel = 'stylesheet';
+      l.href = new URL(css, base).href;
+      shadow.append(l);
+    }
+    this.root = el('div', 'ew-root');
+    this.notice = el('div', 'notice');
+    this.notice.setAttribute('role', 'status');
+    this.notice.hidden = true;
+    this.controls = el('div', 'ew-controls');
+    this.title = el('h3', 'ew-title', t('figure.starting'));
+    this.formula = el('div', 'formula');
+    this.menu = exportMenu((format) => this.exportStep(format));
+    this.body = el('div', 'view');
+    this.link = el('a', 'ew-link', t('figure.openFull'));
+    this.link.target = '_blank';
+    this.link.rel = 'noopener';
+    this.status = el('p', 'status', '');
+    this.status.setAttribute('role', 'status');
+    this.status.hidden = true;
+    this.root.append(this.controls, this.notice, this.status, this.title, this.formula, this.menu, this.body, this.link);
+    shadow.append(this.root);
+  }
+
+  // Runs `parsed` ({state, errors} from state.js fromURL) and shows its step.
+  async show(engine, presets, parsed, q) {
+    const token = ++this.token;
+    const view = readEmbedParams((k) => q.get(k));
+    const notes = [...parsed.errors, ...view.notes];
+    if (view.view !== 'figure' && q.get('view') === 'full') notes.push(t('figure.alwaysFigure'));
+    this.engine = engine;
+    this.presets = presets;
+    this.params = view;
+    this.relabel();
+    this.theme(view.theme);
+    const result = await this.busy(() => engine.call('run', { model: JSON.stringify(buildModel(parsed.state, presets)), want: 'all' }));
+    if (token !== this.token) return;
+    if (!result.meta.ok) throw new Error(t('figure.cannotCompute', { why: result.meta.error }));
+    this.trace = new Trace(result);
+    this.state = parsed.state;
+    const r = resolveStep(this.trace.steps.map((s) => s.id), parsed.state.step, defaultFigureStep(this.trace.steps));
+    if (r.note) notes.push(r.note);
+    this.setNotes(notes);
+    this.renderControls(view);
+    await this.draw(r.index);
+  }
+
+  // The element's own words in the language now set (component.js useLang: the language is
+  // known only once the attributes are read, after the constructor drew them).
+  relabel() {
+    this.root.lang = currentLang();
+    this.link.textContent = t('figure.openFull');
+    const menu = exportMenu((format) => this.exportStep(format));
+    this.menu.replaceWith(menu);
+    this.menu = menu;
+  }
+
+  // A computation longer than 150 ms shows "computing… 1.2 s" until it ends.
+  async busy(work) {
+    const t0 = performance.now();
+    const timer = setInterval(() => {
+      const dt = performance.now() - t0;
+      if (dt < 150) return;
+      this.status.hidden = false;
+      this.status.textContent = t('figure.computing', { secs: num(dt / 1000, 1) });
+    }, 100);
+    try {
+      return await work();
+    } finally {
+      clearInterval(timer);
+      this.status.hidden = true;
+    }
+  }
+
+  theme(name) {
+    const dark = name === 'dark' || (name === 'auto' && window.matchMedia && window.matchMedia('(prefers-color-scheme: dark)').matches);
+    this.dark = dark;
+    this.root.dataset.theme = dark ? 'dark' : 'light';
+  }
+
+  setNotes(notes) {
+    this.notice.textContent = notes.length ? t('figure.badAttributes', { list: notes.join('; ') }) : '';
+    this.notice.hidden = !notes.length;
+  }
+
+  fail(msg) {
+    this.notice.textContent = msg;
+    this.notice.hidden = false;
+    this.root.classList.add('stale');
+  }
+
+  async draw(index) {
+    const token = this.token;
+    const trace = this.trace;
+    const step = trace.steps[index];
+    this.index = index;
+    this.stepId = step.id;
+    this.root.classList.remove('stale');
+    this.root.classList.toggle('inputs', this.params.inputs);
+    await trace.ensureParams(step.inputs || [], this.engine).catch(() => {});
+    this.title.textContent = step.title;
+    const katex = await loadKatex(this.base);
+    if (token !== this.token) return; // a newer run is on its way
+    try {
+      if (!katex) throw new Error('no KaTeX');
+      katex.render(step.formula, this.formula, { displayMode: true, throwOnError: true, output: 'mathml', strict: 'ignore' });
+    } catch {
+      this.formula.textContent = step.formula;
+    }
+    const host = el('div', 'step-body');
+    const ctx = {
+      trace, step, engine: this.engine, batch: 0, cell: null,
+      goTo: (id) => this.setAttr('step', id),
+      setBatch: () => {}, onExplain: () => {},
+    };
+    useDarkScales(this.dark); // the scales are per page; set them for this element's drawing
+    setMatrixWindow(FIGURE_WINDOW);
+    renderStep(ctx, host);
+    this.body.replaceChildren(host);
+    this.link.href = new URL(toURL({ ...this.state, step: step.id }, this.presets, { theme: this.params.given.theme, lang: this.lang }), this.base).href;
+    this.syncNav();
+  }
+
+  renderControls(view) {
+    this.controls.replaceChildren();
+    if (view.controls.has('text')) {
+      const box = el('textarea', 'ew-text');
+      box.rows = 1;
+      box.value = this.state.text;
+      box.setAttribute('aria-label', t('figure.sentence'));
+      let timer = 0;
+      box.addEventListener('input', () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => this.setAttr('text', box.value), 250);
+      });
+      this.controls.append(box);
+    }
+    if (view.controls.has('nav')) {
+      const prev = el('button', 'ew-prev', t('figure.prev')), next = el('button', 'ew-next', t('figure.next'));
+      const count = el('span', 'counter');
+      prev.type = next.type = 'button';
+      prev.addEventListener('click', () => this.setAttr('step', this.trace.steps[Math.max(0, this.index - 1)].id));
+      next.addEventListener('click', () => this.setAttr('step', this.trace.steps[Math.min(this.trace.steps.length - 1, this.index + 1)].id));
+      const bar = el('div', 'stepbar');
+      bar.append(prev, count, next);
+      this.nav = { prev, next, count };
+      this.controls.append(bar);
+    } else this.nav = null;
+  }
+
+  syncNav() {
+    if (!this.nav) return;
+    const n = this.trace.steps.length;
+    this.nav.prev.disabled = this.index === 0;
+    this.nav.next.disabled = this.index === n - 1;
+    this.nav.count.textContent = t('figure.counter', { n: this.index + 1, total: n });
+  }
+
+  exportStep(format, id = this.stepId) {
+    if (!this.trace) return Promise.reject(new Error(t('figure.nothingYet')));
+    const settings = { ...publicState(this.state, this.presets), step: id };
+    const link = new URL(toURL({ ...this.state, step: id }, this.presets), this.base).href;
+    return exportStep({ trace: this.trace, settings, link, batch: 0, dark: this.dark, engine: this.engine }, id, format);
+  }
+}

@@ -1,0 +1,28 @@
+// theme.js — light or dark: theme=light|dark from the URL (or the web component's attribute),
+// else the reader's system setting (prefers-color-scheme), followed live. Sets
+// <html data-theme> for the CSS and switches the colour scales (colors.js); `onChange` redraws.
+import { useDarkScales } from '../lib/colors.js';
+
+let current = null;
+
+export function isDark() {
+  return current === 'dark';
+}
+
+// theme: 'auto' | 'light' | 'dark'. root: the element that carries data-theme (the page's
+// <html>, or a web component's host element).
+export function applyTheme(theme, root = document.documentElement, onChange = () => {}) {
+  const mq = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+  const resolve = () => (theme === 'auto' ? (mq && mq.matches ? 'dark' : 'light') : theme);
+  const set = () => {
+    const t = resolve();
+    root.dataset.theme = t;
+    const changed = t !== current;
+    current = t;
+    useDarkScales(t === 'dark');
+    return changed;
+  };
+  set();
+  if (theme === 'auto' && mq && mq.addEventListener) mq.addEventListener('change', () => { if (set()) onChange(); });
+  return current;
+}
