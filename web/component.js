@@ -72,12 +72,13 @@ class EncoderWalkthroughElement extends HTMLElement {
     this.dispatchEvent(new CustomEvent('encoder-walkthrough:shown', { detail: { step: this.view.stepId } }));
   }
   // The element's language: its lang attribute, else the reader's browser, else English (the
-  // host page's <html lang> is left alone). One language at a time per host page: the catalog
-  // is shared, so elements asking for different languages draw in the last one asked.
+  // host page's <html lang> is left alone). Elements in different languages each draw in
+  // their own (the view switches the shared catalog wherever it writes: component-view.js).
   // Returns the note for a lang attribute this site has no catalog for ('' otherwise).
   useLang(q) {
     const c = chooseLang(q.has('lang') ? `?lang=${encodeURIComponent(q.get('lang'))}` : '', navigator.languages || [navigator.language]);
     setLang(c.lang, null);
+    this.view.language = c.lang;
     this.view.lang = c.fromURL ? c.lang : undefined;
     if (c.bad === null) return '';
     return t('i18n.badLang', { lang: String(c.bad).slice(0, 20), shown: LANG_NAMES[c.lang] });

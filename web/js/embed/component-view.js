@@ -2,15 +2,19 @@
 // figure of one step (title, formula, the step's matrix with the explanation of the number
 // pointed at, the inputs with inputs=1, the sentence box / previous-next with controls=), an
 // Export menu, notices for bad attributes, and a link to the full walkthrough. It runs the
-// element's settings on the shared engine and draws with the page's own renderers.
-import { t, num, currentLang } from '../lib/i18n.js';
+// element's settings on the shared engine and draws the step as the page does
+// (view/step-view.js), in its own view context: its theme, a figure's window, and navigation
+// through its own attributes — never anything page-wide, so elements do not touch each other.
+// Its language too: the catalog is one per page, so the element switches to its own language
+// wherever it starts to write — before drawing, on every event in its shadow root, before an
+// export — and elements in different languages each keep theirs.
+import { t, num, currentLang, setLang } from '../lib/i18n.js';
 import { el } from '../lib/dom.js';
 import { Trace } from '../model/trace.js';
-import { buildModel, toURL, publicState } from '../model/settings.js';
-import { renderStep } from '../view/render/index.js';
+import { buildModel, toURL, publicState, presetIsTrained } from '../model/settings.js';
+import { viewContext } from '../view/context.js';
+import { prepareStepView, drawStepView } from '../view/step-view.js';
 import { readEmbedParams, resolveStep, defaultFigureStep, FIGURE_WINDOW } from './embed-params.js';
-import { setMatrixWindow } from '../view/matrix/matrix.js';
-import { useDarkScales } from '../lib/colors.js';
 import { exportStep } from './export.js';
 import { exportMenu } from './export-menu.js';
 
@@ -30,6 +34,9 @@ function loadKatex(base) {
   return katexPromise;
 }
 
+// The events the element's views handle (and may write text in: explanations, notes).
+const EVENTS = ['pointerover', 'pointerenter', 'pointerleave', 'focusin', 'click', 'keydown', 'change', 'input'];
+
 export class FigureElementView {
   constructor(shadow, base, setAttr) {
     this.base = base;
@@ -37,6 +44,8 @@ export class FigureElementView {
     this.token = 0;
     this.trace = null;
     this.stepId = '';
+    this.language = ''; // the element's language (component.js useLang)
+    for (const type of EVENTS) shadow.addEventListener(type, () => this.speak(), true);
     for (const css of ['css/style.css', 'css/step.css', 'css/dark.css', 'css/figure.css', 'css/component.css']) {
       const l = document.createElement('link');
       l.rel = 'stylesheet';
@@ -62,7 +71,7 @@ export class FigureElementView {
     shadow.append(this.root);
   }
 
-  // Runs `parsed` ({state, errors} from state.js fromURL) and shows its step.
+  // Runs `parsed` ({state, errors} from model/settings.js fromURL) and shows its step.
   async show(engine, presets, parsed, q) {
     const token = ++this.token;
     const view = readEmbedParams((k) => q.get(k));
@@ -75,6 +84,7 @@ export class FigureElementView {
     this.theme(view.theme);
     const result = await this.busy(() => engine.call('run', { model: JSON.stringify(buildModel(parsed.state, presets)), want: 'all' }));
     if (token !== this.token) return;
+    this.speak(); // another element may have written in its language meanwhile
     if (!result.meta.ok) throw new Error(t('figure.cannotCompute', { why: result.meta.error }));
     this.trace = new Trace(result);
     this.state = parsed.state;
@@ -83,6 +93,11 @@ export class FigureElementView {
     this.setNotes(notes);
     this.renderControls(view);
     await this.draw(r.index);
+  }
+
+  // Makes the element's language the catalog's (component.js useLang chose it).
+  speak() {
+    if (this.language) setLang(this.language, null);
   }
 
   // The element's own words in the language now set (component.js useLang: the language is
@@ -102,6 +117,7 @@ export class FigureElementView {
       const dt = performance.now() - t0;
       if (dt < 150) return;
       this.status.hidden = false;
+      this.speak();
       this.status.textContent = t('figure.computing', { secs: num(dt / 1000, 1) });
     }, 100);
     try {
@@ -137,28 +153,30 @@ export class FigureElementView {
     this.stepId = step.id;
     this.root.classList.remove('stale');
     this.root.classList.toggle('inputs', this.params.inputs);
-    await trace.ensureParams(step.inputs || [], this.engine).catch(() => {});
-    this.title.textContent = step.title;
+    const ctx = this.context(step);
+    await prepareStepView(ctx, { wholeTrace: true }); // 'run' sent every step (want: 'all')
     const katex = await loadKatex(this.base);
     if (token !== this.token) return; // a newer run is on its way
-    try {
-      if (!katex) throw new Error('no KaTeX');
-      katex.render(step.formula, this.formula, { displayMode: true, throwOnError: true, output: 'mathml', strict: 'ignore' });
-    } catch {
-      this.formula.textContent = step.formula;
-    }
-    const host = el('div', 'step-body');
-    const ctx = {
-      trace, step, engine: this.engine, batch: 0, cell: null,
-      goTo: (id) => this.setAttr('step', id),
-      setBatch: () => {}, onExplain: () => {},
-    };
-    useDarkScales(this.dark); // the scales are per page; set them for this element's drawing
-    setMatrixWindow(FIGURE_WINDOW);
-    renderStep(ctx, host);
-    this.body.replaceChildren(host);
+    this.speak();
+    drawStepView(ctx, { title: this.title, formula: this.formula, body: this.body }, { katex: { katex, output: 'mathml' } });
+    this.cell = null; // explained once; the next step starts at its first cell
     this.link.href = new URL(toURL({ ...this.state, step: step.id }, this.presets, { theme: this.params.given.theme, lang: this.lang }), this.base).href;
     this.syncNav();
+  }
+
+  // This element's view context: its theme, a figure's window, the cell a click on the
+  // alignment asked for, and navigation by setting its own `step` attribute.
+  context(step) {
+    const preset = this.presets.find((p) => p.name === this.state.preset);
+    const cell = this.cell && this.cell.step === step.id ? this.cell : null;
+    return viewContext({
+      trace: this.trace, step, engine: this.engine, cell, lang: this.language, dark: this.dark, window: FIGURE_WINDOW, trained: presetIsTrained(preset),
+      goTo: (id) => this.setAttr('step', id),
+      openCell: (id, R, c) => {
+        this.cell = { step: id, R, c };
+        this.setAttr('step', id);
+      },
+    });
   }
 
   renderControls(view) {
@@ -197,6 +215,7 @@ export class FigureElementView {
   }
 
   exportStep(format, id = this.stepId) {
+    this.speak(); // titles in the element's language
     if (!this.trace) return Promise.reject(new Error(t('figure.nothingYet')));
     const settings = { ...publicState(this.state, this.presets), step: id };
     const link = new URL(toURL({ ...this.state, step: id }, this.presets), this.base).href;

@@ -41,8 +41,14 @@ const sequentialDark = ramp([
   [0, '#2b2b30'], [0.12, '#440154'], [0.3, '#414487'], [0.5, '#2a788e'],
   [0.68, '#22a884'], [0.85, '#7ad151'], [1, '#fde725'],
 ]);
-let diverging = divergingLight;
-let sequential = sequentialLight;
+// A theme's two ramps (and their lookup tables, made on first use). Every function below takes
+// the theme as an argument (`dark`, default light): nothing here is page-wide, so two views in
+// different themes (two <encoder-walkthrough> elements) never see each other's colours.
+const THEMES = {
+  light: { diverging: divergingLight, sequential: sequentialLight, luts: null },
+  dark: { diverging: divergingDark, sequential: sequentialDark, luts: null },
+};
+const rampsOf = (dark) => (dark ? THEMES.dark : THEMES.light);
 
 function css([r, g, b]) {
   return `rgb(${r}, ${g}, ${b})`;
@@ -69,15 +75,16 @@ export function inkFor(rgb) {
   return contrast(rgb, BLACK) >= contrast(rgb, WHITE) ? '#000000' : '#ffffff';
 }
 
-// scale: 'diverging' (v in [-m, m]) or 'sequential' (v in [lo, hi]).
-export function colorFor(v, scale, lo, hi) {
+// scale: 'diverging' (v in [-m, m]) or 'sequential' (v in [lo, hi]); dark: the dark theme's ramps.
+export function colorFor(v, scale, lo, hi, dark = false) {
+  const r = rampsOf(dark);
   let rgb;
   if (scale === 'diverging') {
     const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
-    rgb = diverging(0.5 + v / (2 * m));
+    rgb = r.diverging(0.5 + v / (2 * m));
   } else {
     const span = hi - lo || 1;
-    rgb = sequential((v - lo) / span);
+    rgb = r.sequential((v - lo) / span);
   }
   return { bg: css(rgb), fg: inkFor(rgb), rgb };
 }
@@ -92,21 +99,10 @@ function makeLut(f) {
   for (let i = 0; i < LUT_N; i++) a.set(f(i / (LUT_N - 1)), i * 3);
   return a;
 }
-let LUTS = { diverging: makeLut(diverging), sequential: makeLut(sequential) };
-
-// Switches every scale (cells, legends, canvases) to the dark or the light theme's ramps;
-// already drawn views keep their colours until they are drawn again.
-export function scalesAreDark() {
-  return diverging === divergingDark;
-}
-export function useDarkScales(dark) {
-  if (!!dark === scalesAreDark()) return;
-  diverging = dark ? divergingDark : divergingLight;
-  sequential = dark ? sequentialDark : sequentialLight;
-  LUTS = { diverging: makeLut(diverging), sequential: makeLut(sequential) };
-}
-export function lutFor(scale, lo, hi) {
-  const lut = scale === 'diverging' ? LUTS.diverging : LUTS.sequential;
+export function lutFor(scale, lo, hi, dark = false) {
+  const r = rampsOf(dark);
+  r.luts ||= { diverging: makeLut(r.diverging), sequential: makeLut(r.sequential) };
+  const lut = scale === 'diverging' ? r.luts.diverging : r.luts.sequential;
   let a, k;  // t = (v - a)·k in [0, 1]
   if (scale === 'diverging') {
     const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1;
@@ -125,31 +121,32 @@ export function lutFor(scale, lo, hi) {
   return { lut, index };
 }
 
-export function gradientStops(scale, n = 9) {
-  const f = scale === 'diverging' ? diverging : sequential;
+export function gradientStops(scale, n = 9, dark = false) {
+  const r = rampsOf(dark);
+  const f = scale === 'diverging' ? r.diverging : r.sequential;
   return Array.from({ length: n }, (_, i) => css(f(i / (n - 1))));
 }
 
 // Okabe–Ito: distinguishable with every common colour-vision deficiency.
 export const HEAD_COLORS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#D55E00', '#56B4E9', '#7a6a00', '#000000'];
-export function headColor(h) {
+export function headColor(h, dark = false) {
   const c = HEAD_COLORS[h % HEAD_COLORS.length];
-  return c === '#000000' && scalesAreDark() ? '#e8e8ec' : c; // black lines vanish on a dark page
+  return c === '#000000' && dark ? '#e8e8ec' : c; // black lines vanish on a dark page
 }
 
 // The colour of one cell of a step drawn with a kind's scale ('diverging', 'sequential',
 // 'prob': 0 … hi, 'mask' and 'none': uncoloured), or null. A constant tensor (γ = 1, b = 0)
 // has nothing to contrast and stays uncoloured.
-export function cellColor(v, scale, lo, hi) {
+export function cellColor(v, scale, lo, hi, dark = false) {
   if (scale === 'mask' || scale === 'none') return null;
   if (lo === hi && scale !== 'prob') return null;
-  if (scale === 'prob') return colorFor(v, 'sequential', 0, hi);
-  return colorFor(v, scale, lo, hi);
+  if (scale === 'prob') return colorFor(v, 'sequential', 0, hi, dark);
+  return colorFor(v, scale, lo, hi, dark);
 }
 
 // The colour of a scale ('diverging' or 'sequential') at t ∈ [0, 1] in the light or the dark
-// theme, without switching the page's scales: what the contrast sweep of the tests samples.
+// theme: what the contrast sweep of the tests samples.
 export function scaleAt(scale, t, dark) {
-  const f = scale === 'diverging' ? (dark ? divergingDark : divergingLight) : (dark ? sequentialDark : sequentialLight);
-  return f(t);
+  const r = rampsOf(dark);
+  return (scale === 'diverging' ? r.diverging : r.sequential)(t);
 }

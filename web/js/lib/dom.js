@@ -1,6 +1,8 @@
-// dom.js — the DOM helpers every view uses: an element with a class and text, and an SVG
-// element with attributes and text. Text is always set as text, never parsed as markup
-// (nothing a reader types can inject HTML).
+// dom.js — the DOM helpers every view uses: an element by id, an element with a class and
+// text, and an SVG element with attributes and text. Text is always set as text, never parsed
+// as markup (nothing a reader types can inject HTML).
+export const $ = (id) => document.getElementById(id);
+
 export function el(tag, cls, text) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;

@@ -1,12 +1,12 @@
 // i18n.js — the page's one message catalog: every string a reader sees is looked up here by
 // key, t('area.name', {param: value}), in the reader's language. The catalog of a language is
-// web/js/i18n/<lang>.js, assembled from one file per area of the page (i18n/<lang>/<area>.js)
+// web/js/lib/i18n/<lang>.js, assembled from one file per area of the page (i18n/<lang>/<area>.js)
 // so that each module's strings sit together; every language has exactly the keys English
 // has (tests/web/i18n.mjs). A message is a string with {param} placeholders, or a function of
 // the params for grammar a placeholder cannot express (plurals, cases).
-// The language: `lang=` in the URL, else the browser's preference, else English (language.js
-// sets it before anything renders and puts the switcher in the header; a web component sets
-// its element's own, component.js). A new area: i18n/en/<area>.js and i18n/de/<area>.js, each
+// The language: `lang=` in the URL, else the browser's preference, else English
+// (page/language.js sets it before anything renders and puts the switcher in the header; a web
+// component sets its element's own wherever it writes: embed/component-view.js). A new area: i18n/en/<area>.js and i18n/de/<area>.js, each
 // imported and listed once in i18n/en.js and i18n/de.js.
 import { EN } from './i18n/en.js';
 import { DE } from './i18n/de.js';
@@ -47,6 +47,19 @@ export function setLang(l, root = typeof document !== 'undefined' ? document.doc
   lang = CATALOGS[l] ? l : 'en';
   catalog = CATALOGS[lang];
   if (root) root.lang = lang;
+}
+
+// Runs fn() with language `l`'s catalog and gives the language back after (synchronous code
+// only: a view drawing in its own language, view/step-view.js); no `l`: the current one.
+export function withLang(l, fn) {
+  if (!l || l === lang || !CATALOGS[l]) return fn();
+  const saved = lang;
+  setLang(l, null);
+  try {
+    return fn();
+  } finally {
+    setLang(saved, null);
+  }
 }
 
 // The message `key` with its params filled in. A key the catalog lacks is shown as ⟦key⟧

@@ -3,6 +3,10 @@
 // columns (llm.c's (B·T, C)); a batched [B, T, n] tensor has B·T flat rows, shown one batch
 // item at a time; a per-row statistic ([T] or [B, T]) is one column.
 
+// The kinds whose tensor holds one value per row of another step's matrix (a row's maximum, sum,
+// mean, variance): shown as one column beside those rows, not as a row of their own.
+export const PER_ROW_KINDS = new Set(['rowmax', 'rowsum', 'mean', 'var']);
+
 // {rows, cols, per (rows per batch item), batches}. batched: the first axis is the batch;
 // column: the tensor is a per-row statistic.
 export function matrixLayout(tensor, batched, column) {
@@ -41,15 +45,4 @@ export function valueRange(data) {
   }
   if (lo === Infinity) lo = hi = 0;
   return [lo, hi];
-}
-
-// Indices to show along one axis: head and tail of a window, plus the pinned ones.
-export function axisWindow(n, max, pins, all) {
-  if (all || n <= max) return Array.from({ length: n }, (_, i) => i);
-  const head = Math.ceil(max * 0.6), tail = max - head;
-  const set = new Set();
-  for (let i = 0; i < head; i++) set.add(i);
-  for (let i = n - tail; i < n; i++) set.add(i);
-  for (const p of pins) if (p >= 0 && p < n) set.add(p);
-  return [...set].sort((a, b) => a - b);
 }

@@ -1,4 +1,4 @@
-// state.js — the page's settings: their types and defaults, URL <-> state, and state -> the
+// settings.js — the page's settings: their types and defaults, URL <-> state, and state -> the
 // model file the engine reads (docs/model-file.md). URL keys are the model file's config
 // keys plus text, text2, preset and step, so a link reproduces exactly what the reader saw.
 // Parsing never throws: a bad value becomes the default plus a message naming it.
@@ -105,6 +105,10 @@ export function presetHasText(p) {
 export function presetHasWeights(p) {
   if (!p) return false;
   return Object.keys(p.model).some((k) => !['config', 'text', 'text2', 'target', 'bpe_corpus'].includes(k));
+}
+// A preset whose weights were trained (its model file names a shipped weights file).
+export function presetIsTrained(p) {
+  return !!p && typeof p.model.weights === 'string';
 }
 // The settings a preset stands for (what the form shows when it is chosen).
 export function presetSettings(p) {

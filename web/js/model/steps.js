@@ -1,7 +1,6 @@
 // steps.js — the table of contents: sections (tokens & embeddings, each layer, the outputs),
 // groups within them (an attention block, the feed-forward network, add & norm) and per-head
-// rows, all read from each step's `place`; and a short label per step for the list.
-import { stepName } from './titles.js';
+// rows, all read from each step's `place` (a step's own name in the list: titles.js stepName).
 import { t } from '../lib/i18n.js';
 
 const SECTION_KEYS = { input: 'toc.sec.input', classifier: 'toc.sec.classifier', output: 'toc.sec.output', masked_lm: 'toc.sec.maskedLm' };
@@ -45,11 +44,6 @@ function groupTitle(p, encoder) {
     case 'layer_output': return t('toc.group.output');
     default: return NORM;  // named from what it holds (outline)
   }
-}
-
-// The step's name without its place (the section and group already say it), from the catalog.
-export function shortLabel(step, trace) {
-  return stepName(step, trace);
 }
 
 // Sections → groups (consecutive runs) → items; head steps gathered per head.

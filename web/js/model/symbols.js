@@ -23,14 +23,22 @@ export const PARAM_SYMBOLS = {
   embedding_table: 'E', position_table: 'P', W: 'W_cls', b: 'b_cls',
 };
 
-// The symbol of a step (by role) or parameter (by name); a gradient is ∂L/∂(its tensor's).
+// A parameter's name within its block (W_q, gamma, embedding_table): the trace records a
+// parameter by id only (docs/trace.md), whose last part is that name. The one place the page
+// reads a name out of an id, for notation only (no structure comes from it); a recorded
+// `name` is used when the trace has one.
+export function paramName(p) {
+  return p.name || String(p.id).split('.').pop();
+}
+
+// The symbol of a step (by role) or parameter (by name); a gradient is ∂L/∂(its tensor's),
+// looked up in `trace` (without one, by the tensor's id as a parameter name, else the id).
 export function symbolOf(t, trace = null) {
   if (!t) return '';
-  trace = trace || idTrace;
-  if (t.isParam || !t.role) return PARAM_SYMBOLS[String(t.id).split('.').pop()] || t.id;
+  if (t.isParam || !t.role) return PARAM_SYMBOLS[paramName(t)] || t.id;
   if (t.role === 'grad') {
     const of = trace && trace.get(t.of);
-    return `∂L/∂${of ? symbolOf(of, trace) : sym(t.of)}`;
+    return `∂L/∂${of ? symbolOf(of, trace) : PARAM_SYMBOLS[paramName({ id: t.of })] || t.of}`;
   }
   if (t.role === 'output') return layerOutput(t.place || {});
   return ROLE_SYMBOLS[t.role] || t.role;
@@ -41,21 +49,6 @@ function layerOutput(place) {
   const letter = place.section === 'decoder' ? 'Z' : 'H';
   if (!(place.layer >= 0) || place.block === 'stack_output') return letter;
   return `${letter}⁽${String(place.layer).replace(/\d/g, (d) => SUPERSCRIPT[d])}⁾`;
-}
-
-// The symbol of a step or parameter given by object or by id. Ids are read only for the
-// name of a parameter or, when no trace knows the id, as a last resort (the kinds' arithmetic
-// text passes ids: useTraceForSymbols(trace) lets them be looked up by role instead).
-let idTrace = null;
-export function useTraceForSymbols(trace) {
-  idTrace = trace;
-}
-export function sym(x) {
-  if (x && typeof x === 'object') return symbolOf(x, idTrace);
-  const t = idTrace && idTrace.get(x);
-  if (t) return symbolOf(t, idTrace);
-  const last = String(x).split('.').pop();
-  return PARAM_SYMBOLS[last] || ROLE_SYMBOLS[last] || String(x);
 }
 
 // A symbol of the table as LaTeX (for formulas the page writes itself: a gradient's ∂L/∂T).

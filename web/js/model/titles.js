@@ -1,8 +1,9 @@
-// notes/title.js — a step's title, crumbs and short name from the catalog (area `steps`),
-// built from its role, kind, place and the model's config — never from its id or the
-// engine's English title. Gradients are titled by the tensor they belong to (`of`).
+// titles.js — a step's title, crumbs, short name and formula, the one source of them for the
+// page, the web component and every export: the catalog's words (area `steps`) built from its
+// role, kind, place and the model's config — never from its id or the engine's English title.
+// Gradients are titled by the tensor they belong to (`of`).
 import { t } from '../lib/i18n.js';
-import { symbolOf } from './symbols.js';
+import { symbolOf, symbolTex } from './symbols.js';
 
 // The catalog key of a step's name (without its place): role, refined by section/kind where
 // one role names two different things (pre- vs post-norm LayerNorms, output vs classifier).
@@ -86,4 +87,12 @@ export function stepCrumbs(step, trace) {
   if (b) parts.push(b);
   if (p.head >= 0) parts.push(t('steps.head', { h: p.head }));
   return parts.join(' › ');
+}
+
+// The step's formula (LaTeX): the engine's, except a gradient's, written with the page's symbol
+// of the tensor it differentiates (the engine's names it by id).
+export function stepFormula(step, trace) {
+  if (step.role !== 'grad') return step.formula;
+  const of = trace.get(step.of);
+  return of ? `\\frac{\\partial L}{\\partial ${symbolTex(symbolOf(of, trace))}}` : step.formula;
 }

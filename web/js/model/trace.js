@@ -5,9 +5,8 @@
 // step and its inputs, not of the trace. Parameters: eager when small, fetched on demand
 // otherwise; attention thumbnails come reduced ('thumbs'). Also what the views need to know
 // about a tensor — its matrix layout and the labels of its axes — read from the step's own
-// axes and kind, never from its id.
-import { matrixLayout, matrixAxes } from './layout.js';
-import { kindOf } from '../view/kinds/index.js';
+// axes and kind (layout.js), never from its id.
+import { matrixLayout, matrixAxes, PER_ROW_KINDS } from './layout.js';
 import { t } from '../lib/i18n.js';
 
 export class Trace {
@@ -124,11 +123,11 @@ export class Trace {
   // The tensor as a matrix (layout.js), from its axes and its kind.
   layout(t) {
     const batched = !!(t.axes && t.axes.length && t.axes[0].name === 'batch');
-    return matrixLayout(t, batched, !!kindOf(t.kind).column);
+    return matrixLayout(t, batched, PER_ROW_KINDS.has(t.kind));
   }
   // {rows, cols}: the axes ({name, labels}) the matrix's rows and columns stand for.
   axesOf(t) {
-    return matrixAxes(t, this.layout(t), !!kindOf(t.kind).column);
+    return matrixAxes(t, this.layout(t), PER_ROW_KINDS.has(t.kind));
   }
   // Labels for the indices along `axis` (of batch item b), or null for plain indices.
   labelsFor(axis, b = 0) {

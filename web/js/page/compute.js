@@ -3,7 +3,8 @@
 // outcome); a long computation shows a progress line; a model too large for a tab is
 // refused before it starts; a preset whose weights no longer fit falls back to seeded
 // weights with a notice. What happens once a trace is ready is the page's hook.
-import { app, $ } from './app.js';
+import { app } from './app.js';
+import { $ } from '../lib/dom.js';
 import { Trace } from '../model/trace.js';
 import { FIELDS, buildModel, presetHasText, presetHasWeights, overrides, estimateFloats } from '../model/settings.js';
 import { showError, clearError, showNotice } from './messages.js';

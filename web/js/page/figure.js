@@ -3,11 +3,12 @@
 // inputs with inputs=1; the sentence box and/or previous/next with controls=text,nav), with a
 // link to the full walkthrough in the same state. Also applies theme= and collects the
 // notices for bad embed parameters (and a bad lang=), which a figure shows inside itself;
-// puts the language switcher in the header (language.js).
-import { app, $ } from './app.js';
-import { readEmbedParams, FIGURE_WINDOW } from '../embed/embed-params.js';
+// puts the language switcher in the header (language.js). A figure's matrices show all that
+// fits (step-card.js gives its view context embed-params.js's FIGURE_WINDOW).
+import { app } from './app.js';
+import { $ } from '../lib/dom.js';
+import { readEmbedParams } from '../embed/embed-params.js';
 import { applyTheme } from './theme.js';
-import { setMatrixWindow } from '../view/matrix/matrix.js';
 import { badLangNote, langParam, installLangSwitch } from './language.js';
 import { t } from '../lib/i18n.js';
 
@@ -27,7 +28,6 @@ export function setupView(search, redraw) {
   b.toggle('figure-inputs', p.inputs);
   b.toggle('figure-text', p.controls.has('text'));
   b.toggle('figure-nav', p.controls.has('nav'));
-  setMatrixWindow(FIGURE_WINDOW);
   // Messages belong inside the figure: move them from the (hidden) form into the card.
   const card = document.querySelector('.step-card');
   card.prepend($('notice'), $('msg'));

@@ -1,8 +1,9 @@
-// form.js — the settings form: its fields come from the core's config schema (state.js),
-// their wording from the catalog (i18n.js); editing a field or the sentence recomputes (debounced), a
-// preset replaces the settings, and syncForm shows any state (a link, the JS API).
-import { app, $ } from './app.js';
-import { el } from '../view/matrix/matrix.js';
+// form.js — the settings form: its fields come from the core's config schema
+// (model/settings.js), their wording from the catalog (lib/i18n.js); editing a field or the
+// sentence recomputes (debounced), a preset replaces the settings, and syncForm shows any state
+// (a link, the JS API).
+import { app } from './app.js';
+import { $, el } from '../lib/dom.js';
 import {
   FIELDS, CONFIG_KEYS, defaults, parseValue, presetSettings, presetHasText, presetHasWeights, overrides,
 } from '../model/settings.js';
@@ -23,58 +24,82 @@ export function settingsUI() {
   });
 }
 
+// The form: one field per setting of the schema, the presets, the sentence boxes.
 export function buildForm() {
   const grid = $('settings-grid');
-  for (const [key, label, extra] of settingsUI()) {
-    const f = FIELDS[key];
-    const wrap = el('div', 'setting');
-    wrap.dataset.key = key;
-    const id = `f-${key}`;
-    let input;
-    if (f.type === 'bool') {
-      wrap.classList.add('check');
-      input = document.createElement('input');
-      input.type = 'checkbox';
-      input.id = id;
-      const lab = el('label', '', label);
-      lab.htmlFor = id;
-      wrap.append(input, lab);
-    } else {
-      const lab = el('label', '', label);
-      lab.htmlFor = id;
-      if (f.type === 'enum') {
-        input = document.createElement('select');
-        for (const v of f.values) {
-          const o = el('option', '', extra && extra[v] ? extra[v] : v);
-          o.value = v;
-          input.append(o);
-        }
-      } else {
-        input = document.createElement('input');
-        input.type = f.type === 'int' ? 'number' : 'text';
-        if (f.type === 'uint64') input.inputMode = 'numeric';
-        else if (f.type === 'int') {
-          input.min = f.min;
-          input.max = f.max;
-          input.step = 1;
-          input.inputMode = 'numeric';
-        } else input.inputMode = 'decimal';
-      }
-      input.id = id;
-      wrap.append(lab, input);
-      if (typeof extra === 'string' && extra && extra !== 'bool') {
-        const h = el('span', 'hint', extra);
-        h.id = `${id}-hint`;
-        input.setAttribute('aria-describedby', h.id);
-        wrap.append(h);
-      }
+  for (const [key, label, extra] of settingsUI()) grid.append(settingField(key, label, extra));
+  buildPresets();
+  let textTimer = null;
+  const onText = (key) => {
+    clearTimeout(textTimer);
+    textTimer = setTimeout(() => {
+      const r = parseValue(key, $(key).value);
+      if (r.error) return showError(r.error);
+      app.state = { ...app.state, [key]: r.value };
+      requestCompute(app.state).catch(() => {});
+    }, 220);
+  };
+  $('text').addEventListener('input', () => onText('text'));
+  $('text2').addEventListener('input', () => onText('text2'));
+  $('form').addEventListener('submit', (e) => e.preventDefault());
+}
+
+// One setting's labelled field (a checkbox, a select of the enum's values, or a number/text
+// input with its hint); editing it recomputes (typed numbers: debounced while typing).
+function settingField(key, label, extra) {
+  const f = FIELDS[key];
+  const wrap = el('div', 'setting');
+  wrap.dataset.key = key;
+  const id = `f-${key}`;
+  const lab = el('label', '', label);
+  lab.htmlFor = id;
+  const input = f.type === 'bool' ? el('input') : f.type === 'enum' ? enumSelect(f, extra) : numberInput(f);
+  input.id = id;
+  if (f.type === 'bool') {
+    wrap.classList.add('check');
+    input.type = 'checkbox';
+    wrap.append(input, lab);
+  } else {
+    wrap.append(lab, input);
+    if (typeof extra === 'string' && extra && extra !== 'bool') {
+      const h = el('span', 'hint', extra);
+      h.id = `${id}-hint`;
+      input.setAttribute('aria-describedby', h.id);
+      wrap.append(h);
     }
-    input.name = key;
-    const typed = ['int', 'float', 'uint64'].includes(f.type);
-    input.addEventListener(typed ? 'input' : 'change', () => onSetting(key, typed));
-    if (typed) input.addEventListener('change', () => onSetting(key, false));
-    grid.append(wrap);
   }
+  input.name = key;
+  const typed = ['int', 'float', 'uint64'].includes(f.type);
+  input.addEventListener(typed ? 'input' : 'change', () => onSetting(key, typed));
+  if (typed) input.addEventListener('change', () => onSetting(key, false));
+  return wrap;
+}
+
+function enumSelect(f, names) {
+  const input = el('select');
+  for (const v of f.values) {
+    const o = el('option', '', names && names[v] ? names[v] : v);
+    o.value = v;
+    input.append(o);
+  }
+  return input;
+}
+
+function numberInput(f) {
+  const input = el('input');
+  input.type = f.type === 'int' ? 'number' : 'text';
+  if (f.type === 'uint64') input.inputMode = 'numeric';
+  else if (f.type === 'int') {
+    input.min = f.min;
+    input.max = f.max;
+    input.step = 1;
+    input.inputMode = 'numeric';
+  } else input.inputMode = 'decimal';
+  return input;
+}
+
+// The presets' <select>: choosing one replaces the settings and opens on its own step.
+function buildPresets() {
   const sel = $('preset');
   const o = el('option', '', t('form.ownSettings'));
   o.value = '';
@@ -93,19 +118,6 @@ export function buildForm() {
     syncForm(next, true);
     requestCompute(next, { useStateStep: true }).catch(() => {});
   });
-  let textTimer = null;
-  const onText = (key) => {
-    clearTimeout(textTimer);
-    textTimer = setTimeout(() => {
-      const r = parseValue(key, $(key).value);
-      if (r.error) return showError(r.error);
-      app.state = { ...app.state, [key]: r.value };
-      requestCompute(app.state).catch(() => {});
-    }, 220);
-  };
-  $('text').addEventListener('input', () => onText('text'));
-  $('text2').addEventListener('input', () => onText('text2'));
-  $('form').addEventListener('submit', (e) => e.preventDefault());
 }
 
 let settingTimer = null;

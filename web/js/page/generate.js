@@ -5,8 +5,8 @@
 // that round). A classifier shows its predicted label and every label's probability. And the
 // switch that adds the backward pass to the walkthrough.
 import { t, num } from '../lib/i18n.js';
-import { app, $ } from './app.js';
-import { el } from '../lib/dom.js';
+import { app } from './app.js';
+import { $, el } from '../lib/dom.js';
 import { chooseRound } from './run-options.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

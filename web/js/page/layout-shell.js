@@ -1,7 +1,7 @@
 // layout-shell.js — the page around the step: the phone bar's two toggles (the input and the
 // map are one tap away while the step comes first) and the subtitle saying what this model
 // is (from its config, not always "encoder–decoder").
-import { $ } from './app.js';
+import { $ } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
 
 const PANELS = [['show-input', 'side-input'], ['show-nav', 'side-nav']];

@@ -1,10 +1,12 @@
 // main.js — the page's entry: wires the modules together (compute queue → trace → form,
-// table of contents and step view), reads the URL, handles the keyboard, and exposes
+// table of contents and step card), reads the URL, handles the keyboard, and exposes
 // window.encoderWalkthrough (api.js). Each part lives in its own module:
 //   app.js (shared state), compute.js (the queue to the engine Worker), form.js (settings),
-//   toc.js (table of contents), step-view.js (one step on screen), url.js, messages.js.
+//   toc.js (map and step list), step-card.js (the step on screen), url.js, messages.js;
+//   the training panel (../train/) and the embeds (../embed/) get what they need passed in.
 import './language.js'; // first: the reader's language, before any module renders text
-import { app, $ } from './app.js';
+import { app } from './app.js';
+import { $ } from '../lib/dom.js';
 import { EngineClient } from '../engine/engine.js';
 import { useSchema, defaults, fromURL, publicState, toURL } from '../model/settings.js';
 import { localizePresets } from '../model/settings.js';
@@ -22,7 +24,9 @@ import { exportMenu } from '../embed/export-menu.js';
 import { isDark } from './theme.js';
 import { installGenerate, updateModelPanel, generate } from './generate.js';
 import { showTextNote } from './provenance.js';
-import { firstLoadState, firstLoadStep, installTraining, trainedApi } from '../train/train-panel.js';
+import { firstLoadState, firstLoadStep } from './first-load.js';
+import { installTraining, train, stopTraining } from '../train/train-panel.js';
+import { installWeightsIO, useWeights, loadWeights, exportWeights } from './weights-io.js';
 import { t } from '../lib/i18n.js';
 import { installPhoneBar, describeModel, closePanels } from './layout-shell.js';
 import { showIntro } from './intro.js';
@@ -107,7 +111,8 @@ async function start() {
   app.presets = localizePresets(init.presets);
   buildForm();
   installGenerate({ requestCompute });
-  installTraining({ requestCompute, syncForm, showStep });
+  installWeightsIO({ requestCompute, syncForm });
+  installTraining({ engine: app.engine, showError, dark: isDark, useWeights: (info, text) => useWeights(info, text) });
   // The link as it came: the first compute rewrites location.search (url.js).
   const search = location.search;
   const { state, errors } = firstLoadState(search, app.presets, fromURL);
@@ -120,7 +125,7 @@ async function start() {
     appendNotice(urlNote);
     // A first visit (no settings in the link) opens on the trained model's alignment.
     const atStart = await firstLoadStep(app.trace, app.engine);
-    if (atStart) goTo(atStart); // null unless the link was bare (train-panel.js)
+    if (atStart) goTo(atStart); // null unless the link was bare (first-load.js)
   } catch (e) {
     // A link whose settings cannot run together: say why, then show the defaults.
     const why = e.message;
@@ -159,7 +164,14 @@ installApi(app, {
   showError,
   showStep,
   exportStep: exportFromPage,
-  extra: trainedApi({ requestCompute, generate }),
+  // Trained models (api.js documents them; README's table too).
+  extra: {
+    generate: () => generate(),
+    train: (options, onProgress) => train(options, onProgress),
+    stopTraining: () => stopTraining(),
+    loadWeights: (buffer) => loadWeights(buffer, t('train.w.apiBuffer')),
+    exportWeights: () => exportWeights(),
+  },
 });
 
 // Offline reloads: once the page is up, a service worker (sw.js) caches the whole site. The

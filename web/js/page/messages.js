@@ -1,7 +1,7 @@
 // messages.js — the page's three kinds of message: an error that stops a computation (the
 // last good trace stays on screen, dimmed), a dismissible notice, and clearing them.
-import { app, $ } from './app.js';
-import { el } from '../view/matrix/matrix.js';
+import { app } from './app.js';
+import { $, el } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
 
 export function showError(msg) {

@@ -2,8 +2,9 @@
 // (attention weights and predictions: seeded weights make them meaningless, trained ones say
 // what they were trained on), and the words of a sentence a trained model does not know
 // (shown as such: it reads them as <unk>, never drops them).
-import { app, $ } from './app.js';
-import { presetHasWeights } from '../model/settings.js';
+import { app } from './app.js';
+import { $ } from '../lib/dom.js';
+import { presetHasWeights, presetIsTrained } from '../model/settings.js';
 import { USER_PRESET } from './run-options.js';
 import { t, has, num } from '../lib/i18n.js';
 
@@ -15,7 +16,7 @@ export function weightsInfo(state = app.shownState) {
     return { kind: 'trained', text: u.source === 'trained'
       ? t('provenance.userTrained', { task: u.task, steps: u.steps, metric: t(u.classifier ? 'provenance.accuracy' : 'provenance.exact'), acc: pct(u.accuracy), n: u.evalN })
       : t('provenance.loaded', { name: u.name, bytes: num(u.bytes) }) };
-  if (p && typeof p.model.weights === 'string') return { kind: 'trained', text: trainedLine(p) };
+  if (presetIsTrained(p)) return { kind: 'trained', text: trainedLine(p) };
   if (p && presetHasWeights(p)) return { kind: 'given', text: t('provenance.given', { title: p.title }) };
   return { kind: 'seeded', text: t('provenance.seeded', { seed: state.seed }) };
 }

@@ -9,14 +9,6 @@ import { CONFIG_KEYS } from '../model/settings.js';
 export const USER_PRESET = 'your-weights';
 export const USER_WEIGHTS = 'user:';
 
-Object.assign(app, {
-  backward: false, // the switch: loss and gradients after the forward steps
-  round: null, // {text, index, input}: the generation round on screen, when not the last
-  rounds: null, // {text, list: [{decoder_input, token, prob}], generated}: the last generation
-  lastMeta: null, // the engine's reply for the trace on screen (prediction, rounds, backward_ms)
-  userWeights: null, // {source: 'trained' | 'file', name, config, ...} once a reader has some
-});
-
 // The backward switch survives the reload of a language switch (language.js), which keeps
 // everything else in the URL: kept in sessionStorage for that one reload.
 const CARRY = 'encoder-walkthrough:carry';

@@ -1,35 +1,47 @@
-// step-view.js — one step on screen: its place in the model, title, formula (KaTeX), note,
-// notation key and the renderer of its kind; the timing readout; going to a step by id.
-// Titles, crumbs, the counter and document.title all come from notes/title.js (the catalog,
-// by role and place); the note from notes/index.js.
-import { app, $ } from './app.js';
-import { el } from '../view/matrix/matrix.js';
+// step-card.js — the page's step card: the step on screen (drawn by view/step-view.js, as the
+// web component draws it) with what only the page has around it — its place in the model
+// (crumbs), the counter and previous/next, its id, shape and kind, where the weights come
+// from, the timing readout — and going to a step by id. The page's view context (theme,
+// window, the cell explained, navigation) is made here, from app.js.
+import { app } from './app.js';
+import { $, el } from '../lib/dom.js';
 import { shapeText, msText } from '../lib/format.js';
-import { renderStep, prepareStep } from '../view/render/index.js';
+import { t } from '../lib/i18n.js';
+import { stepTitle, stepCrumbs } from '../model/titles.js';
 import { BUILD_LABELS } from '../engine/builds.js';
+import { viewContext, PAGE_WINDOW } from '../view/context.js';
+import { prepareStepView, drawStepView } from '../view/step-view.js';
+import { FIGURE_WINDOW } from '../embed/embed-params.js';
 import { markToc } from './toc.js';
 import { writeURL } from './url.js';
 import { showProvenance, weightsInfo } from './provenance.js';
-import { t } from '../lib/i18n.js';
-import { stepTitle, stepCrumbs } from '../model/titles.js';
-import { noteInto } from '../view/notes/index.js';
-import { renderNotation } from '../view/notation.js';
-import { useTraceForSymbols, symbolOf, symbolTex } from '../model/symbols.js';
+import { isDark } from './theme.js';
 
-export { stepTitle, stepCrumbs };
-
-export function katexInto(node, tex) {
-  try {
-    if (!window.katex) throw new Error('KaTeX not loaded');
-    node.classList.remove('mono');
-    window.katex.render(tex, node, { displayMode: true, throwOnError: true, output: 'htmlAndMathml', strict: 'ignore' });
-  } catch {
-    node.classList.add('mono');
-    node.textContent = tex;
-  }
+// The view context of `step` on the page: its theme, its window (a figure shows all that fits),
+// the cell the reader explained, and navigation through showStep.
+function pageContext(step) {
+  return viewContext({
+    trace: app.trace, step, engine: app.engine, batch: app.batch, cell: app.cell,
+    dark: isDark(),
+    window: app.view && app.view.view === 'figure' ? FIGURE_WINDOW : PAGE_WINDOW,
+    trained: app.shownState ? weightsInfo().kind === 'trained' : false,
+    goTo: (id) => goTo(id, { focus: true }),
+    openCell: (id, R, c) => {
+      app.cell = { step: id, R, c };
+      goTo(id, { keepCell: true, focus: false });
+    },
+    setBatch: (b) => {
+      if (b === app.batch) return;
+      app.batch = b;
+      app.cell = null;
+      showStep(app.index);
+    },
+    onExplain: (R, c) => { app.cell = { step: step.id, R, c }; },
+  });
 }
 
 let renderToken = 0;
+// opts: {keepCell (keep the cell explained when it is of this step), focus (move focus to the title)}.
 export async function showStep(index, opts = {}) {
   const trace = app.trace;
   if (!trace) return;
@@ -41,54 +53,19 @@ export async function showStep(index, opts = {}) {
   app.index = index;
   app.state.step = step.id;
   if (app.shownState) app.shownState.step = step.id;
-
-  const host = el('div', 'step-body');
-  const ctx = {
-    trace, step, engine: app.engine, batch: app.batch, cell: app.cell,
-    goTo: (id) => goTo(id, { focus: true }),
-    setBatch: (b) => {
-      if (b === app.batch) return;
-      app.batch = b;
-      app.cell = null;
-      showStep(app.index);
-    },
-    onExplain: (R, c) => { app.cell = { step: step.id, R, c }; },
-  };
-  // The Worker keeps the trace: fetch this step, its inputs and what its renderer needs.
+  const ctx = pageContext(step);
   let fetchError = null;
-  await Promise.all([trace.ensureStep(step, app.engine), prepareStep(ctx)]).catch((e) => { fetchError = e; });
+  await prepareStepView(ctx).catch((e) => { fetchError = e; });
   if (token !== renderToken || trace !== app.trace) return;
-  useTraceForSymbols(trace);
   const title = stepTitle(step, trace);
   const n = trace.steps.length;
   $('crumbs').textContent = stepCrumbs(step, trace);
   $('counter').textContent = t('steps.counter', { i: index + 1, n });
   $('prev').disabled = index === 0;
   $('next').disabled = index === n - 1;
-  $('step-title').textContent = title;
-  const meta = $('step-meta');
-  meta.replaceChildren();
-  const addMeta = (k, v, cls) => {
-    const d = el('span', 'meta-item');
-    d.append(el('span', 'meta-k', k), el('span', 'meta-v ' + (cls || ''), v));
-    meta.append(d);
-  };
-  addMeta(t('steps.meta.id'), step.id, 'mono');
-  addMeta(t('steps.meta.shape'), shapeText(step.shape));
-  addMeta(t('steps.meta.kind'), step.kind);
-  katexInto($('formula'), formulaOf(step, trace));
-  showNote(step, trace);
+  showMeta(step);
+  drawStepView(ctx, { title: $('step-title'), formula: $('formula'), note: $('note'), notation: notationBox(), body: $('view') }, { fetchError });
   showProvenance(step);
-
-  const view = $('view');
-  try {
-    if (fetchError) throw new Error(t('steps.fetchFailed', { why: fetchError.message }));
-    renderStep(ctx, host);
-  } catch (e) {
-    host.replaceChildren(el('p', 'msg', t('steps.cantDraw', { why: e.message })));
-    console.error(e);
-  }
-  view.replaceChildren(host);
   app.renderMs = performance.now() - t0;
   updatePerf();
   markToc();
@@ -98,24 +75,22 @@ export async function showStep(index, opts = {}) {
   if (opts.focus) $('step-title').focus({ preventScroll: false });
 }
 
-// The step's formula: the engine's, except a gradient's, written with the page's symbol of the
-// tensor it differentiates (the engine's names it by id).
-function formulaOf(step, trace) {
-  if (step.role !== 'grad') return step.formula;
-  const of = trace.get(step.of);
-  return of ? `\\frac{\\partial L}{\\partial ${symbolTex(symbolOf(of, trace))}}` : step.formula;
+// The step's id, shape and kind under its title.
+function showMeta(step) {
+  const meta = $('step-meta');
+  meta.replaceChildren();
+  const add = (k, v, cls) => {
+    const d = el('span', 'meta-item');
+    d.append(el('span', 'meta-k', k), el('span', 'meta-v ' + (cls || ''), v));
+    meta.append(d);
+  };
+  add(t('steps.meta.id'), step.id, 'mono');
+  add(t('steps.meta.shape'), shapeText(step.shape));
+  add(t('steps.meta.kind'), step.kind);
 }
 
-// The note (computed from the step's fetched data) and the notation key under the title.
-function showNote(step, trace) {
-  let shown = false;
-  try {
-    shown = noteInto($('note'), step, trace, { trained: app.shownState ? weightsInfo().kind === 'trained' : false, batch: app.batch });
-  } catch (e) {
-    console.error(e);
-    $('note').replaceChildren();
-  }
-  $('note').hidden = !shown;
+// The notation key's <details>, made once, after the provenance line.
+function notationBox() {
   let key = $('notation');
   if (!key) {
     key = document.createElement('details');
@@ -123,7 +98,7 @@ function showNote(step, trace) {
     key.className = 'notation';
     $('provenance').after(key);
   }
-  renderNotation(key, trace, step);
+  return key;
 }
 
 export function updatePerf() {

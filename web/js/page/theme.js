@@ -1,7 +1,6 @@
-// theme.js — light or dark: theme=light|dark from the URL (or the web component's attribute),
-// else the reader's system setting (prefers-color-scheme), followed live. Sets
-// <html data-theme> for the CSS and switches the colour scales (colors.js); `onChange` redraws.
-import { useDarkScales } from '../lib/colors.js';
+// theme.js — the page's light or dark: theme=light|dark from the URL, else the reader's system
+// setting (prefers-color-scheme), followed live. Sets <html data-theme> for the CSS; the page's
+// view context reads isDark() for the colour scales (lib/colors.js); `onChange` redraws.
 
 let current = null;
 
@@ -9,8 +8,7 @@ export function isDark() {
   return current === 'dark';
 }
 
-// theme: 'auto' | 'light' | 'dark'. root: the element that carries data-theme (the page's
-// <html>, or a web component's host element).
+// theme: 'auto' | 'light' | 'dark'. root: the element that carries data-theme (the page's <html>).
 export function applyTheme(theme, root = document.documentElement, onChange = () => {}) {
   const mq = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
   const resolve = () => (theme === 'auto' ? (mq && mq.matches ? 'dark' : 'light') : theme);
@@ -19,7 +17,6 @@ export function applyTheme(theme, root = document.documentElement, onChange = ()
     root.dataset.theme = t;
     const changed = t !== current;
     current = t;
-    useDarkScales(t === 'dark');
     return changed;
   };
   set();

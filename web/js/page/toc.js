@@ -1,11 +1,11 @@
 // toc.js — the navigation: the architecture map (arch-map.js) and, one click away, the full
 // step list (sections, groups and per-head rows from each step's place, steps.js), one link
 // per step (a real link: it opens the same state at that step), and marking the step on screen.
-import { app, $ } from './app.js';
-import { el } from '../view/matrix/matrix.js';
+import { app } from './app.js';
+import { $, el } from '../lib/dom.js';
 import { toURL } from '../model/settings.js';
-import { outline, shortLabel } from '../model/steps.js';
-import { stepTitle } from '../model/titles.js';
+import { outline } from '../model/steps.js';
+import { stepTitle, stepName } from '../model/titles.js';
 import { t } from '../lib/i18n.js';
 import { drawMap, markMap } from '../view/arch-map.js';
 
@@ -23,12 +23,6 @@ export function buildToc() {
   const sections = outline(trace.steps);
   const base = toURL({ ...app.shownState, step: '' }, app.presets, { embed: app.embed ? '1' : '' });
   tocLinks = new Array(trace.steps.length);
-  app.places = new Array(trace.steps.length);
-  for (const sec of sections)
-    for (const g of sec.groups)
-      for (const it of g.items)
-        for (const st of it.step ? [it.step] : it.head.steps)
-          app.places[st.index] = { section: sec.title, group: g.title, head: it.head ? it.head.head : -1 };
   const link = (s, text) => {
     const a = el('a', 'toc-link', text);
     a.href = `${base}&step=${encodeURIComponent(s.id)}`;
@@ -49,12 +43,12 @@ export function buildToc() {
       const ol = el('ol');
       for (const it of g.items) {
         const li = el('li');
-        if (it.step) li.append(link(it.step, shortLabel(it.step, trace)));
+        if (it.step) li.append(link(it.step, stepName(it.step, trace)));
         else {
           li.className = 'toc-head';
           li.append(el('span', 'toc-hlabel', t('toc.head', { n: it.head.head })));
           const row = el('span', 'toc-hsteps');
-          for (const s of it.head.steps) row.append(link(s, shortLabel(s, trace)));
+          for (const s of it.head.steps) row.append(link(s, stepName(s, trace)));
           li.append(row);
         }
         ol.append(li);

@@ -1,7 +1,8 @@
 // url.js — the address bar follows what is on screen: the shown settings, text and step
-// (state.js writes them) and how it is shown (view=, theme=, …: app.urlExtra, figure.js), so a
-// copied link reopens exactly this view.
-import { app, $ } from './app.js';
+// (model/settings.js writes them) and how it is shown (view=, theme=, …: app.urlExtra,
+// figure.js), so a copied link reopens exactly this view.
+import { app } from './app.js';
+import { $ } from '../lib/dom.js';
 import { toURL } from '../model/settings.js';
 
 // The address bar is written just after the step is on screen (one pending write at a time),

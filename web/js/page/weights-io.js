@@ -3,8 +3,8 @@
 // safetensors, and loaded again from a file picker or by dropping a file on the page; a file
 // the core cannot read gets the core's own message (which names the tensor or the problem).
 import { t, num } from '../lib/i18n.js';
-import { app, $ } from './app.js';
-import { el } from '../lib/dom.js';
+import { app } from './app.js';
+import { $, el } from '../lib/dom.js';
 import { presetSettings } from '../model/settings.js';
 import { showError, clearError, showNotice } from './messages.js';
 import { USER_PRESET, USER_WEIGHTS } from './run-options.js';

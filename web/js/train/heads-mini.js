@@ -7,8 +7,9 @@ import { colorFor } from '../lib/colors.js';
 
 const s = svgEl;
 
-// sample: {source, target, generated?, heads: [{layer, head, rows, cols, data}], probs?}
-export function drawHeads(host, sample) {
+// sample: {source, target, generated?, heads: [{layer, head, rows, cols, data}], probs?};
+// dark: the page's theme.
+export function drawHeads(host, sample, dark = false) {
   const last = Math.max(...sample.heads.map((h) => h.layer));
   const heads = sample.heads.filter((h) => h.layer === last);
   const rows = sample.generated ? [...sample.generated, '</s>'] : sample.source;
@@ -16,11 +17,11 @@ export function drawHeads(host, sample) {
     ? t('train.heads.cross', { source: sample.source.join(' '), generated: sample.generated.join(' ') || t('train.heads.nothing') })
     : t('train.heads.self', { source: sample.source.join(' ') }));
   const wrap = el('div', 'mini-heads');
-  for (const h of heads) wrap.append(headSvg(h, rows, sample.source));
+  for (const h of heads) wrap.append(headSvg(h, rows, sample.source, dark));
   host.replaceChildren(cap, wrap);
 }
 
-function headSvg(h, rowLabels, colLabels) {
+function headSvg(h, rowLabels, colLabels, dark) {
   const c = 11, lw = 34, th = 34;
   const W = lw + h.cols * c + 2, H = th + h.rows * c + 14;
   const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, width: W * 1.4, height: H * 1.4, class: 'mini-head', role: 'img',
@@ -30,7 +31,7 @@ function headSvg(h, rowLabels, colLabels) {
     svg.append(s('text', { x: lw - 2, y: th + i * c + 8, 'text-anchor': 'end' }, short(rowLabels[i] ?? '')));
     for (let j = 0; j < h.cols; j++) {
       const v = h.data[i * h.cols + j];
-      const r = s('rect', { x: lw + j * c, y: th + i * c, width: c - 1, height: c - 1, fill: colorFor(v, 'sequential', 0, 1).bg });
+      const r = s('rect', { x: lw + j * c, y: th + i * c, width: c - 1, height: c - 1, fill: colorFor(v, 'sequential', 0, 1, dark).bg });
       r.append(s('title', {}, `${rowLabels[i] ?? i} → ${colLabels[j] ?? j}: ${v.toFixed(3)}`));
       svg.append(r);
     }

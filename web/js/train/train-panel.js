@@ -1,53 +1,15 @@
 // train-panel.js — training live in the page (issue 10): choose a task, a model size that
 // stays interactive, steps, learning rate, seed; start, pause, resume, stop, reset. Training
-// runs in the engine Worker (worker-trained.js) in chunks of steps, so the page never waits
-// for it; each chunk reports loss and steps/s, every few hundred steps the held-out accuracy
-// and one fixed held-out example's attention, redrawn as it learns. When training stops the
-// weights become the model the walkthrough shows (weights-io.js: download, load again).
-// Also the page's first load (a trained model) and the JS API for all of this.
+// runs in the engine Worker (engine/worker-trained.js) in chunks of steps, so the page never
+// waits for it; each chunk reports loss and steps/s, every few hundred steps the held-out
+// accuracy and one fixed held-out example's attention, redrawn as it learns. When training
+// stops the weights become the model the walkthrough shows (hooks.useWeights: the page's
+// page/weights-io.js, which also downloads and loads them). The page passes in what the panel
+// needs of it (installTraining's hooks): nothing here reads the page's state.
 import { t, num } from '../lib/i18n.js';
-import { app, $ } from '../page/app.js';
-import { el } from '../lib/dom.js';
-import { isCrossAttention } from '../view/render/alignment.js';
-import { showError } from '../page/messages.js';
+import { $, el } from '../lib/dom.js';
 import { drawTrainingPlot } from './plot.js';
 import { drawHeads } from './heads-mini.js';
-import { useWeights, installWeightsIO, loadWeights, exportWeights } from '../page/weights-io.js';
-
-export const FIRST_PRESET = 'trained-number-words';
-
-// A link that says nothing about the model or the step: none of its keys but embed= and lang=.
-export function isBareLink(search) {
-  return [...new URLSearchParams(search).keys()].every((k) => k === 'embed' || k === 'lang');
-}
-
-// The first load opens on a trained encoder–decoder unless the link says otherwise.
-let firstLoadBare = false; // the page opened on a bare link (decided before the address bar follows the state)
-export function firstLoadState(search, presets, fromURL) {
-  const q = new URLSearchParams(search);
-  firstLoadBare = isBareLink(search) && presets.some((p) => p.name === FIRST_PRESET);
-  if (!firstLoadBare) return fromURL(search, presets);
-  return fromURL(`?preset=${FIRST_PRESET}${q.get('embed') ? '&embed=1' : ''}`, presets);
-}
-
-// The step a first load opens on: the sharpest head of the first cross-attention (the largest
-// mean of its rows' maxima), where the alignment is plainest; null without cross-attention or
-// when the link named a model or step (firstLoadState). The heads' weights are fetched first
-// (the Worker keeps the trace).
-export async function firstLoadStep(trace, engine) {
-  if (!firstLoadBare) return null;
-  const heads = trace.steps.filter(isCrossAttention);
-  await trace.ensureSteps(heads.map((s) => s.id), engine);
-  const first = heads.filter((s) => s.place.layer === (heads[0] && heads[0].place.layer));
-  let best = null, bestScore = -1;
-  for (const s of first) {
-    const n = s.shape[s.shape.length - 1], rows = s.data.length / n;
-    let score = 0;
-    for (let r = 0; r < rows; r++) score += Math.max(...s.data.subarray(r * n, (r + 1) * n)) / rows;
-    if (score > bestScore) [best, bestScore] = [s, score];
-  }
-  return best ? best.id : null;
-}
 
 // The size and schedule fields: [key, default, min, max, step]; each is labelled t('train.<key>').
 const FIELDS = [
@@ -62,6 +24,8 @@ let hooks = null;
 let running = null; // the promise of the run in progress
 const series = { loss: [], acc: [] };
 
+// hooks: {engine (the engine client: trainStart, trainControl, tasks), showError(msg),
+// dark() (the page's theme), useWeights(info, text) (the trained weights become the model shown)}.
 export function installTraining(h) {
   hooks = h;
   const box = $('train-panel');
@@ -96,14 +60,14 @@ export function installTraining(h) {
   const heads = el('div', 'train-heads');
   heads.id = 't-heads';
   box.append(form, buttons, bar, status, plot, heads);
-  app.engine.call('tasks').then((tasks) => {
+  h.engine.call('tasks').then((tasks) => {
     for (const k of tasks) {
       const o = el('option', '', k.classifier ? t('train.classifier', { name: k.name }) : k.name);
       o.value = k.name;
       o.title = k.description;
       task.append(o);
     }
-  }).catch((e) => showError(e.message));
+  }).catch((e) => h.showError(e.message));
   // A value out of range is named in the status line (training failures are shown by train()).
   $('t-start').addEventListener('click', () => train(readForm()).catch((e) => { $('t-status').textContent = e.message; }));
   $('t-pause').addEventListener('click', togglePause);
@@ -111,7 +75,6 @@ export function installTraining(h) {
   $('t-reset').addEventListener('click', reset);
   setButtons('idle');
   drawTrainingPlot(plot, series, 1);
-  installWeightsIO(h);
 }
 
 function labelled(text, input) {
@@ -151,13 +114,13 @@ let paused = false;
 async function togglePause() {
   paused = !paused;
   setButtons(paused ? 'paused' : 'running');
-  await app.engine.call('trainControl', { command: paused ? 'pause' : 'resume' });
+  await hooks.engine.call('trainControl', { command: paused ? 'pause' : 'resume' });
   if (paused) $('t-status').textContent += t('train.paused');
 }
 
 export async function stopTraining() {
   if (!running) return false;
-  await app.engine.call('trainControl', { command: 'stop' });
+  await hooks.engine.call('trainControl', { command: 'stop' });
   return true;
 }
 
@@ -189,7 +152,7 @@ export async function train(options = {}, onProgress = null) {
   setButtons('running');
   $('train-box').open = true;
   let lastAcc = null;
-  running = app.engine.call('trainStart', { options: o, evalN: o.evalN || 100, finalEvalN: o.finalEvalN || 200, stopAt: o.stopAt },
+  running = hooks.engine.call('trainStart', { options: o, evalN: o.evalN || 100, finalEvalN: o.finalEvalN || 200, stopAt: o.stopAt },
     (p) => {
       series.loss.push([p.steps, p.loss]);
       if (p.accuracy !== undefined) {
@@ -199,7 +162,7 @@ export async function train(options = {}, onProgress = null) {
       $('t-bar').value = p.steps / p.total;
       $('t-status').textContent = progressText({ ...p, accuracy: p.accuracy ?? lastAcc ?? undefined, evalN: o.evalN || 100 });
       drawTrainingPlot($('t-plot'), series, p.total);
-      if (p.sample) drawHeads($('t-heads'), p.sample);
+      if (p.sample) drawHeads($('t-heads'), p.sample, hooks.dark());
       if (onProgress) onProgress({ ...p });
     });
   try {
@@ -207,11 +170,11 @@ export async function train(options = {}, onProgress = null) {
     $('t-status').textContent = t('train.done', { stopped: r.stopped, step: num(r.steps), loss: num(r.loss, 4), classifier: r.classifier, pct: num(100 * r.accuracy, 1), n: r.evalN, secs: num(r.ms / 1000, 1) });
     // The walkthrough switches to the new weights; a recompute it refuses (e.g. the backward
     // pass of a classifier without a label) is shown as any other, and training still succeeded.
-    await useWeights({ source: 'trained', task: r.task, steps: r.steps, accuracy: r.accuracy, evalN: r.evalN, config: r.config, classifier: r.classifier }, r.example, hooks).catch(() => {});
+    await hooks.useWeights({ source: 'trained', task: r.task, steps: r.steps, accuracy: r.accuracy, evalN: r.evalN, config: r.config, classifier: r.classifier }, r.example).catch(() => {});
     return { steps: r.steps, loss: r.loss, accuracy: r.accuracy, ms: r.ms };
   } catch (e) {
     $('t-status').textContent = t('train.failed', { why: e.message });
-    showError(e.message);
+    hooks.showError(e.message);
     throw e;
   } finally {
     running = null;
@@ -223,15 +186,4 @@ function readDefaults() {
   const o = { task: 'number-words' };
   for (const [k, def] of FIELDS) o[k] = def;
   return o;
-}
-
-// window.encoderWalkthrough additions (api.js documents the whole API; README's table too).
-export function trainedApi({ generate }) {
-  return {
-    generate: () => generate(),
-    train: (options, onProgress) => train(options, onProgress),
-    stopTraining: () => stopTraining(),
-    loadWeights: (buffer) => loadWeights(buffer, t('train.w.apiBuffer')),
-    exportWeights: () => exportWeights(),
-  };
 }

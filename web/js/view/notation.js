@@ -2,7 +2,7 @@
 // symbol the current model's trace uses (symbols.js), its meaning and its shape in this
 // model ("A — attention weights, 4×5 per head"), with the current step's symbol marked.
 import { t } from '../lib/i18n.js';
-import { symbolOf } from '../model/symbols.js';
+import { symbolOf, paramName } from '../model/symbols.js';
 
 const shapeOf = (s) => s.shape.filter((_, k) => !(s.axes && s.axes[k] && s.axes[k].name === 'batch')).join('×') || '1';
 
@@ -18,7 +18,7 @@ export function notationEntries(trace) {
   };
   for (const s of trace.steps)
     if (s.role && s.role !== 'grad') add(symbolOf(s, trace), `notation.${s.role === 'output' && s.place.block !== 'stack_output' ? 'layerOutput' : s.role}`, shapeOf(s), s.place.head >= 0);
-  for (const p of trace.params) add(symbolOf(p), `notation.param.${p.id.split('.').pop()}`, shapeOf(p), false);
+  for (const p of trace.params) add(symbolOf(p), `notation.param.${paramName(p)}`, shapeOf(p), false);
   if (trace.steps.some((s) => s.role === 'grad')) add('∂L/∂T', 'notation.grad', '', false);
   return [...bySym.values()];
 }

@@ -56,7 +56,7 @@ export function svgFigure(o) {
     }
     for (let c = 0; c < o.cols; c++) {
       const v = o.data[r * o.cols + c];
-      const col = v === -Infinity ? null : cellColor(v, o.scale, lo, hi);
+      const col = v === -Infinity ? null : cellColor(v, o.scale, lo, hi, o.dark);
       const fill = v === -Infinity ? (o.dark ? '#55565e' : '#d4d4d4') : col ? col.bg : plain;
       out.push(`<rect x="${L.left + c * w + 1}" y="${y + 1}" width="${w - 2}" height="${h - 2}" rx="2" fill="${fill}"/>`);
       if (numbers) {
@@ -65,15 +65,15 @@ export function svgFigure(o) {
       }
     }
   }
-  out.push(legend(o.scale, lo, hi, L, muted));
+  out.push(legend(o.scale, lo, hi, L, muted, o.dark));
   out.push('</svg>');
   return out.join('\n');
 }
 
-function legend(scale, lo, hi, L, muted) {
+function legend(scale, lo, hi, L, muted, dark) {
   if (scale === 'mask' || scale === 'none') return '';
   const y = L.H - 30, x0 = L.left;
-  const stops = gradientStops(scale === 'diverging' ? 'diverging' : 'sequential', 7);
+  const stops = gradientStops(scale === 'diverging' ? 'diverging' : 'sequential', 7, dark);
   const m = Math.max(Math.abs(lo), Math.abs(hi));
   const a = scale === 'diverging' ? -m : lo, b = scale === 'diverging' ? m : hi;
   const parts = [`<text x="${x0 - 6}" y="${y + 9}" font-size="10" text-anchor="end" fill="${muted}">${esc(fmt(a))}</text>`];

@@ -164,8 +164,8 @@ function mask({ trace, step, L, R, c, v, lines }) {
 export default {
   scores: { explain: scores, scale: 'diverging' },
   scale_mask: { explain: scaleMask, scale: 'diverging' },
-  rowmax: { explain: rowmax, scale: 'diverging', column: true },
-  rowsum: { explain: rowsum, scale: 'sequential', column: true },
+  rowmax: { explain: rowmax, scale: 'diverging' },
+  rowsum: { explain: rowsum, scale: 'sequential' },
   softmax: { explain: softmax, scale: 'prob' },
   context: { explain: context, scale: 'diverging' },
   concat: { explain: concat, scale: 'diverging' },

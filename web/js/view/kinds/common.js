@@ -62,6 +62,6 @@ export function quoted(s) {
 
 // The short symbol of a tensor in arithmetic text: symbols.js, the page's one table (by role;
 // parameters by name).
-export { sym, symbolOf as symOf } from '../../model/symbols.js';
+export { symbolOf as symOf } from '../../model/symbols.js';
 
 export { fmt, term, paren };

@@ -1,7 +1,8 @@
 // kinds/index.js — the registry of step kinds (docs/trace.md): for each kind the trace can
 // hold, one entry with what the page needs of it — explain(cell) (the arithmetic of one cell
-// with its real operands, returning the float64 value it recomputes), its colour scale, whether
-// it is a per-row statistic shown as a column, and what to say when it has no inputs. A kind
+// with its real operands, returning the float64 value it recomputes), its colour scale, and
+// what to say when it has no inputs (whether it is a per-row statistic, shown as a column, is
+// the model's: model/layout.js PER_ROW_KINDS). A kind
 // the registry does not know is a bug the kinds test (tests/web/kinds.mjs) catches.
 import attention from './attention.js';
 import elementwise from './elementwise.js';

@@ -55,7 +55,7 @@ function layernorm({ trace, step, R, c, v, lines, H, inp }) {
 }
 
 export default {
-  mean: { explain: mean, scale: 'diverging', column: true },
-  var: { explain: variance, scale: 'sequential', column: true },
+  mean: { explain: mean, scale: 'diverging' },
+  var: { explain: variance, scale: 'sequential' },
   layernorm: { explain: layernorm, scale: 'diverging' },
 };

@@ -5,9 +5,9 @@ import { lutFor } from '../../lib/colors.js';
 import { t } from '../../lib/i18n.js';
 
 
-// opts: {tensor, layout, scale, lo, hi, batch() → shown batch item, onPick(row, col)}.
+// opts: {tensor, layout, scale, lo, hi, dark (the theme), batch() → shown batch item, onPick(row, col)}.
 // Returns the element, with .repaint() for when the batch item changes.
-export function createOverview({ tensor, layout, scale, lo, hi, batch, onPick }) {
+export function createOverview({ tensor, layout, scale, lo, hi, dark = false, batch, onPick }) {
   const wrap = el('div', 'overview');
   const cv = document.createElement('canvas');
   const W = Math.min(layout.cols, 480), H = Math.min(layout.per, 240);
@@ -24,7 +24,7 @@ export function createOverview({ tensor, layout, scale, lo, hi, batch, onPick })
     const base = batch() * layout.per * layout.cols;
     // The cell colours (colors.js cellColor), from a lookup table.
     const plain = scale === 'mask' || scale === 'none' || (lo === hi && scale !== 'prob');
-    const { lut, index } = scale === 'prob' ? lutFor('sequential', 0, hi) : lutFor(scale, lo, hi);
+    const { lut, index } = scale === 'prob' ? lutFor('sequential', 0, hi, dark) : lutFor(scale, lo, hi, dark);
     const px = img.data;
     for (let y = 0; y < H; y++) {
       const r = Math.floor((y * layout.per) / H);

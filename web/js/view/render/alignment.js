@@ -4,11 +4,10 @@
 // lands on the word that says it). Rows are named by the token that decoder position produces
 // (the argmax of its row of the output probabilities, read from the trace), columns by the
 // source tokens. Pointing at a cell says what it is; clicking it opens that head's weights step
-// with the cell's own arithmetic, like every other cell.
-import { app } from '../../page/app.js';
+// with the cell's own arithmetic, like every other cell (ctx.openCell: whoever shows the step —
+// the page, an <encoder-walkthrough> element — goes there).
 import { el, svgEl } from '../../lib/dom.js';
 import { colorFor } from '../../lib/colors.js';
-import { showStep } from '../../page/step-card.js';
 import { t, num } from '../../lib/i18n.js';
 
 const s = svgEl;
@@ -58,13 +57,14 @@ export function renderAlignment(ctx, host) {
     const row = el('div', 'align-row');
     row.append(el('p', 'align-layer small', t('alignment.layer', { l: L })));
     const heads = all.filter((x) => x.place.layer === L).sort((x, y) => x.place.head - y.place.head);
-    for (const h of heads) row.append(headPicture(trace, h, b, src, out, h.id === step.id));
+    for (const h of heads) row.append(headPicture(ctx, h, b, src, out, h.id === step.id));
     sec.append(row);
   }
   host.append(sec);
 }
 
-function headPicture(trace, h, b, src, out, current) {
+function headPicture(ctx, h, b, src, out, current) {
+  const trace = ctx.trace;
   const sh = h.shape, Tq = sh[sh.length - 2], Tk = sh[sh.length - 1];
   const off = trace.layout(h).batches > 1 ? b * Tq * Tk : 0;
   const c = 16, lw = 40, th = 66;
@@ -81,20 +81,15 @@ function headPicture(trace, h, b, src, out, current) {
     for (let j = 0; j < Tk; j++) {
       const v = h.data[off + i * Tk + j];
       const r = s('rect', { x: lw + j * c, y: th + i * c, width: c - 1, height: c - 1, class: 'align-cell',
-        fill: colorFor(v, 'sequential', 0, 1).bg, tabindex: -1 });
+        fill: colorFor(v, 'sequential', 0, 1, ctx.dark).bg, tabindex: -1 });
       r.append(s('title', {}, t('alignment.cell', { h: h.place.head, l: h.place.layer, out: out[i] ?? i, pct: num(100 * v, 1), src: src[j] ?? j }) + ` (A[${i}, ${j}] = ${v.toPrecision(6)})`));
-      r.addEventListener('click', () => openCell(trace, h, (trace.layout(h).batches > 1 ? b * Tq : 0) + i, j));
+      r.addEventListener('click', () => ctx.openCell(h.id, (trace.layout(h).batches > 1 ? b * Tq : 0) + i, j));
       svg.append(r);
     }
   }
   svg.append(s('text', { x: lw, y: H - 4, class: 'align-cap' }, t('alignment.head', { h: h.place.head })));
   fig.append(svg);
   return fig;
-}
-
-function openCell(trace, h, R, c) {
-  app.cell = { step: h.id, R, c };
-  showStep(trace.steps.indexOf(h), { keepCell: true, focus: false });
 }
 
 const clip = (t, n = 8) => (t.length > n ? t.slice(0, n - 1) + '…' : t);

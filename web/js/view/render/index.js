@@ -1,6 +1,7 @@
-// render/index.js — the registry of step renderers: step.kind (and a few ids) → render
-// function (and, for some, what to fetch first) (PAIR explorables' pattern: one module per view). Every renderer ends with the
-// default interactive grid, so every step shows its numbers and their arithmetic.
+// render/index.js — the registry of step renderers: step.kind → render function (and, for
+// some, what to fetch first) (PAIR explorables' pattern: one module per view). Every renderer
+// ends with the default interactive grid, so every step shows its numbers and their
+// arithmetic. Each takes the view context (../context.js) and a host element.
 import { renderMatrixStep } from './matrix-step.js';
 import { el } from '../../lib/dom.js';
 import { renderTokens } from './tokens.js';

@@ -1,7 +1,8 @@
 // render/matrix-step.js — the default view of a step: its result as an interactive heatmap
 // grid, the explanation of the focused cell, and the input tensors it was computed from
-// with the rows/columns/cells that cell used highlighted.
-import { createMatrix, el } from '../matrix/matrix.js';
+// with the rows/columns/cells that cell used highlighted. ctx: the view context (context.js).
+import { createMatrix } from '../matrix/matrix.js';
+import { el } from '../../lib/dom.js';
 import { explain, kindOf } from '../kinds/index.js';
 import { t as msg, has } from '../../lib/i18n.js';
 import { stepTitle } from '../../model/titles.js';
@@ -21,6 +22,8 @@ export function matrixFor(ctx, t, extra = {}) {
     layout: trace.layout(t),
     scale: kindOf(t.kind).scale,
     batch: ctx.batch,
+    window: ctx.window,
+    dark: ctx.dark,
     rowLabels: ax.rows ? (b) => trace.labelsFor(ax.rows, b) : null,
     colLabels: ax.cols ? (b) => trace.labelsFor(ax.cols, b) : null,
     onBatch: (b) => { ctx.setBatch(b); },

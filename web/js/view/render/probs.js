@@ -4,11 +4,10 @@
 // grid with its arithmetic. The list is bounded (MAX_ROWS positions, the first and the last
 // ones, each labelled by at most the last PREFIX_WORDS words of its prefix): at 300 tokens it
 // once repeated the whole prefix on each of 300 rows, a page 42,633 px tall.
-import { el } from '../matrix/matrix.js';
+import { el } from '../../lib/dom.js';
 import { fmt } from '../../lib/format.js';
 import { renderMatrixStep } from './matrix-step.js';
-import { weightsInfo } from '../../page/provenance.js';
-import { axisWindow } from '../../model/layout.js';
+import { axisWindow } from '../matrix/window.js';
 import { t as msg } from '../../lib/i18n.js';
 
 const MAX_ROWS = 12;
@@ -35,7 +34,7 @@ export function renderProbs(ctx, host) {
   const shown = masks.length ? masks : [...Array(rows).keys()];
   const top = masks.length ? 5 : isVocab ? 3 : cols;
   sec.append(el('h3', '', msg(masks.length ? 'probs.fillsTitle' : isVocab ? 'probs.topTitle' : 'probs.labelsTitle')));
-  const trained = weightsInfo().kind === 'trained';
+  const trained = ctx.trained;
   const note = msg(!trained ? 'probs.seededNote' : atSource ? 'probs.maskNote' : 'probs.trainedNote');
   if (isVocab) sec.append(el('p', 'muted', note));
   const labelNames = trace.labelsFor({ labels: 'labels' }) || [];

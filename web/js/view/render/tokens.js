@@ -3,7 +3,7 @@
 // vocabulary, and for BPE what the merges were learned on and the merges printed as the
 // tutorial prints them (most frequent pair, vocab before merge, vocab after merge, final vocab).
 // Every string comes from the catalog (area `tokens`).
-import { el } from '../matrix/matrix.js';
+import { el } from '../../lib/dom.js';
 import { t, has } from '../../lib/i18n.js';
 import { renderMatrixStep } from './matrix-step.js';
 
