@@ -39,7 +39,7 @@
  * embed.js, the <encoder-walkthrough> element (component.js), or the single file. URL keys are
  * the model file's config keys plus text, text2, preset, step, and view, inputs, controls, theme,
  * lang (en | de: the page's language; language.js).
- *   Trained models (train-panel.js, generate.js, weights-io.js; README's table):
+ *   Trained models (train/train-panel.js, generate.js, weights-io.js; README's table):
  *   await generate() → the generated tokens, once the final round is shown
  *   await train({task, steps, lr, seed, d_model, num_heads, d_ff, num_layers,
  *                decoder_layers, batch}, onProgress) → {steps, loss, accuracy, ms}
@@ -68,36 +68,7 @@ export function installApi(app, hooks) {
         if (!api.goTo(String(partial.step))) throw new Error(`no step "${partial.step}" in this trace`);
         return api.getState();
       }
-      let next = { ...(app.shownState || app.state) };
-      if ('preset' in partial) {
-        const name = partial.preset || '';
-        const p = app.presets.find((x) => x.name === name);
-        if (name && !p) {
-          const msg = t('api.unknownPreset', { name: String(name).slice(0, 60) });
-          hooks.showError(msg);
-          throw new Error(msg);
-        }
-        next = p ? presetSettings(p) : defaults();
-        if (!next.step) next.step = app.state.step;  // a preset opens on its own step
-      }
-      for (const k of keys) {
-        if (k === 'preset') continue;
-        if (k === 'step') {
-          next.step = String(partial.step);
-          continue;
-        }
-        if (!SETTING_KEYS.includes(k)) {
-          const msg = t('api.unknownSetting', { name: String(k).slice(0, 60) });
-          hooks.showError(msg);
-          throw new Error(msg);
-        }
-        const r = parseValue(k, partial[k]);
-        if (r.error) {
-          hooks.showError(r.error);
-          throw new Error(r.error);
-        }
-        next[k] = r.value;
-      }
+      const next = nextState(app, hooks, partial);
       app.state = next;
       hooks.syncForm(next, true);
       await hooks.requestCompute(next, { useStateStep: 'step' in partial || 'preset' in partial });
@@ -130,7 +101,37 @@ export function installApi(app, hooks) {
       return hooks.exportStep(String(stepId), String(format));
     },
   };
-  Object.assign(api, hooks.extra || {}); // generate, train, stopTraining, loadWeights, exportWeights (train-panel.js)
+  Object.assign(api, hooks.extra || {}); // generate, train, stopTraining, loadWeights, exportWeights (main.js)
   Object.defineProperty(window, 'encoderWalkthrough', { value: Object.freeze(api), configurable: false, writable: false });
   return api;
+}
+
+// The state setState(partial) asks for: {preset} first resets to that preset's settings (or
+// the defaults), then every other key is parsed as the URL would be. A bad key or value is
+// shown on the page and thrown.
+function nextState(app, hooks, partial) {
+  const fail = (msg) => {
+    hooks.showError(msg);
+    throw new Error(msg);
+  };
+  let next = { ...(app.shownState || app.state) };
+  if ('preset' in partial) {
+    const name = partial.preset || '';
+    const p = app.presets.find((x) => x.name === name);
+    if (name && !p) fail(t('api.unknownPreset', { name: String(name).slice(0, 60) }));
+    next = p ? presetSettings(p) : defaults();
+    if (!next.step) next.step = app.state.step;  // a preset opens on its own step
+  }
+  for (const k of Object.keys(partial)) {
+    if (k === 'preset') continue;
+    if (k === 'step') {
+      next.step = String(partial.step);
+      continue;
+    }
+    if (!SETTING_KEYS.includes(k)) fail(t('api.unknownSetting', { name: String(k).slice(0, 60) }));
+    const r = parseValue(k, partial[k]);
+    if (r.error) fail(r.error);
+    next[k] = r.value;
+  }
+  return next;
 }
