@@ -39,7 +39,7 @@ export function mapModel(steps, config) {
     const key = where.merge ? runKey : `${runKey}#${runs}`;
     prevKey = runKey;
     if (!ly.byKey.has(key)) {
-      const b = { key, type: where.type, section: where.section, layer: where.layer, first: s.index, steps: [], heads: new Map() };
+      const b = { key, type: where.type, section: where.section, layer: where.layer, of: where.of, first: s.index, steps: [], heads: new Map() };
       ly.byKey.set(key, b);
       ly.blocks.push(b);
     }
@@ -86,22 +86,24 @@ function stackBlock(s, config) {
 }
 
 // The backward pass: the loss, then the gradients through each layer (in the order they are
-// computed, output first), then the parameters' gradients.
+// computed, output first), then the parameters' gradients. A gradient block keeps the place of
+// the tensors it differentiates (`of`: {section, layer, target}), from which it is named; its
+// type key only groups steps (it is never read back).
 function backwardBlock(s) {
   const of = s.gradOf;
   if (!of) return { section: 'backward', layer: -1, type: 'grad_other', merge: true };
   if (of.isParam) return { section: 'backward', layer: -1, type: 'grad_params', merge: true };
   const f = of.place;
-  let type = `grad_${f.section}`; // input, output, classifier, masked_lm; encoder/decoder: H, Z
-  if (f.layer >= 0) type = `grad_${f.section}_${f.layer}`;
-  else if (f.section === 'decoder' && f.block !== 'stack_output') type = 'grad_target';
-  return { section: 'backward', layer: -1, type, merge: true };
+  const target = f.section === 'decoder' && f.layer < 0 && f.block !== 'stack_output';
+  const where = { section: target ? 'target' : f.section, layer: f.layer };
+  const type = where.layer >= 0 ? `grad_${where.section}_${where.layer}` : `grad_${where.section}`;
+  return { section: 'backward', layer: -1, type, merge: true, of: where };
 }
 
 // ---- words ---------------------------------------------------------------------------------
 
 function blockLabel(b, secKey, norm) {
-  if (b.type.startsWith('grad_')) return gradLabel(b.type);
+  if (b.type.startsWith('grad_')) return gradLabel(b);
   if (b.type === 'self_attention') return t(secKey === 'decoder' ? 'map.block.maskedSelfAttention' : 'map.block.selfAttention');
   if (b.type === 'stack_output') {
     const pre = norm === 'pre' ? 'FinalNorm' : '';
@@ -113,10 +115,10 @@ function blockLabel(b, secKey, norm) {
   if ((secKey === 'classifier' || secKey === 'masked_lm') && b.type !== 'classifier') return t(`map.block.mlm_${b.type}`);
   return t(`map.block.${b.type}`);
 }
-function gradLabel(type) {
-  const m = /^grad_(encoder|decoder)_(\d+)$/.exec(type);
-  if (m) return t(`map.grad.${m[1]}Layer`, { n: Number(m[2]) });
-  return t(`map.${type.replace('grad_', 'grad.')}`);
+function gradLabel(b) {
+  if (!b.of) return t(b.type === 'grad_params' ? 'map.grad.params' : 'map.grad.other');
+  if (b.of.layer >= 0) return t(`map.grad.${b.of.section}Layer`, { n: b.of.layer });
+  return t(`map.grad.${b.of.section}`);
 }
 function sectionTitle(sec, model, config) {
   if (sec.key === 'encoder') return t('map.sec.encoder', { n: sec.layers.filter((l) => l.layer >= 0).length, norm: t(`map.norm.${model.norm}`) });
