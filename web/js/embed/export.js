@@ -1,9 +1,12 @@
 // export.js — a step as a file: SVG and PNG of its heatmap (svg-figure.js), CSV and NumPy
 // .npy of its values, the LaTeX of its formula, or the whole trace as JSON in the CLI's
 // --json format. Each file carries the settings it came from (SVG <metadata>, PNG tEXt chunk,
-// CSV and LaTeX header comments; the JSON has its config and text). Used by the page's Export
-// menu, encoderWalkthrough.exportStep(id, format) and the web component.
+// CSV and LaTeX header comments; the JSON has its config and text). A file's title and formula
+// are the page's, from the catalog in the reader's language (model/titles.js); the JSON is the
+// CLI's, as the engine wrote it. Used by the page's Export menu,
+// encoderWalkthrough.exportStep(id, format) and the web component.
 import { t as tr } from '../lib/i18n.js';
+import { stepTitle, stepFormula } from '../model/titles.js';
 import { kindOf } from '../view/kinds/index.js';
 import { svgFigure, svgLayout } from '../view/svg-figure.js';
 import { npyBytes } from '../lib/npy.js';
@@ -53,7 +56,7 @@ function file(name, format, body) {
 }
 
 function metadata(src, t) {
-  return { generator: 'Encoder Walkthrough', step: t.id, title: t.title, shape: t.shape, settings: src.settings, link: src.link };
+  return { generator: 'Encoder Walkthrough', step: t.id, title: stepTitle(t, src.trace), shape: t.shape, settings: src.settings, link: src.link };
 }
 
 // The matrix of one batch item as the page shows it: {data, per, cols, rowLabels, colLabels}.
@@ -71,8 +74,8 @@ function matrixOf(trace, t, batch) {
 
 function svgOf(src, t) {
   const m = matrixOf(src.trace, t, src.batch);
-  const title = t.title;
-  const sub = `${t.id} · shape [${t.shape.join(', ')}]${m.L.batches > 1 ? ` · sentence ${m.b + 1}` : ''} · Encoder Walkthrough`;
+  const title = stepTitle(t, src.trace);
+  const sub = `${t.id} · ${tr('steps.meta.shape')} [${t.shape.join(', ')}]${m.L.batches > 1 ? ` · ${tr('explain.sentence', { n: m.b + 1 })}` : ''} · Encoder Walkthrough`;
   const o = { title, subtitle: sub, data: m.data, per: m.L.per, cols: m.L.cols, rowLabels: m.rowLabels, colLabels: m.colLabels,
     scale: kindOf(t.kind).scale, dark: !!src.dark, metadata: metadata(src, t) };
   return { svg: svgFigure(o), size: svgLayout(o.per, o.cols, o.rowLabels, title, sub) };
@@ -101,7 +104,7 @@ function csv(src, t) {
   const { trace } = src;
   const L = trace.layout(t);
   const lines = [
-    `# Encoder Walkthrough: step ${t.id}, "${t.title}", shape [${t.shape.join(', ')}], float32 (shortest round-trip; -inf = masked)`,
+    `# Encoder Walkthrough: step ${t.id}, "${stepTitle(t, trace)}", shape [${t.shape.join(', ')}], float32 (shortest round-trip; -inf = masked)`,
     `# settings: ${JSON.stringify(src.settings)}`,
     `# link: ${src.link}`,
   ];
@@ -111,7 +114,7 @@ function csv(src, t) {
   for (let b = 0; b < L.batches; b++) {
     const m = matrixOf(trace, t, b);
     for (let r = 0; r < L.per; r++) {
-      const lab = (L.batches > 1 ? `sentence ${b + 1}: ` : '') + (m.rowLabels ? m.rowLabels[r] : String(r));
+      const lab = (L.batches > 1 ? `${tr('explain.sentence', { n: b + 1 })}: ` : '') + (m.rowLabels ? m.rowLabels[r] : String(r));
       const vals = Array.from(m.data.subarray(r * L.cols, (r + 1) * L.cols), f32);
       lines.push([csvCell(lab), ...vals].join(','));
     }
@@ -121,11 +124,11 @@ function csv(src, t) {
 
 function tex(src, t) {
   return [
-    `% Encoder Walkthrough: step ${t.id}, "${t.title}", shape [${t.shape.join(', ')}]`,
+    `% Encoder Walkthrough: step ${t.id}, "${stepTitle(t, src.trace)}", shape [${t.shape.join(', ')}]`,
     `% settings: ${JSON.stringify(src.settings)}`,
     `% link: ${src.link}`,
     '\\[',
-    t.formula,
+    stepFormula(t, src.trace),
     '\\]',
     '',
   ].join('\n');
