@@ -10,8 +10,8 @@ namespace ew {
 Vocab::Vocab(const std::vector<std::string>& tokens) : tokens_(tokens) {
   sorted_.reserve(tokens_.size());
   for (std::size_t i = 0; i < tokens_.size(); ++i) sorted_.push_back(static_cast<int>(i));
-  // Stable: among equal tokens the first id comes first, and only it is kept.
-  std::stable_sort(sorted_.begin(), sorted_.end(), [&](int a, int b) { return tokens_[a] < tokens_[b]; });
+  // Among equal tokens the first id comes first, and only it is kept.
+  std::sort(sorted_.begin(), sorted_.end(), [&](int a, int b) { return tokens_[a] < tokens_[b] || (tokens_[a] == tokens_[b] && a < b); });
   sorted_.erase(std::unique(sorted_.begin(), sorted_.end(), [&](int a, int b) { return tokens_[a] == tokens_[b]; }),
                 sorted_.end());
 }
