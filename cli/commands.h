@@ -2,19 +2,50 @@
 // notebooks print (print.cpp), training and analysis of the shipped tasks (train.cpp), the
 // masked-word task's commands and fills (masked.cpp); main.cpp dispatches to them.
 #pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "model/model.h"
 #include "trace/trace.h"
+#include "train/masked_words.h"
 
 // print.cpp: every step's title, formula, shape and values with "..." elision.
 void print_walkthrough(const ew::Trace& trace, const ew::Model& model, int edge);
 
-// train.cpp: `encoder-walkthrough train` and `analyze` for number-words, dates and brackets.
+// train.cpp: `encoder-walkthrough train` and `analyze`, for every task.
 int train_main(int argc, char** argv);
 int analyze_main(int argc, char** argv);
 
-// masked.cpp: the masked-words task's commands and the [MASK] fills.
+// train.cpp: the one flag parser of `train` and `analyze`: --name VALUE, or a switch when
+// `value` is false. `set` gets the value and throws ew::Error when it is wrong; the message
+// and the usage are printed and the command exits with 2.
+struct Flag {
+  std::string name;  // without the dashes
+  bool value = true;
+  std::function<void(const std::string&)> set;
+  std::string help;
+};
+void parse_flags(int argc, char** argv, const std::vector<Flag>& flags, const char* cmd, const std::string& usage);
+
+// `analyze`'s arguments, for every task, and the model they name (a preset or a file).
+struct AnalyzeArgs {
+  std::string task, preset, model_path, corpus = "build/corpus";
+  int n = 1000;
+  std::uint64_t seed = 1;
+  double require = -1;        // exit 1 below this accuracy (-1: no requirement)
+  bool beat_unigram = false;  // masked-words: exit 1 unless above the unigram baseline
+};
+ew::Model analysis_model(const AnalyzeArgs& a);
+
+// masked.cpp: masked-words' measurements (top-1/top-5 beside the unigram baseline), after
+// training and for `analyze`, and the [MASK] fills.
+void report_masked(ew::Model& m, const ew::MaskedWordsTask& task, std::uint64_t seed, int n);
+int masked_analyze(const AnalyzeArgs& a);
+// main.cpp dispatches `train` and `analyze` by task; both now lead to train_main/analyze_main.
 int masked_train_main(int argc, char** argv);
 int masked_analyze_main(int argc, char** argv);
 nlohmann::json masked_fills_json(const ew::Trace& trace);

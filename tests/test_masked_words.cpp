@@ -81,7 +81,8 @@ TEST_CASE("masked-words: deterministic masks of single-token words, and a short 
   for (int i = 0; i < 40; ++i)
     corpus.train.push_back(i % 2 ? "the people of the united states ." : "we the people , in order to form a union .");
   corpus.heldout = {"the union of the people .", "zzz qqq"};
-  ew::MaskedOptions o;
+  ew::TrainOptions o;
+  o.task = "masked-words";
   o.merges = 60, o.steps = 30, o.batch = 4, o.d_model = 8, o.num_heads = 2, o.d_ff = 16, o.num_layers = 1, o.lr = 0.01;
   ew::Model m = ew::train_masked_words(o, corpus);
   CHECK(m.vocab[4] == "[MASK]");
@@ -89,14 +90,14 @@ TEST_CASE("masked-words: deterministic masks of single-token words, and a short 
   const ew::MaskableWords w = ew::maskable_words(m, corpus);
   CHECK(w.token.at("the") == "the</w>");
   CHECK(w.token.count("zzz") == 0);  // not one token of the vocabulary
-  ew::MaskedExample a, b;
+  ew::Example a, b;
   REQUIRE(ew::masked_example(a, corpus.heldout[0], w, 1, 0));
   REQUIRE(ew::masked_example(b, corpus.heldout[0], w, 1, 0));
-  CHECK(a.text == b.text);
-  CHECK(!a.targets.empty());
+  CHECK(a.source == b.source);
+  CHECK(!a.mask_targets.empty());
   std::size_t masks = 0;
-  for (std::size_t at = a.text.find("[MASK]"); at != std::string::npos; at = a.text.find("[MASK]", at + 1)) ++masks;
-  CHECK(masks == a.targets.size());
+  for (std::size_t at = a.source.find("[MASK]"); at != std::string::npos; at = a.source.find("[MASK]", at + 1)) ++masks;
+  CHECK(masks == a.mask_targets.size());
   CHECK_FALSE(ew::masked_example(a, corpus.heldout[1], w, 1, 1));
   const ew::MaskedScore s = ew::score_masked(m, corpus, 1, 10);
   CHECK(s.masks >= 1);

@@ -20,6 +20,7 @@
 #include "model/random.h"
 #include "trace/backward.h"
 #include "trace/forward.h"
+#include "train/masked_words.h"
 #include "train/train.h"
 #include "train/train_batched.h"
 
@@ -45,6 +46,19 @@ struct Kind {
   ew::Activation act;
 };
 
+// Creates every parameter of m (a run on its text) and draws each at random.
+void randomize(ew::Model& m, std::uint64_t seed) {
+  ew::Trace t;
+  ew::run(m, t);  // creates every parameter
+  for (ew::Param& p : m.params) {
+    const auto s = ew::seeded_stream(seed, "test:" + p.id);
+    for (std::size_t i = 0; i < p.value.size(); ++i) p.value.data()[i] = 0.5f * ew::seeded_uniform(s, i);
+    if (p.id.find("gamma") != std::string::npos)
+      for (std::size_t i = 0; i < p.value.size(); ++i) p.value.data()[i] += 1.0f;
+    p.packed.data.clear();  // repacked from the new values by the next run
+  }
+}
+
 // A model of this kind with every parameter random (γ ≠ 1, β and biases ≠ 0, so every term
 // of every gradient is exercised).
 ew::Model random_model(const Kind& k, std::uint64_t seed) {
@@ -65,20 +79,12 @@ ew::Model random_model(const Kind& k, std::uint64_t seed) {
   m.target = ex.target;
   m.target_given = !task.classifier;
   m.label = ex.label;
-  ew::Trace t;
-  ew::run(m, t);  // creates every parameter
-  for (ew::Param& p : m.params) {
-    const auto s = ew::seeded_stream(seed, "test:" + p.id);
-    for (std::size_t i = 0; i < p.value.size(); ++i) p.value.data()[i] = 0.5f * ew::seeded_uniform(s, i);
-    if (p.id.find("gamma") != std::string::npos)
-      for (std::size_t i = 0; i < p.value.size(); ++i) p.value.data()[i] += 1.0f;
-    p.packed.data.clear();  // repacked from the new values by the next run
-  }
+  randomize(m, seed);
   return m;
 }
 
 // The recorded path: each example on its own, the mean of the losses and of the gradients.
-double recorded(ew::Model& m, const std::vector<ew::Example>& batch, bool classifier, std::vector<std::vector<float>>& g) {
+double recorded(ew::Model& m, const std::vector<ew::Example>& batch, std::vector<std::vector<float>>& g) {
   g.assign(m.params.size(), {});
   for (std::size_t k = 0; k < m.params.size(); ++k) g[k].assign(m.params[k].value.size(), 0.0f);
   double loss = 0;
@@ -86,8 +92,9 @@ double recorded(ew::Model& m, const std::vector<ew::Example>& batch, bool classi
   for (const ew::Example& ex : batch) {
     m.text = ex.source;
     m.target = ex.target;
-    m.target_given = !classifier;
+    m.target_given = m.config.decoder_layers > 0;
     m.label = ex.label;
+    m.mask_targets = ex.mask_targets;
     ew::run(m, t);
     ew::run_backward(m, t, false);
     loss += t.at("loss").data[0] / batch.size();
@@ -119,7 +126,7 @@ void check_kind(const Kind& k, std::uint64_t seed, int B) {
   std::vector<ew::Example> batch;
   for (int i = 0; i < B; ++i) batch.push_back(task.sample(seed, 100 + i, ew::Split::Train));
   std::vector<std::vector<float>> want;
-  const double want_loss = recorded(m, batch, task.classifier, want);
+  const double want_loss = recorded(m, batch, want);
 
   ew::BatchedPass pass(m);
   ew::TokenBatch tb;
@@ -146,6 +153,38 @@ TEST_CASE("batched training path: loss and every gradient equal the recorded bac
     for (int B : {1, 5}) check_kind(k, seed++, B);
 }
 
+TEST_CASE("batched training path: the regex tokenizer (dates) and the masked-word head (BPE) equal the recorded pass") {
+  std::uint64_t seed = 71;
+  for (const Kind& k : {Kind{"dates", 8, 2, 1, false, ew::Activation::GELU}, Kind{"dates", 12, 4, 2, true, ew::Activation::ReLU}})
+    for (int B : {1, 5}) check_kind(k, seed++, B);
+  // masked-words on a small corpus: sentences of different lengths, one to several [MASK]s each.
+  ew::MaskedCorpus corpus;
+  for (int i = 0; i < 30; ++i)
+    corpus.train.push_back(i % 3 == 0   ? "the people of the united states , in congress ."
+                           : i % 3 == 1 ? "we the people , in order to form a more perfect union ."
+                                        : "the state of the union is strong .");
+  corpus.heldout = {"the union of the people ."};
+  const ew::MaskedWordsTask task(corpus, 40);
+  ew::TrainOptions o;
+  o.task = "masked-words", o.d_model = 8, o.num_heads = 2, o.d_ff = 12, o.num_layers = 2;
+  ew::Model m = ew::initial_model(o, task.task());
+  m.text = "the people";
+  randomize(m, 5);
+  REQUIRE(ew::batched_unsupported(m).empty());
+  std::vector<ew::Example> batch;
+  for (int i = 0; i < 6; ++i) batch.push_back(task.task().sample(3, i, ew::Split::Train));
+  std::vector<std::vector<float>> want;
+  const double want_loss = recorded(m, batch, want);
+  ew::BatchedPass pass(m);
+  ew::TokenBatch tb;
+  pass.encode(tb, batch.data(), static_cast<int>(batch.size()));
+  CHECK(tb.mask_row.size() >= batch.size());
+  std::vector<float> got(pass.num_grads());
+  const double loss = pass.loss_and_grads(m, tb, got.data());
+  CHECK(std::fabs(loss - want_loss) <= 1e-5 * std::fabs(want_loss));
+  for (std::size_t p = 0; p < m.params.size(); ++p) CHECK(close(got.data() + pass.offset(p), want[p], m.params[p].id));
+}
+
 TEST_CASE("batched training path: padding is invisible (an example's gradient does not depend on its batch)") {
   // The same example alone and beside a longer one: the padded batch's gradient is the mean.
   const Kind k{"number-words", 8, 2, 1, false, ew::Activation::GELU};
@@ -153,7 +192,7 @@ TEST_CASE("batched training path: padding is invisible (an example's gradient do
   const ew::Task& task = ew::find_task(k.task);
   ew::BatchedPass pass(m);
   ew::TokenBatch tb;
-  const ew::Example shortest{"five", "5", -1}, longer{"nine hundred ninety-nine thousand and one", "9 9 9 0 0 1", -1};
+  const ew::Example shortest{"five", "5", -1, {}, {}}, longer{"nine hundred ninety-nine thousand and one", "9 9 9 0 0 1", -1, {}, {}};
   std::vector<float> a(pass.num_grads()), b(pass.num_grads()), both(pass.num_grads());
   pass.encode(tb, &shortest, 1);
   const double la = pass.loss_and_grads(m, tb, a.data());

@@ -1,7 +1,7 @@
 // train_bench_bindings.cpp — Module.TrainBench, for the training benchmark only
 // (bench/node/train_bench.mjs; linked into the Node flavor of the module, not the page's):
 // one training step of the batched path (train_batched.h: forward, backward, AdamW with
-// clipping and the schedule) on a fixed minibatch of a task, with the weights and the batch
+// clipping at a constant learning rate) on a fixed minibatch of a task, with the weights and the batch
 // exposed so that TensorFlow.js can run the same model on the same numbers. Converts and
 // forwards; the page's own Trainer binding is elsewhere.
 //
@@ -53,10 +53,9 @@ class TrainBench {
       ew::Param& p = model_.params[k];
       slots_.push_back({p.value.data(), grads_.data() + pass_->offset(k), p.value.size(), p.value.dimension() == 2});
     }
-    ew::AdamWConfig c;
-    c.lr = lr;
-    c.weight_decay = o.weight_decay;
-    c.clip_norm = o.clip_norm;
+    o.lr = lr;
+    ew::AdamWConfig c = ew::adamw_config(o);
+    c.warmup_steps = c.total_steps = 0;  // a constant learning rate, as the TensorFlow.js side uses
     opt_ = std::make_unique<ew::AdamW>(c);
   }
   double loss() { return pass_->loss_and_grads(model_, batch_, grads_.data()); }

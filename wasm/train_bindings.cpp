@@ -1,5 +1,6 @@
-// train_bindings.cpp — the Embind surface of training in the page's Worker: Module.TrainSession
-// and Module.tasksJson() (bindings.cpp binds the engine). Converts and forwards, no model logic.
+// train_bindings.cpp — the Embind surface of training in the page's Worker: Module.TrainSession,
+// Module.tasksJson() and Module.recipeSchemaJson() (the training options' table, for the form;
+// core/train/recipe.h). bindings.cpp binds the engine. Converts and forwards, no model logic.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -15,6 +16,7 @@
 #include "reply.h"
 #include "trace/forward.h"
 #include "trace/generate.h"
+#include "train/recipe.h"
 #include "train/tasks.h"
 #include "train/train.h"
 
@@ -29,19 +31,11 @@ class TrainSession {
  public:
   std::string start(const std::string& options_json) {
     return guard([&] {
-      const nlohmann::json j = nlohmann::json::parse(options_json);
-      ew::TrainOptions o;
-      o.task = j.value("task", o.task);
-      o.steps = j.value("steps", o.steps);
-      o.batch = j.value("batch", o.batch);
-      o.lr = j.value("lr", o.lr);
-      o.seed = j.value("seed", o.seed);
-      o.d_model = j.value("d_model", o.d_model);
-      o.num_heads = j.value("num_heads", o.num_heads);
-      o.d_ff = j.value("d_ff", o.d_ff);
-      o.num_layers = j.value("num_layers", o.num_layers);
-      o.decoder_layers = j.value("decoder_layers", o.decoder_layers);
-      o.warmup = j.value("warmup", std::min(o.warmup, o.steps));
+      nlohmann::json j = nlohmann::json::parse(options_json);
+      // The page's run settings travel in the same object (train-panel.js): not the recipe.
+      if (j.is_object())
+        for (const char* k : {"evalN", "finalEvalN", "stopAt"}) j.erase(k);
+      const ew::TrainOptions o = ew::recipe_from_json(j);
       trainer_ = std::make_unique<ew::Trainer>(o);
       options_ = o;
       const ew::Task& t = trainer_->task();
@@ -99,10 +93,13 @@ class TrainSession {
       return out;
     });
   }
-  // The trained model as safetensors (F32), kept until the next call; a view of its bytes.
+  // The trained model as safetensors (F32, its recipe in the metadata), kept until the next
+  // call; a view of its bytes.
   val safetensors() {
     if (!trainer_) return val::null();
-    const auto bytes = ew::write_safetensors(ew::model_to_safetensors(trainer_->model()));
+    ew::SafeTensors st = ew::model_to_safetensors(trainer_->model());
+    for (const auto& [k, v] : ew::recipe_metadata(options_)) st.metadata[k] = v;
+    const auto bytes = ew::write_safetensors(st);
     bytes_.assign(bytes.begin(), bytes.end());
     return val(emscripten::typed_memory_view(bytes_.size(), bytes_.data()));
   }
@@ -134,8 +131,6 @@ std::string tasks_json() {
   return out.dump();
 }
 
-// Bytes the C++ heap has handed out and not taken back (dlmalloc's mallinfo): for the test
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(encoder_walkthrough_training) {
@@ -147,4 +142,5 @@ EMSCRIPTEN_BINDINGS(encoder_walkthrough_training) {
       .function("sample", &TrainSession::sample)
       .function("safetensors", &TrainSession::safetensors);
   emscripten::function("tasksJson", &tasks_json);
+  emscripten::function("recipeSchemaJson", &ew::recipe_schema_json);
 }

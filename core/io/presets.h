@@ -13,8 +13,9 @@ struct Preset {
   std::string model_json;
   std::string step;  // id of the step the tutorial prints ("" : the first step)
   int batch = 0;     // the batch item (sentence) that step shows
-  std::string training;  // a shipped model's `encoder-walkthrough train` arguments ("" : none)
-
+  // A shipped model's `encoder-walkthrough train` arguments, read from its file's
+  // __metadata__ "training" ("": none; core/train/recipe.h writes it).
+  std::string training;
 };
 
 const std::vector<Preset>& presets();

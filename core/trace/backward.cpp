@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "model/error.h"
+#include "model/vocab.h"
 
 namespace ew {
 
@@ -376,16 +377,6 @@ void cross_entropy(const Step& probs, const std::vector<int>& labels, double wei
   }
 }
 
-// The vocabulary id of a target token (or of <unk> / [UNK]).
-int vocab_id(const std::vector<std::string>& vocab, const std::string& tok) {
-  for (std::size_t i = 0; i < vocab.size(); ++i)
-    if (vocab[i] == tok) return static_cast<int>(i);
-  for (const char* u : {"<unk>", "[UNK]"})
-    for (std::size_t i = 0; i < vocab.size(); ++i)
-      if (vocab[i] == u) return static_cast<int>(i);
-  throw Error("the target token \"" + tok + "\" is not in the vocabulary (and it has no <unk>)");
-}
-
 // Masked-word head: one label per (sentence, position) row of mlm.probs, the next of
 // m.mask_targets at each [MASK], −1 elsewhere (padding rows included).
 std::vector<int> mask_labels(const Model& m, const Trace& t) {
@@ -393,9 +384,10 @@ std::vector<int> mask_labels(const Model& m, const Trace& t) {
   std::size_t T = 0, next = 0;
   for (const auto& toks : src) T = std::max(T, toks.size());
   std::vector<int> labels(src.size() * T, -1);
+  const Vocab vocab(t.text.vocab);
   for (std::size_t b = 0; b < src.size(); ++b)
     for (std::size_t i = 0; i < src[b].size(); ++i)
-      if (src[b][i] == "[MASK]") labels[b * T + i] = vocab_id(t.text.vocab, m.mask_targets.at(next++));
+      if (src[b][i] == "[MASK]") labels[b * T + i] = vocab.id(m.mask_targets.at(next++));
   return labels;
 }
 
@@ -418,10 +410,10 @@ double seed_loss(const Model& m, const Trace& t, Grads& G) {
   if (m.config.decoder_layers > 0) {
     // Position t predicts the decoder input's token t+1; the last position predicts </s>.
     const auto& tgt = t.text.target_tokens;
-    auto id = [&](const std::string& tok) { return vocab_id(t.text.vocab, tok); };
+    const Vocab vocab(t.text.vocab);
     std::vector<int> labels;
-    for (std::size_t i = 1; i < tgt.size(); ++i) labels.push_back(id(tgt[i]));
-    labels.push_back(id("</s>"));
+    for (std::size_t i = 1; i < tgt.size(); ++i) labels.push_back(vocab.id(tgt[i]));
+    labels.push_back(vocab.id("</s>"));
     cross_entropy(t.at("probs"), labels, 1.0 / labels.size(), G, loss);
     any = true;
   }

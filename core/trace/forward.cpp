@@ -13,6 +13,7 @@
 #include "model/params.h"
 #include "model/positional.h"
 #include "model/tokenizer.h"
+#include "model/vocab.h"
 #include "trace/layers.h"
 #include "trace/record.h"
 
@@ -62,36 +63,11 @@ std::vector<std::string> tokenize(const Model& m, const std::string& text, const
   return tokens;
 }
 
-struct Vocab {
-  std::vector<std::string> tokens;
-  std::unordered_map<std::string, int> ids;
-  int pad = 0;
-  int unk = -1;
-  bool user = false;
-
-  int id(const std::string& t) const {
-    auto it = ids.find(t);
-    if (it != ids.end()) return it->second;
-    if (unk >= 0) return unk;
-    throw Error("token \"" + t + "\" is not in the model's vocabulary (and the vocabulary has no <unk> or [UNK])",
-                "unknown_token", {{"token", t}});
-  }
-  void add(const std::string& t) {
-    if (ids.emplace(t, static_cast<int>(tokens.size())).second) tokens.push_back(t);
-  }
-};
-
+// The run's vocabulary (model/vocab.h): the model's own, or for a seeded model the specials
+// and every token of the texts, in order of first appearance.
 Vocab build_vocab(const Model& m, const std::vector<std::vector<std::string>>& texts) {
+  if (!m.vocab.empty()) return Vocab(m.vocab);
   Vocab v;
-  if (!m.vocab.empty()) {
-    v.user = true;
-    for (const auto& t : m.vocab) v.add(t);
-    for (const char* u : {"<unk>", "[UNK]"})
-      if (v.ids.count(u)) v.unk = v.ids.at(u);
-    for (const char* p : {"<pad>", "[PAD]"})
-      if (v.ids.count(p)) { v.pad = v.ids.at(p); break; }
-    return v;
-  }
   for (const char* s : kSpecials) v.add(s);
   for (const auto& toks : texts)
     for (const auto& t : toks) v.add(t);
@@ -301,8 +277,8 @@ void assign_ids(Model& m, TextInfo& info, Tokens& t) {
   if (t.S) texts.push_back(info.target_tokens);
   if (!m.mask_targets.empty()) texts.push_back(m.mask_targets);
   const Vocab vocab = build_vocab(m, texts);
-  info.vocab = vocab.tokens;
-  t.src_ids.assign(t.B, std::vector<int>(t.T, vocab.pad));
+  info.vocab = vocab.tokens();
+  t.src_ids.assign(t.B, std::vector<int>(t.T, vocab.pad()));
   if (!m.input)
     for (int b = 0; b < t.B; ++b)
       for (int i = 0; i < t.src_len[b]; ++i) t.src_ids[b][i] = vocab.id(info.source_tokens[b][i]);
@@ -316,10 +292,10 @@ void assign_ids(Model& m, TextInfo& info, Tokens& t) {
     m.params.push_back(Param{"embedding_table", {}, {}, {}, {}});
     E = &m.params.back();
   }
-  const int V = static_cast<int>(vocab.tokens.size()), d = m.config.d_model;
+  const int V = vocab.size(), d = m.config.d_model;
   E->value = xt::xarray<float>::from_shape({static_cast<std::size_t>(V), static_cast<std::size_t>(d)});
   for (int id = 0; id < V; ++id)
-    seeded_embedding_row(E->value.data() + static_cast<std::size_t>(id) * d, m.config.seed, vocab.tokens[id], d);
+    seeded_embedding_row(E->value.data() + static_cast<std::size_t>(id) * d, m.config.seed, vocab.tokens()[id], d);
 }
 
 // Embeddings (or the given rows), the mask, the encoder layers and the stack's output.

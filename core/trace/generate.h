@@ -1,11 +1,16 @@
-// generate.h — greedy decoding for encoder–decoder models, shared by the CLI (--generate) and
-// the wasm engine (the page's "Generate"): run the decoder on "<s>" + what it has produced so
-// far, take the most probable token of the last position, append it, run again, until </s>
-// or a limit. Each round is kept (its decoder input, the chosen token and its probability),
-// so a reader can revisit any of them by running the model with that round's decoder input.
+// generate.h — greedy decoding for encoder–decoder models: run the decoder on "<s>" + what it
+// has produced so far, take the most probable token of the last position, append it, run
+// again, until </s> or a limit. The loop is written once (greedy_decode), whatever runs the
+// decoder; generate_greedy runs it on the recorded forward pass for the CLI (--generate), the
+// wasm engine (the page's "Generate") and training's held-out answers (train/analyze.h),
+// and the batched training path runs it on whole minibatches (train/train_batched.h).
+// generate_greedy keeps each round (its decoder input, the chosen token and its
+// probability), so a reader can revisit any of them by running the model with that round's
+// decoder input.
 //
 // Deliberately left out: sampling, beam search (greedy is what the seeds describe).
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,6 +18,21 @@
 #include "trace/trace.h"
 
 namespace ew {
+
+// One sequence's choice in a round: its most probable next token, and whether that is </s>.
+struct GreedyPick {
+  int token = -1;
+  bool end = false;
+};
+
+// Runs the decoder once for round r on <s> + so_far[e] of every sequence, and sets next[e]
+// for each sequence that is not done (n = so_far.size()).
+using GreedyStep = std::function<void(int round, const std::vector<std::vector<int>>& so_far,
+                                      const std::vector<bool>& done, std::vector<GreedyPick>& next)>;
+
+// Greedy decoding of n sequences at once: at most max_len rounds; a sequence is done once it
+// picks </s> (not appended). Returns each sequence's tokens.
+std::vector<std::vector<int>> greedy_decode(int n, int max_len, const GreedyStep& step);
 
 struct GenRound {
   std::string decoder_input;  // the tokens after <s> the decoder read this round (space-separated)

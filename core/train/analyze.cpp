@@ -7,34 +7,44 @@
 
 #include "model/error.h"
 #include "model/tokenizer.h"
+#include "trace/generate.h"
+#include "train/masked_words.h"
 
 namespace ew {
 
 namespace {
-
-std::string joined(const std::vector<std::string>& toks) {
-  std::string s;
-  for (const auto& t : toks) s += (s.empty() ? "" : " ") + t;
-  return s;
-}
 
 // Index of the most probable entry of a row of n.
 int argmax(const float* row, int n) { return static_cast<int>(std::max_element(row, row + n) - row); }
 
 }  // namespace
 
+std::vector<std::string> right_tokens(const Task& task, const Example& ex) {
+  if (task.classifier) return {task.labels.at(ex.label)};
+  if (task.masked_lm) return ex.mask_targets;
+  return task.tokenizer == TokenizerKind::Regex ? tokenize_regex(ex.target) : tokenize_whitespace(ex.target);
+}
+
+std::pair<int, int> answer_score(const Task& task, const std::vector<std::string>& got, const Example& ex) {
+  const std::vector<std::string> want = right_tokens(task, ex);
+  if (!task.masked_lm) return {got == want ? 1 : 0, 1};
+  int right = 0;
+  for (std::size_t j = 0; j < want.size() && j < got.size(); ++j) right += got[j] == want[j];
+  return {right, static_cast<int>(want.size())};
+}
+
 bool right_answer(Model& m, Trace& trace, const Task& task, const Example& ex) {
-  const std::vector<std::string> got = predict(m, trace, task, ex.source);
-  if (task.classifier) return got.at(0) == task.labels.at(ex.label);
-  // Token by token, as the task's tokenizer reads the target ("2026-11-23" is 2026 11 23).
-  return got == (task.tokenizer == TokenizerKind::Regex ? tokenize_regex(ex.target) : tokenize_whitespace(ex.target));
+  return predict(m, trace, task, ex.source) == right_tokens(task, ex);
 }
 
 double held_out_accuracy(Model& m, Trace& trace, const Task& task, std::uint64_t seed, int n) {
-  int right = 0;
-  for (int i = 0; i < n; ++i)
-    right += right_answer(m, trace, task, task.sample(seed, static_cast<std::uint64_t>(i), Split::HeldOut)) ? 1 : 0;
-  return n ? static_cast<double>(right) / n : 0.0;
+  long right = 0, of = 0;
+  for (int i = 0; i < n; ++i) {
+    const Example ex = task.sample(seed, static_cast<std::uint64_t>(i), Split::HeldOut);
+    const auto [r, k] = answer_score(task, predict(m, trace, task, ex.source), ex);
+    right += r, of += k;
+  }
+  return of ? static_cast<double>(right) / of : 0.0;
 }
 
 namespace {
@@ -79,25 +89,18 @@ void add_heads(std::vector<HeadStats>& heads, const Trace& trace, const Example&
 std::vector<std::string> predict(Model& m, Trace& trace, const Task& task, const std::string& source, int max_len) {
   m.text = source;
   m.label = -1;
-  if (task.classifier) {
-    m.target_given = false;
-    m.target.clear();
-    run(m, trace);
-    const Step& p = trace.at("cls.probs");
-    return {task.labels.at(argmax(p.data.data(), static_cast<int>(p.data.size())))};
-  }
+  m.mask_targets.clear();
+  if (task.decoder()) return generated_tokens(generate_greedy(m, trace, max_len));
+  m.target_given = false;
+  m.target.clear();
+  run(m, trace);
   std::vector<std::string> out;
-  m.target_given = true;
-  for (int k = 0; k < max_len; ++k) {
-    m.target = joined(out);
-    run(m, trace);
-    const Step& p = trace.at("probs");
-    const int V = p.shape[1];
-    const std::string tok = trace.text.vocab[argmax(p.data.data() + static_cast<std::size_t>(p.shape[0] - 1) * V, V)];
-    if (tok == "</s>") break;
-    out.push_back(tok);
+  if (task.masked_lm) {
+    for (const auto& fills : mask_fills(trace, 1)) out.push_back(fills.at(0).first);
+    return out;
   }
-  return out;
+  const Step& p = trace.at("cls.probs");
+  return {task.labels.at(argmax(p.data.data(), static_cast<int>(p.data.size())))};
 }
 
 Analysis analyze(Model& m, const Task& task, std::uint64_t seed, int n, bool accuracy,

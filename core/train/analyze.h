@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/model.h"
@@ -33,13 +34,22 @@ struct Analysis {
   std::vector<HeadStats> heads;
 };
 
-// The model's answer for `source`: greedy decoding (at most max_len tokens, until </s>) or the
-// predicted label's name. The trace is left as the last run's.
+// The model's answer for `source`: greedy decoding (at most max_len tokens, until </s>;
+// trace/generate.h), the predicted label's name, or the most probable token of each [MASK].
+// The trace is left as the last run's.
 std::vector<std::string> predict(Model& m, Trace& trace, const Task& task, const std::string& source, int max_len = 16);
 
-// Is the model's answer to ex.source exactly ex.target (or ex.label)?
+// The right answer to ex as predict() gives answers: the target token by token as the task's
+// tokenizer reads it ("2026-11-23" is 2026 11 23), the label's name, or the [MASK]s' tokens.
+std::vector<std::string> right_tokens(const Task& task, const Example& ex);
+// How much of an answer is right, as {right, out of}: a whole answer (1 of 1 when it equals
+// the right one, else 0 of 1) or, for a masked-word task, each [MASK] on its own (top-1).
+std::pair<int, int> answer_score(const Task& task, const std::vector<std::string>& got, const Example& ex);
+
+// Is the model's answer to ex.source exactly right (every token, the label, every [MASK])?
 bool right_answer(Model& m, Trace& trace, const Task& task, const Example& ex);
-// Exact-match accuracy over the first n held-out examples of `task` drawn with `seed`.
+// The share of right answers (answer_score) over the first n held-out examples of `task`
+// drawn with `seed`: exact match, or top-1 over the [MASK]s of a masked-word task.
 double held_out_accuracy(Model& m, Trace& trace, const Task& task, std::uint64_t seed, int n);
 
 // Accuracy and head statistics over the first n held-out examples of `task` drawn with

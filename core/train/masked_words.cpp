@@ -1,6 +1,6 @@
 // masked_words.cpp — the masked-words task: corpus files, the learned BPE vocabulary, the
-// deterministic masking, training through the recorded pass, and held-out top-1/top-5
-// against a unigram baseline (masked_words.h).
+// deterministic masking, the Task around a corpus, and held-out top-1/top-5 against a unigram
+// baseline (masked_words.h).
 #include "trace/forward.h"
 #include "train/masked_words.h"
 
@@ -10,11 +10,8 @@
 #include <map>
 #include <unordered_set>
 
-#include "model/config_schema.h"
 #include "model/error.h"
-#include "model/params.h"
-#include "trace/backward.h"
-#include "train/optim.h"
+#include "train/train.h"
 
 namespace ew {
 
@@ -48,34 +45,9 @@ std::vector<std::string> corpus_words(const std::vector<std::string>& sentences)
   return words;
 }
 
-// Config and seeded parameters of a fresh model (pre-norm, GELU, as Trainer's models).
-Model initial_model(const MaskedOptions& o, const MaskedVocab& v) {
-  Model m;
-  Config& c = m.config;
-  c.d_model = o.d_model, c.num_heads = o.num_heads, c.d_ff = o.d_ff, c.num_layers = o.num_layers;
-  c.norm = NormOrder::Pre;
-  c.activation = Activation::GELU;
-  c.tokenizer = TokenizerKind::Bpe;
-  c.masked_lm = true;
-  c.max_tokens = 256;
-  c.seed = o.seed;
-  validate_config(c);
-  m.vocab = v.tokens;
-  for (const BpeMerge& mg : v.bpe.merges) m.merges.push_back(mg.pair);
-  Param E{"embedding_table", xt::xarray<float>::from_shape({v.tokens.size(), static_cast<std::size_t>(c.d_model)}), {}, {}, {}};
-  for (std::size_t i = 0; i < v.tokens.size(); ++i) {
-    float* row = E.value.data() + i * c.d_model;
-    seeded_embedding_row(row, o.seed, v.tokens[i], c.d_model);
-    for (int k = 0; k < c.d_model; ++k) row[k] *= 0.1f;
-  }
-  m.params.push_back(std::move(E));
-  m.user_embedding = true;
-  return m;
-}
-
-void set_example(Model& m, const MaskedExample& ex) {
-  m.text = ex.text;
-  m.mask_targets = ex.targets;
+void set_example(Model& m, const Example& ex) {
+  m.text = ex.source;
+  m.mask_targets = ex.mask_targets;
 }
 
 }  // namespace
@@ -98,10 +70,11 @@ MaskedVocab learn_masked_vocab(const std::vector<std::string>& train, int merges
   return v;
 }
 
-MaskableWords maskable_words(const Model& m, const MaskedCorpus& corpus) {
+MaskableWords maskable_words(const std::vector<std::pair<std::string, std::string>>& merges,
+                             const std::vector<std::string>& vocabulary, const MaskedCorpus& corpus) {
   BpeModel bpe;
-  for (const auto& p : m.merges) bpe.merges.push_back(BpeMerge{p, 0, {}, {}});
-  std::unordered_set<std::string> seen, vocab(m.vocab.begin(), m.vocab.end());
+  for (const auto& p : merges) bpe.merges.push_back(BpeMerge{p, 0, {}, {}});
+  std::unordered_set<std::string> seen, vocab(vocabulary.begin(), vocabulary.end());
   std::vector<std::string> words;
   for (const auto* part : {&corpus.train, &corpus.heldout})
     for (const std::string& s : *part)
@@ -120,7 +93,11 @@ MaskableWords maskable_words(const Model& m, const MaskedCorpus& corpus) {
   return out;
 }
 
-bool masked_example(MaskedExample& out, const std::string& sentence, const MaskableWords& w, std::uint64_t seed,
+MaskableWords maskable_words(const Model& m, const MaskedCorpus& corpus) {
+  return maskable_words(m.merges, m.vocab, corpus);
+}
+
+bool masked_example(Example& out, const std::string& sentence, const MaskableWords& w, std::uint64_t seed,
                     std::uint64_t index) {
   const std::vector<std::string> words = tokenize_regex(sentence);
   std::vector<std::size_t> candidates;
@@ -134,20 +111,55 @@ bool masked_example(MaskedExample& out, const std::string& sentence, const Maska
   if (!any) hide[candidates[hash3(seed, index, 999983) % candidates.size()]] = true;
   out = {};
   for (std::size_t i = 0; i < words.size(); ++i) {
-    out.text += (i ? " " : "") + (hide[i] ? std::string("[MASK]") : words[i]);
-    if (hide[i]) out.targets.push_back(w.token.at(words[i]));
+    out.source += (i ? " " : "") + (hide[i] ? std::string("[MASK]") : words[i]);
+    if (hide[i]) out.mask_targets.push_back(w.token.at(words[i]));
   }
   return true;
 }
 
-MaskedExample training_example(const MaskedCorpus& corpus, const MaskableWords& w, std::uint64_t seed,
-                               std::uint64_t index) {
-  MaskedExample ex;
+Example training_example(const MaskedCorpus& corpus, const MaskableWords& w, std::uint64_t seed, std::uint64_t index) {
+  Example ex;
   for (std::uint64_t attempt = 0;; ++attempt) {
     const std::uint64_t h = hash3(seed, index, 0x5e17e9ce + attempt);
     if (masked_example(ex, corpus.train[h % corpus.train.size()], w, seed, h)) return ex;
     if (attempt > 1000) throw Error("the training corpus has no maskable words");
   }
+}
+
+MaskedWordsTask::MaskedWordsTask(MaskedCorpus corpus, int merges) : corpus_(std::move(corpus)) {
+  MaskedVocab v = learn_masked_vocab(corpus_.train, merges);
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (const BpeMerge& mg : v.bpe.merges) pairs.push_back(mg.pair);
+  build(std::move(pairs), std::move(v.tokens));
+}
+
+MaskedWordsTask::MaskedWordsTask(MaskedCorpus corpus, const Model& m) : corpus_(std::move(corpus)) {
+  if (!m.config.masked_lm) throw Error("this model has no masked-word head (config.masked_lm is false)");
+  build(m.merges, m.vocab);
+}
+
+void MaskedWordsTask::build(std::vector<std::pair<std::string, std::string>> merges, std::vector<std::string> vocab) {
+  words_ = maskable_words(merges, vocab, corpus_);
+  Example probe;
+  for (std::size_t i = 0; i < corpus_.heldout.size(); ++i)
+    if (masked_example(probe, corpus_.heldout[i], words_, 0, i)) maskable_heldout_.push_back(i);
+  task_.name = kMaskedWordsTask;
+  task_.description = "Masked words of the State of the Union addresses (BPE vocabulary learned on the training split)";
+  task_.vocab = std::move(vocab);
+  task_.merges = std::move(merges);
+  task_.tokenizer = TokenizerKind::Bpe;
+  task_.masked_lm = true;
+  task_.max_tokens = 256;
+  task_.held_out_size = maskable_heldout_.size();
+  task_.sample = [this](std::uint64_t seed, std::uint64_t index, Split split) {
+    if (split == Split::Train) return training_example(corpus_, words_, seed, index);
+    if (index >= maskable_heldout_.size())
+      throw Error("the held-out corpus has only " + std::to_string(maskable_heldout_.size()) +
+                  " sentences with a maskable word");
+    Example ex;
+    masked_example(ex, corpus_.heldout[maskable_heldout_[index]], words_, seed, maskable_heldout_[index]);
+    return ex;
+  };
 }
 
 std::vector<std::vector<std::pair<std::string, float>>> mask_fills(const Trace& trace, int k) {
@@ -172,35 +184,47 @@ std::vector<std::vector<std::pair<std::string, float>>> mask_fills(const Trace& 
   return out;
 }
 
-MaskedScore score_masked(Model& m, const MaskedCorpus& corpus, std::uint64_t seed, int n,
-                         const std::function<void(int)>& progress) {
-  if (!m.config.masked_lm) throw Error("this model has no masked-word head (config.masked_lm is false)");
-  const MaskableWords w = maskable_words(m, corpus);
+namespace {
+
+// The 5 most frequent mask targets of the first 20,000 training examples, most frequent first.
+std::vector<std::string> unigram_top5(const Task& task, std::uint64_t seed) {
   std::unordered_map<std::string, long> freq;
   for (std::uint64_t i = 0; i < 20000; ++i)
-    for (const auto& t : training_example(corpus, w, seed, i).targets) ++freq[t];
+    for (const auto& t : task.sample(seed, i, Split::Train).mask_targets) ++freq[t];
   std::vector<std::pair<long, std::string>> top;
   for (const auto& [t, f] : freq) top.emplace_back(-f, t);
   std::sort(top.begin(), top.end());
   top.resize(std::min<std::size_t>(top.size(), 5));
+  std::vector<std::string> out;
+  for (const auto& [f, t] : top) out.push_back(t);
+  return out;
+}
+
+}  // namespace
+
+MaskedScore score_masked(Model& m, const MaskedWordsTask& t, std::uint64_t seed, int n,
+                         const std::function<void(int)>& progress) {
+  if (!m.config.masked_lm) throw Error("this model has no masked-word head (config.masked_lm is false)");
+  const Task& task = t.task();
+  const std::vector<std::string> top = unigram_top5(task, seed);
   MaskedScore s;
   Trace trace;
   const Model saved = m;
-  for (int i = 0, done = 0; i < static_cast<int>(corpus.heldout.size()) && done < n; ++i) {
-    MaskedExample ex;
-    if (!masked_example(ex, corpus.heldout[i], w, seed, static_cast<std::uint64_t>(i))) continue;
+  n = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(std::max(n, 0)), task.held_out_size));
+  for (int i = 0; i < n; ++i) {
+    const Example ex = task.sample(seed, static_cast<std::uint64_t>(i), Split::HeldOut);
     set_example(m, ex);
     run(m, trace);
     const auto fills = mask_fills(trace, 5);
     for (std::size_t j = 0; j < fills.size(); ++j) {
-      const std::string& want = ex.targets[j];
+      const std::string& want = ex.mask_targets[j];
       s.masks += 1;
       s.top1 += fills[j][0].first == want;
       for (const auto& f : fills[j]) s.top5 += f.first == want;
-      s.unigram_top1 += top[0].second == want;
-      for (const auto& u : top) s.unigram_top5 += u.second == want;
+      s.unigram_top1 += top[0] == want;
+      for (const auto& u : top) s.unigram_top5 += u == want;
     }
-    if (progress) progress(++done);
+    if (progress) progress(i + 1);
   }
   m.text = saved.text, m.mask_targets = saved.mask_targets;
   if (s.masks == 0) throw Error("no held-out sentence has a maskable word");
@@ -208,45 +232,23 @@ MaskedScore score_masked(Model& m, const MaskedCorpus& corpus, std::uint64_t see
   return s;
 }
 
-Model train_masked_words(const MaskedOptions& o, const MaskedCorpus& corpus,
+MaskedScore score_masked(Model& m, const MaskedCorpus& corpus, std::uint64_t seed, int n,
+                         const std::function<void(int)>& progress) {
+  const MaskedWordsTask t(corpus, m);
+  return score_masked(m, t, seed, n, progress);
+}
+
+Model train_masked_words(const TrainOptions& o, const MaskedCorpus& corpus,
                          const std::function<void(int, double)>& report) {
-  Model m = initial_model(o, learn_masked_vocab(corpus.train, o.merges));
-  const MaskableWords w = maskable_words(m, corpus);
-  AdamWConfig a;
-  a.lr = o.lr;
-  a.warmup_steps = std::min(o.warmup, o.steps);
-  a.total_steps = o.steps;
-  a.min_lr_ratio = 0.1;
-  a.weight_decay = 0.01;
-  a.clip_norm = 1.0;
-  AdamW opt(a);
-  Trace trace;
-  set_example(m, training_example(corpus, w, o.seed, 0));
-  run(m, trace);  // creates every parameter
-  std::vector<std::vector<float>> grads;
-  for (const Param& p : m.params) grads.emplace_back(p.value.size(), 0.0f);
-  std::uint64_t drawn = 0;
-  for (int step = 1; step <= o.steps; ++step) {
-    for (auto& g : grads) std::fill(g.begin(), g.end(), 0.0f);
-    double loss = 0;
-    for (int b = 0; b < o.batch; ++b) {
-      set_example(m, training_example(corpus, w, o.seed, drawn++));
-      run(m, trace);
-      run_backward(m, trace, /*activations=*/false);
-      loss += trace.at("loss").data[0];
-      for (std::size_t k = 0; k < m.params.size(); ++k)
-        if (const Step* g = trace.find("grad." + m.params[k].id))
-          for (std::size_t i = 0; i < g->size(); ++i) grads[k][i] += g->data[i] / static_cast<float>(o.batch);
-    }
-    std::vector<ParamSlot> slots;
-    for (std::size_t k = 0; k < m.params.size(); ++k)
-      slots.push_back({m.params[k].value.data(), grads[k].data(), m.params[k].value.size(), m.params[k].value.dimension() == 2});
-    const AdamWStepInfo info = opt.step(slots);
-    if (!std::isfinite(info.grad_norm) || !std::isfinite(loss))
-      throw Error("training stopped at step " + std::to_string(step) + ": the loss or gradient is not finite");
-    for (Param& p : m.params) p.packed.data.clear();  // repacked by the next run
-    if (report) report(step, loss / o.batch);
+  TrainOptions to = o;
+  to.task = kMaskedWordsTask;
+  const MaskedWordsTask task(corpus, to.merges);
+  Trainer t(to, task.task());
+  for (int step = 1; step <= to.steps; ++step) {
+    const double loss = t.step();
+    if (report) report(step, loss);
   }
+  Model m = t.model();
   m.mask_targets.clear();
   m.text = "the [MASK] of the union .";
   return m;

@@ -115,7 +115,7 @@ Example number_words_sample(std::uint64_t seed, std::uint64_t index, Split split
     if (held != (split == Split::HeldOut)) continue;
     const bool with_and = r.below(2), hyphen = r.below(2);
     const Spelling sp = spell_number(n, with_and, hyphen);
-    return {join(sp.words), spaced_digits(static_cast<std::uint64_t>(n)), -1, sp.align};
+    return {join(sp.words), spaced_digits(static_cast<std::uint64_t>(n)), -1, sp.align, {}};
   }
 }
 
@@ -178,7 +178,7 @@ Example brackets_sample(std::uint64_t seed, std::uint64_t index, Split split) {
     if (held != (split == Split::HeldOut)) continue;
     std::string text;
     for (char c : s) text += (text.empty() ? "" : " ") + std::string(1, c);
-    return {text, "", balanced(s) ? 0 : 1, {}};
+    return {text, "", balanced(s) ? 0 : 1, {}, {}};
   }
 }
 
@@ -210,7 +210,7 @@ Example dates_sample(std::uint64_t seed, std::uint64_t index, Split split) {
     const int format = r.below(4);
     const std::string target = std::to_string(year) + "-" + two_digits(month) + "-" + two_digits(day);
     const std::vector<int> align = format == 1 ? std::vector<int>{3, 0, 1} : std::vector<int>{2, 1, 0};
-    return {date_words(year, month, day, format), target, -1, align};
+    return {date_words(year, month, day, format), target, -1, align, {}};
   }
 }
 
@@ -253,14 +253,33 @@ std::string date_words(int year, int month, int day, int format) {
   }
 }
 
+namespace {
+
+Task generated(const char* name, const char* description, bool classifier, std::vector<std::string> labels,
+               std::vector<std::string> vocab, Example (*sample)(std::uint64_t, std::uint64_t, Split),
+               TokenizerKind tokenizer) {
+  Task t;
+  t.name = name;
+  t.description = description;
+  t.classifier = classifier;
+  t.labels = std::move(labels);
+  t.vocab = std::move(vocab);
+  t.sample = sample;
+  t.tokenizer = tokenizer;
+  return t;
+}
+
+}  // namespace
+
 const std::vector<Task>& tasks() {
+  using K = TokenizerKind;
   static const std::vector<Task> all = {
-      {"number-words", "English number words (0–999,999) to their digits", false, {}, number_vocab(),
-       number_words_sample},
-      {"brackets", "Is a string of brackets balanced?", true, {"balanced", "unbalanced"},
-       {"<pad>", "<s>", "</s>", "<unk>", "(", ")"}, brackets_sample},
-      {"dates", "Dates in four formats to ISO 8601 (yyyy-mm-dd), 1900–2099", false, {}, date_vocab(), dates_sample,
-       TokenizerKind::Regex},
+      generated("number-words", "English number words (0–999,999) to their digits", false, {}, number_vocab(),
+                number_words_sample, K::Whitespace),
+      generated("brackets", "Is a string of brackets balanced?", true, {"balanced", "unbalanced"},
+                {"<pad>", "<s>", "</s>", "<unk>", "(", ")"}, brackets_sample, K::Whitespace),
+      generated("dates", "Dates in four formats to ISO 8601 (yyyy-mm-dd), 1900–2099", false, {}, date_vocab(),
+                dates_sample, K::Regex),
   };
   return all;
 }

@@ -21,11 +21,13 @@
 //     vocabulary (268 tokens). Held out by a hash of the date (yyyymmdd), whatever its format.
 // Every encoder–decoder example also says, per target token, which source token produces it
 // (Example::align): the ground truth the cross-attention measurement (analyze.h) compares with.
-// Not here: masked-words, which reads a corpus from files and learns its vocabulary
-// (masked_words.h).
+// masked-words is a Task too, but not in tasks(): it reads a corpus from files and learns its
+// vocabulary there (masked_words.h builds it at run time).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "model/model.h"
@@ -43,6 +45,8 @@ struct Example {
   // the 0 → "hundred"), else "thousand" ("twelve thousand and five": both 0s → "thousand").
   // "and" produces nothing. dates: the year, month and day token.
   std::vector<int> align;
+  // Masked-word tasks: the right token of each [MASK] of `source`, in order.
+  std::vector<std::string> mask_targets;
 };
 
 enum class Split { Train, HeldOut };
@@ -53,8 +57,16 @@ struct Task {
   bool classifier = false;
   std::vector<std::string> labels;  // classifier label names
   std::vector<std::string> vocab;   // every token either side uses; <pad> <s> </s> <unk> first
-  Example (*sample)(std::uint64_t seed, std::uint64_t index, Split split) = nullptr;
+  // Example `index` of a split, a pure function of its arguments.
+  std::function<Example(std::uint64_t seed, std::uint64_t index, Split split)> sample;
   TokenizerKind tokenizer = TokenizerKind::Whitespace;  // how the model reads source and target
+  // A masked-word task (encoder only, config.masked_lm): examples carry mask_targets.
+  bool masked_lm = false;
+  std::vector<std::pair<std::string, std::string>> merges;  // BPE merges (tokenizer Bpe)
+  int max_tokens = 0;              // the model's config.max_tokens (0: the config's default)
+  std::uint64_t held_out_size = 0;  // held-out examples there are (0: as many as asked for)
+
+  bool decoder() const { return !classifier && !masked_lm; }  // an encoder–decoder task
 };
 
 const std::vector<Task>& tasks();

@@ -10,22 +10,10 @@
 #include "model/params.h"
 #include "trace/backward.h"
 #include "train/analyze.h"
+#include "train/masked_words.h"
 #include "train/train_batched.h"
 
 namespace ew {
-
-void validate(const TrainOptions& o) {
-  auto range = [](const char* name, double v, double lo, double hi) {
-    if (!(v >= lo && v <= hi))
-      throw Error(std::string("--") + name + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) +
-                  ", got " + std::to_string(v));
-  };
-  find_task(o.task);
-  range("steps", o.steps, 1, 1e7);
-  range("batch", o.batch, 1, 4096);
-  if (!(o.lr > 0 && o.lr <= 1)) throw Error("--lr must be greater than 0 and at most 1, got " + std::to_string(o.lr));
-  range("warmup", o.warmup, 0, 1e7);
-}
 
 Model initial_model(const TrainOptions& o, const Task& task) {
   Model m;
@@ -34,14 +22,17 @@ Model initial_model(const TrainOptions& o, const Task& task) {
   c.num_heads = o.num_heads;
   c.d_ff = o.d_ff;
   c.num_layers = o.num_layers;
-  c.decoder_layers = task.classifier ? 0 : o.decoder_layers;
+  c.decoder_layers = task.decoder() ? o.decoder_layers : 0;
   c.num_labels = task.classifier ? static_cast<int>(task.labels.size()) : 0;
+  c.masked_lm = task.masked_lm;
   c.norm = NormOrder::Pre;
   c.activation = Activation::GELU;
   c.tokenizer = task.tokenizer;
+  if (task.max_tokens > 0) c.max_tokens = task.max_tokens;
   c.seed = o.seed;
   validate_config(c);
   m.vocab = task.vocab;
+  m.merges = task.merges;
   m.label_names = task.labels;
   // The token table is a parameter like any other: seeded rows, scaled to a small norm.
   Param E{"embedding_table", xt::xarray<float>::from_shape({task.vocab.size(), static_cast<std::size_t>(c.d_model)}), {}, {}, {}};
@@ -55,9 +46,7 @@ Model initial_model(const TrainOptions& o, const Task& task) {
   return m;
 }
 
-namespace {
-
-AdamWConfig optimizer(const TrainOptions& o) {
+AdamWConfig adamw_config(const TrainOptions& o) {
   AdamWConfig a;
   a.lr = o.lr;
   a.weight_decay = o.weight_decay;
@@ -68,17 +57,38 @@ AdamWConfig optimizer(const TrainOptions& o) {
   return a;
 }
 
+namespace {
+
 void set_example(Model& m, const Task& task, const Example& ex) {
   m.text = ex.source;
   m.target = ex.target;
-  m.target_given = !task.classifier;
+  m.target_given = task.decoder();
   m.label = ex.label;
+  m.mask_targets = ex.mask_targets;
+}
+
+// The task of o.task among the generated ones (masked-words needs its corpus: the second
+// constructor).
+const Task& generated_task(const TrainOptions& o) {
+  validate(o);
+  if (o.task == kMaskedWordsTask)
+    throw Error("task \"masked-words\" learns from a corpus of sentences that only the command line reads: "
+                "encoder-walkthrough train --task masked-words --corpus DIR");
+  return find_task(o.task);
+}
+
+const Task& checked(const TrainOptions& o, const Task& task) {
+  validate(o);
+  if (o.task != task.name) throw Error("internal: training options for task \"" + o.task + "\" given task \"" + task.name + "\"");
+  return task;
 }
 
 }  // namespace
 
-Trainer::Trainer(const TrainOptions& o)
-    : o_(o), task_((validate(o), find_task(o.task))), model_(initial_model(o, task_)), opt_(optimizer(o)) {
+Trainer::Trainer(const TrainOptions& o) : Trainer(o, generated_task(o)) {}
+
+Trainer::Trainer(const TrainOptions& o, const Task& task)
+    : o_(o), task_(checked(o, task)), model_(initial_model(o, task_)), opt_(adamw_config(o)) {
   set_example(model_, task_, task_.sample(o_.seed, 0, Split::Train));
   run(model_, trace_);  // creates every parameter
   std::size_t n = 0;
@@ -86,6 +96,7 @@ Trainer::Trainer(const TrainOptions& o)
   grads_.assign(n, 0.0f);
   n = 0;
   for (Param& p : model_.params) {
+    param_slot_.emplace(p.id, slots_.size());
     slots_.push_back({p.value.data(), grads_.data() + n, p.value.size(), p.value.dimension() == 2});
     n += p.value.size();
   }
@@ -110,9 +121,14 @@ double Trainer::recorded_gradients() {
     run(model_, trace_);
     run_backward(model_, trace_, /*activations=*/false);
     loss += trace_.at("loss").data[0];
-    for (std::size_t k = 0; k < model_.params.size(); ++k)
-      if (const Step* g = trace_.find("grad." + model_.params[k].id))
-        for (std::size_t i = 0; i < g->size(); ++i) slots_[k].grad[i] += g->data[i] / static_cast<float>(o_.batch);
+    // Each parameter's gradient step names it (Step::of).
+    for (std::size_t s = 0; s < trace_.size(); ++s) {
+      const Step& g = trace_[s];
+      if (g.kind != "grad") continue;
+      const auto k = param_slot_.find(g.of);
+      if (k == param_slot_.end()) continue;
+      for (std::size_t i = 0; i < g.size(); ++i) slots_[k->second].grad[i] += g.data[i] / static_cast<float>(o_.batch);
+    }
   }
   return loss / o_.batch;
 }
@@ -142,29 +158,34 @@ double Trainer::evaluate(int n) { return pass_ ? evaluate_batched(n) : evaluate_
 
 // One example at a time through the recorded forward pass (analyze.h), token by token as the
 // task's tokenizer reads the target.
-double Trainer::evaluate_recorded(int n) { return held_out_accuracy(model_, trace_, task_, o_.seed, n); }
+double Trainer::evaluate_recorded(int n) { return held_out_accuracy(model_, trace_, task_, o_.seed, held_out(n)); }
+
+// The held-out examples an evaluation of n can have (a corpus has only so many).
+int Trainer::held_out(int n) const {
+  return task_.held_out_size > 0 ? static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(n), task_.held_out_size)) : n;
+}
 
 // The same predictions through the batched path, 64 held-out examples at a time.
 double Trainer::evaluate_batched(int n) {
-  int right = 0;
+  n = held_out(n);
+  long right = 0, of = 0;
   std::vector<Example> chunk;
   std::vector<std::vector<int>> got;
+  std::vector<std::string> answer;
   for (int i0 = 0; i0 < n; i0 += 64) {
     chunk.clear();
     for (int i = i0; i < std::min(n, i0 + 64); ++i)
       chunk.push_back(task_.sample(o_.seed, static_cast<std::uint64_t>(i), Split::HeldOut));
     pass_->predict(model_, chunk.data(), static_cast<int>(chunk.size()), 12, got);
     for (std::size_t e = 0; e < chunk.size(); ++e) {
-      if (task_.classifier) {
-        right += got[e].at(0) == chunk[e].label;
-        continue;
-      }
-      std::string s;
-      for (int id : got[e]) s += (s.empty() ? "" : " ") + model_.vocab.at(static_cast<std::size_t>(id));
-      right += s == chunk[e].target;
+      answer.clear();
+      for (int id : got[e])
+        answer.push_back(task_.classifier ? task_.labels.at(static_cast<std::size_t>(id)) : model_.vocab.at(static_cast<std::size_t>(id)));
+      const auto [r, k] = answer_score(task_, answer, chunk[e]);
+      right += r, of += k;
     }
   }
-  return n ? static_cast<double>(right) / n : 0.0;
+  return of ? static_cast<double>(right) / of : 0.0;
 }
 
 }  // namespace ew

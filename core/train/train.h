@@ -15,50 +15,46 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "model/model.h"
 #include "trace/trace.h"
 #include "train/optim.h"
+#include "train/recipe.h"
 #include "train/tasks.h"
 
 namespace ew {
 
-struct TrainOptions {
-  std::string task = "number-words";
-  int steps = 1500;
-  int batch = 32;
-  double lr = 3e-3;
-  std::uint64_t seed = 1;
-  int d_model = 32, num_heads = 4, d_ff = 64, num_layers = 1, decoder_layers = 1;
-  int warmup = 100;
-  double weight_decay = 0.01;
-  double clip_norm = 1.0;
-  bool batched = true;  // the batched path when it supports the model (else the recorded one)
-};
-
-// Throws ew::Error naming the option when a value is zero, negative or absurd.
-void validate(const TrainOptions& o);
-
-// The model training starts from: pre-norm, GELU, whitespace tokens over the task's
-// vocabulary, a seeded token table scaled to a small norm, sinusoidal positions.
+// The model training starts from: pre-norm, GELU, the task's tokenizer, vocabulary (and BPE
+// merges), labels and head, a seeded token table scaled to a small norm, sinusoidal positions.
 Model initial_model(const TrainOptions& o, const Task& task);
+
+// AdamW as training uses it: o's lr, decay and clipping; linear warm-up over o.warmup steps
+// (at most all of them), then linear decay to lr/10 at o.steps.
+AdamWConfig adamw_config(const TrainOptions& o);
 
 class BatchedPass;
 struct TokenBatch;
 
 class Trainer {
  public:
+  // Trains on the generated task o.task (tasks.h); ew::Error for masked-words, whose Task
+  // comes from its corpus (masked_words.h) and is given with the second form.
   explicit Trainer(const TrainOptions& o);
+  // Trains on `task` (o.task must name it), which must outlive the Trainer.
+  Trainer(const TrainOptions& o, const Task& task);
   ~Trainer();
   // One optimizer step over a minibatch; returns the batch's mean loss. Throws ew::Error
   // naming the step when the loss or a gradient stops being finite.
   double step();
-  // Exact-match accuracy over the first n held-out examples (never seen in training):
-  // batched greedy decoding on the batched path, else predict() per example.
+  // Accuracy over the first n held-out examples (never seen in training): exact match, or
+  // top-1 over the [MASK]s of a masked-word task (analyze.h, answer_score); batched
+  // prediction on the batched path, else predict() per example.
   double evaluate(int n);
   double evaluate_recorded(int n);  // always predict() per example (the tests compare the two)
-  // Greedy decoding (at most max_len tokens, until </s>) or the predicted label's name.
+  // Greedy decoding (at most max_len tokens, until </s>), the predicted label's name, or the
+  // most probable token of each [MASK].
   std::vector<std::string> predict(const std::string& source, int max_len = 12);
   int steps_done() const { return opt_.steps_taken(); }
   Model& model() { return model_; }
@@ -70,6 +66,7 @@ class Trainer {
   TrainOptions o_;
   const Task& task_;
   Model model_;
+  std::unordered_map<std::string, std::size_t> param_slot_;  // a parameter's id → its index (slots_)
   Trace trace_;
   AdamW opt_;
   std::vector<float> grads_;               // every parameter's gradient, in model_.params order
@@ -83,6 +80,7 @@ class Trainer {
   double recorded_gradients();  // mean loss; mean gradient into grads_
   double batched_gradients();
   double evaluate_batched(int n);
+  int held_out(int n) const;
 };
 
 }  // namespace ew

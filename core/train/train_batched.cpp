@@ -1,6 +1,7 @@
 // train_batched.cpp — the batched forward and backward passes of the fast training path
-// (train_batched.h). Layout: rows are [B,T] flattened (M = B·T), features last; a head h
-// of q/k/v/ctx is columns h·d_k … (h+1)·d_k − 1 of its M×d buffer (no split or concat copy).
+// (train_batched.h), and the tokenisation of its minibatches. Layout: rows are [B,T] flattened
+// (M = B·T), features last; a head h of q/k/v/ctx is columns h·d_k … (h+1)·d_k − 1 of its M×d
+// buffer (no split or concat copy).
 #include "train/train_batched.h"
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "model/error.h"
 #include "model/positional.h"
 #include "model/tokenizer.h"
+#include "trace/generate.h"
 
 namespace ew {
 
@@ -36,6 +38,7 @@ struct BatchedPass::Impl {
   int d = 0, H = 0, dk = 0, F = 0, L = 0, Ld = 0, V = 0, labels = 0;
   float eps = 0, scale = 1;
   bool causal = false;
+  bool mlm = false;  // the masked-word head (else a classifier or a decoder)
   Activation act = Activation::GELU;
   // Parameter indices (into Model::params, and so into the gradient offsets).
   int emb = -1;
@@ -45,13 +48,14 @@ struct BatchedPass::Impl {
   // This step's parameter values and gradients, by index.
   std::vector<const float*> w;
   std::vector<float*> g;
-  // Capacity (batch, source and decoder lengths) and the buffers carved from `mem`.
-  int Bc = 0, Tc = 0, Sc = 0;
+  // Capacity (batch, source and decoder lengths, [MASK]s) and the buffers carved from `mem`.
+  int Bc = 0, Tc = 0, Sc = 0, Kc = 0;
   std::vector<float> mem;
   std::vector<LayerActs> enc, dec;
   std::vector<float*> x, y;  // residual streams: x[l] enters encoder layer l (L+1), y[j] decoder layer j
   NormActs enc_out{}, dec_out{};
   float *logits = nullptr, *pe = nullptr;
+  float* mlm_z = nullptr;  // Kc×d: the encoder's output rows at the [MASK]s, then their gradient
   float *dres = nullptr, *dres_d = nullptr, *dln = nullptr, *dq = nullptr, *dk_ = nullptr, *dv = nullptr,
         *dctx = nullptr, *dhid = nullptr, *denc = nullptr, *s_scores = nullptr, *s_scaled = nullptr;
 };
@@ -117,7 +121,9 @@ void layout(Impl& I) {
       a.dact = Carver::take(&c, Md * F);
     }
     layout_norm(I.dec_out, Md, d, c);
-    I.logits = Carver::take(&c, I.Ld > 0 ? Md * I.V : B * I.labels);
+    const std::size_t K = I.Kc;
+    I.logits = Carver::take(&c, I.Ld > 0 ? Md * I.V : I.mlm ? K * I.V : B * I.labels);
+    I.mlm_z = Carver::take(&c, I.mlm ? K * d : 0);
     I.pe = Carver::take(&c, Tx * d);
     for (float** p : {&I.dres, &I.dln, &I.dq, &I.dk_, &I.dv, &I.dctx}) *p = Carver::take(&c, Mx * d);
     I.dres_d = Carver::take(&c, Md * d);
@@ -428,6 +434,39 @@ void classifier_backward(Impl& I, const TokenBatch& b) {
   ew_f32_matmul_nt(I.denc, rows, I.logits, n, I.w[I.cls_W], n, b.B, n, d, false);
 }
 
+// The masked-word head on the [MASK] rows only (the others are never scored): Z (K×d) is
+// gathered from the encoder output, logits (K×V) = Z·Eᵀ with the embedding table (tied, no
+// bias). The recorded path scores every row; these are its [MASK] rows.
+void mlm_forward(Impl& I, const TokenBatch& b) {
+  const int K = static_cast<int>(b.mask_row.size()), d = I.d;
+  for (int k = 0; k < K; ++k)
+    std::copy_n(I.enc_out.y + static_cast<std::size_t>(b.mask_row[k]) * d, d, I.mlm_z + static_cast<std::size_t>(k) * d);
+  ew_f32_matmul_nt(I.logits, I.V, I.mlm_z, d, I.w[I.emb], d, K, d, I.V, false);
+}
+
+// Mean over examples of each one's mean cross-entropy over its [MASK]s; dL/dlogits left in
+// I.logits.
+double mlm_loss(Impl& I, const TokenBatch& b) {
+  double total = 0;
+  for (std::size_t k = 0; k < b.mask_row.size(); ++k) {
+    const int n = b.mask_count[b.mask_row[k] / b.T];
+    const double w = 1.0 / (static_cast<double>(b.B) * n);
+    if (b.mask_label[k] < 0) throw Error("a [MASK] has no right token to learn (Example::mask_targets)");
+    total += softmax_xent_row(I.logits + k * I.V, I.V, b.mask_label[k], static_cast<float>(w)) / n;
+  }
+  return total / b.B;
+}
+
+// dE += dlogitsᵀ·Z; dZ = dlogits·E, scattered back to the [MASK] rows of I.denc (zero elsewhere).
+void mlm_backward(Impl& I, const TokenBatch& b) {
+  const int K = static_cast<int>(b.mask_row.size()), d = I.d;
+  ew_f32_matmul_tn(I.g[I.emb], d, I.logits, I.V, I.mlm_z, d, I.V, K, d, true);
+  ew_f32_matmul(I.mlm_z, d, I.logits, I.V, I.w[I.emb], d, nullptr, K, I.V, d, Activation::None);  // Z is no longer needed
+  std::fill(I.denc, I.denc + static_cast<std::size_t>(b.B) * b.T * d, 0.0f);
+  for (int k = 0; k < K; ++k)
+    std::copy_n(I.mlm_z + static_cast<std::size_t>(k) * d, d, I.denc + static_cast<std::size_t>(b.mask_row[k]) * d);
+}
+
 // ---- binding to the model -----------------------------------------------------------------
 
 int index_of(const Model& m, const std::string& id) {
@@ -482,10 +521,12 @@ void bind(Impl& I, const Model& m) {
 
 // Grows the buffers (an allocation) when this batch is larger than any before.
 void ensure_capacity(Impl& I, const TokenBatch& b) {
-  if (b.B <= I.Bc && b.T <= I.Tc && b.S <= I.Sc) return;
+  const int K = static_cast<int>(b.mask_row.size());
+  if (b.B <= I.Bc && b.T <= I.Tc && b.S <= I.Sc && K <= I.Kc) return;
   I.Bc = std::max(I.Bc, b.B);
   I.Tc = std::max(I.Tc, b.T + 4);  // a little headroom: lengths vary from batch to batch
   I.Sc = std::max(I.Sc, b.S > 0 ? b.S + 4 : 0);
+  I.Kc = std::max(I.Kc, K > 0 ? K + 2 * b.B : 0);
   layout(I);
 }
 
@@ -495,10 +536,13 @@ std::string batched_unsupported(const Model& m) {
   const Config& c = m.config;
   if (c.norm != NormOrder::Pre) return "post-norm layers";
   if (c.positional != Positional::Sinusoidal) return "positions other than sinusoidal";
-  if (c.tokenizer != TokenizerKind::Whitespace) return "a tokenizer other than whitespace";
+  if (c.tokenizer == TokenizerKind::Bpe && m.merges.empty()) return "BPE merges learned from the text at run time";
   if (m.input) return "explicit input rows";
   if (m.vocab.empty() || !m.user_embedding) return "a model without its own vocabulary and embedding table";
-  if ((c.num_labels > 0) == (c.decoder_layers > 0)) return "a model that is not exactly one of classifier or encoder-decoder";
+  if ((c.num_labels > 0) + (c.decoder_layers > 0) + c.masked_lm != 1)
+    return "a model that is not exactly one of classifier, encoder-decoder or masked-word model";
+  if (c.masked_lm && std::find(m.vocab.begin(), m.vocab.end(), "[MASK]") == m.vocab.end())
+    return "a masked-word model without [MASK] in its vocabulary";
   if (c.d_model % c.num_heads != 0) return "d_model not divisible by num_heads";
   return "";
 }
@@ -510,15 +554,16 @@ BatchedPass::BatchedPass(const Model& m) : impl_(new Impl) {
     throw Error("the batched training path does not support " + why);
   }
   bind(*impl_, m);
-  for (std::size_t i = 0; i < m.vocab.size(); ++i) vocab_.emplace_back(m.vocab[i], static_cast<int>(i));
-  std::sort(vocab_.begin(), vocab_.end());
-  for (const char* u : {"[UNK]", "<unk>"})
-    if (const int id = token_id(u); id >= 0) unk_ = id;
-  for (const char* p : {"[PAD]", "<pad>"})
-    if (const int id = token_id(p); id >= 0) pad_ = id;
-  bos_ = token_id("<s>");
-  eos_ = token_id("</s>");
+  impl_->mlm = m.config.masked_lm;
+  vocab_ = Vocab(m.vocab);
+  pad_ = vocab_.pad();
+  bos_ = vocab_.bos();
+  eos_ = vocab_.eos();
+  mask_ = vocab_.find("[MASK]");
   max_tokens_ = m.config.max_tokens;
+  tokenizer_ = m.config.tokenizer;
+  masked_lm_ = m.config.masked_lm;
+  for (const auto& p : m.merges) bpe_.merges.push_back(BpeMerge{p, 0, {}, {}});
   for (const Param& p : m.params) {
     offsets_.push_back(num_grads_);
     num_grads_ += p.value.size();
@@ -526,12 +571,6 @@ BatchedPass::BatchedPass(const Model& m) : impl_(new Impl) {
 }
 
 BatchedPass::~BatchedPass() { delete impl_; }
-
-int BatchedPass::token_id(std::string_view tok) const {
-  auto it = std::lower_bound(vocab_.begin(), vocab_.end(), tok,
-                             [](const std::pair<std::string, int>& e, std::string_view t) { return std::string_view(e.first) < t; });
-  return it != vocab_.end() && it->first == tok ? it->second : -1;
-}
 
 namespace {
 
@@ -570,55 +609,131 @@ int for_each_token(std::string_view s, F&& f) {
 
 }  // namespace
 
-int BatchedPass::id_of(std::string_view tok) const {
-  const int id = token_id(tok);
-  if (id >= 0) return id;
-  if (unk_ >= 0) return unk_;
-  throw Error("token \"" + std::string(tok) + "\" is not in the model's vocabulary (and the vocabulary has no <unk> or [UNK])");
-}
-
-int BatchedPass::count_tokens(std::string_view text, const char* what) const {
-  const int n = for_each_token(text, [](std::string_view) {});
+int BatchedPass::append_ids(std::string_view text, const char* what) {
+  // As forward.cpp's tokenize reads text: with a masked-word head "[MASK]" is one token
+  // wherever it stands, and the text between is tokenized as usual.
+  const std::size_t start = ids_.size();
+  const std::string_view mask = masked_lm_ ? "[MASK]" : "";
+  std::size_t from = 0;
+  for (;;) {
+    const std::size_t at = mask.empty() ? std::string_view::npos : text.find(mask, from);
+    const std::string_view piece = text.substr(from, at == std::string_view::npos ? std::string_view::npos : at - from);
+    switch (tokenizer_) {
+      case TokenizerKind::Whitespace:
+        for_each_token(piece, [&](std::string_view tok) { ids_.push_back(vocab_.id(tok)); });
+        break;
+      case TokenizerKind::Regex:
+        for (const std::string& tok : tokenize_regex(piece)) ids_.push_back(vocab_.id(tok));
+        break;
+      case TokenizerKind::Bpe: append_bpe_ids(piece); break;
+    }
+    if (at == std::string_view::npos) break;
+    ids_.push_back(mask_);
+    from = at + mask.size();
+  }
+  const int n = static_cast<int>(ids_.size() - start);
   if (n > max_tokens_)
     throw Error(std::string("\"") + what + "\" has " + std::to_string(n) + " tokens; the limit (max_tokens) is " +
                 std::to_string(max_tokens_));
   return n;
 }
 
-void BatchedPass::encode(TokenBatch& out, const Example* ex, int n) const {
+// BPE: the regex tokenizer's words, each read from bpe_ids_ (encode_bpe_words put it there).
+void BatchedPass::append_bpe_ids(std::string_view piece) {
+  for (const std::string& word : tokenize_regex(piece)) {
+    const auto it = bpe_ids_.find(word);
+    if (it == bpe_ids_.end()) throw Error("internal: the batched path did not encode \"" + word + "\"");
+    ids_.insert(ids_.end(), it->second.begin(), it->second.end());
+  }
+}
+
+// Splits the words of n examples not seen before with the model's merges, all in one call of
+// bpe_encode (which prepares the merges on every call), into bpe_ids_: a training corpus
+// repeats its words endlessly, so after the first steps there is nothing left to do.
+void BatchedPass::encode_bpe_words(const Example* ex, int n) {
+  std::vector<std::string> fresh;
+  for (int e = 0; e < n; ++e)
+    for (const std::string_view text : {std::string_view(ex[e].source), std::string_view(ex[e].target)})
+      for (std::size_t from = 0; from <= text.size();) {
+        const std::size_t at = masked_lm_ ? text.find("[MASK]", from) : std::string_view::npos;
+        for (std::string& w : tokenize_regex(text.substr(from, at == std::string_view::npos ? at : at - from)))
+          if (!bpe_ids_.count(w) && std::find(fresh.begin(), fresh.end(), w) == fresh.end()) fresh.push_back(std::move(w));
+        if (at == std::string_view::npos) break;
+        from = at + 6;  // past "[MASK]"
+      }
+  if (fresh.empty()) return;
+  const std::vector<std::string> toks = bpe_encode(bpe_, fresh);
+  std::size_t k = 0;
+  for (const std::string& w : fresh) {  // a word's tokens end with the only one ending in </w>
+    std::vector<int> ids;
+    for (bool last = false; !last && k < toks.size(); ++k) {
+      last = toks[k].size() >= 4 && toks[k].compare(toks[k].size() - 4, 4, "</w>") == 0;
+      ids.push_back(vocab_.id(toks[k]));
+    }
+    bpe_ids_.emplace(w, std::move(ids));
+  }
+}
+
+// The [MASK] rows of a masked-word model's batch, and the right token of each when given.
+void BatchedPass::mask_rows(TokenBatch& out, const Example* ex, int n) const {
+  out.mask_row.clear();
+  out.mask_label.clear();
+  out.mask_count.assign(n, 0);
+  if (!masked_lm_) return;
+  for (int e = 0; e < n; ++e) {
+    for (int t = 0; t < out.src_len[e]; ++t)
+      if (out.src[e * out.T + t] == mask_) out.mask_row.push_back(e * out.T + t), ++out.mask_count[e];
+    const std::vector<std::string>& want = ex[e].mask_targets;
+    if (!want.empty() && static_cast<int>(want.size()) != out.mask_count[e])
+      throw Error("\"mask_targets\" has " + std::to_string(want.size()) + " tokens but the text has " +
+                  std::to_string(out.mask_count[e]) + " [MASK]: give one target per [MASK], in order");
+    for (int j = 0; j < out.mask_count[e]; ++j) out.mask_label.push_back(want.empty() ? -1 : vocab_.id(want[j]));
+  }
+}
+
+void BatchedPass::encode(TokenBatch& out, const Example* ex, int n) {
   const bool dec = impl_->Ld > 0;
+  // Room for the longest texts the model accepts, reserved once: no allocation while training.
+  const std::size_t room = static_cast<std::size_t>(n) * (max_tokens_ + 1) * (dec ? 2 : 1);
+  if (ids_.capacity() < room) ids_.reserve(room);
+  if (ids_at_.capacity() < static_cast<std::size_t>(2 * n)) ids_at_.reserve(2 * n);
+  ids_.clear();
+  ids_at_.clear();
+  if (tokenizer_ == TokenizerKind::Bpe) encode_bpe_words(ex, n);
   out.B = n;
   out.T = out.S = 0;
   out.src_len.resize(n);
   out.dec_len.resize(n);
   out.label.resize(n);
   for (int e = 0; e < n; ++e) {
-    out.src_len[e] = count_tokens(ex[e].source, "text");
-    if (out.src_len[e] == 0) throw Error("\"text\" has no tokens: the whitespace tokenizer found no words in it");
+    ids_at_.push_back(static_cast<int>(ids_.size()));
+    out.src_len[e] = append_ids(ex[e].source, "text");
+    if (out.src_len[e] == 0)
+      throw Error(std::string("\"text\" has no tokens: the ") +
+                  (tokenizer_ == TokenizerKind::Whitespace ? "whitespace" : "regex") + " tokenizer found no words in it");
     out.T = std::max(out.T, out.src_len[e]);
-    out.dec_len[e] = dec ? count_tokens(ex[e].target, "target") + 1 : 0;  // <s> + target, or target + </s>
+    ids_at_.push_back(static_cast<int>(ids_.size()));
+    out.dec_len[e] = dec ? append_ids(ex[e].target, "target") + 1 : 0;  // <s> + target, or target + </s>
     out.S = std::max(out.S, out.dec_len[e]);
     out.label[e] = ex[e].label;
   }
+  if (dec && n > 0 && (bos_ < 0 || eos_ < 0))
+    throw Error("the vocabulary has no <s> or </s>: a decoder cannot be trained on it");
   out.src.assign(static_cast<std::size_t>(n) * out.T, pad_);
   out.dec_in.assign(static_cast<std::size_t>(n) * out.S, pad_);
   out.dec_out.assign(static_cast<std::size_t>(n) * out.S, -1);
   for (int e = 0; e < n; ++e) {
-    int t = 0;
-    for_each_token(ex[e].source, [&](std::string_view tok) { out.src[e * out.T + t++] = id_of(tok); });
+    std::copy_n(ids_.data() + ids_at_[2 * e], out.src_len[e], out.src.data() + e * out.T);
     if (!dec) continue;
+    const int* target = ids_.data() + ids_at_[2 * e + 1];
     int* in = out.dec_in.data() + e * out.S;
     int* next = out.dec_out.data() + e * out.S;
-    if (bos_ < 0 || eos_ < 0) throw Error("the vocabulary has no <s> or </s>: a decoder cannot be trained on it");
+    const int len = out.dec_len[e] - 1;
     in[0] = bos_;
-    int s = 0;
-    for_each_token(ex[e].target, [&](std::string_view tok) {
-      const int id = id_of(tok);
-      next[s++] = id;
-      in[s] = id;
-    });
-    next[s] = eos_;
+    for (int s = 0; s < len; ++s) next[s] = in[s + 1] = target[s];
+    next[len] = eos_;
   }
+  mask_rows(out, ex, n);
 }
 
 double BatchedPass::loss_and_grads(const Model& m, const TokenBatch& b, float* grads) {
@@ -636,6 +751,10 @@ double BatchedPass::loss_and_grads(const Model& m, const TokenBatch& b, float* g
     decoder_forward(I, b);
     loss = decoder_loss(I, b);
     decoder_backward(I, b);
+  } else if (I.mlm) {
+    mlm_forward(I, b);
+    loss = mlm_loss(I, b);
+    mlm_backward(I, b);
   } else {
     classifier_forward(I, b);
     loss = classifier_loss(I, b);
@@ -645,49 +764,53 @@ double BatchedPass::loss_and_grads(const Model& m, const TokenBatch& b, float* g
   return loss;
 }
 
+namespace {
+
+int argmax(const float* row, int n) { return static_cast<int>(std::max_element(row, row + n) - row); }
+
+}  // namespace
+
 void BatchedPass::predict(const Model& m, const Example* ex, int n, int max_len, std::vector<std::vector<int>>& out) {
   Impl& I = *impl_;
   for (std::size_t k = 0; k < m.params.size(); ++k) I.w[k] = m.params[k].value.data();
   std::vector<Example> sources(ex, ex + n);
-  for (Example& e : sources) e.target.clear();
+  for (Example& e : sources) e.target.clear(), e.mask_targets.clear();
   TokenBatch& b = pred_;
   encode(b, sources.data(), n);
   out.assign(n, {});
-  if (I.Ld == 0) {
+  if (I.Ld == 0) {  // one forward pass: a label per example, or a token per [MASK]
     ensure_capacity(I, b);
     encoder_forward(I, b);
-    classifier_forward(I, b);
-    for (int e = 0; e < n; ++e) {
-      const float* row = I.logits + static_cast<std::size_t>(e) * I.labels;
-      out[e].push_back(static_cast<int>(std::max_element(row, row + I.labels) - row));
+    if (I.mlm) {
+      mlm_forward(I, b);
+      for (std::size_t k = 0; k < b.mask_row.size(); ++k) out[b.mask_row[k] / b.T].push_back(argmax(I.logits + k * I.V, I.V));
+    } else {
+      classifier_forward(I, b);
+      for (int e = 0; e < n; ++e) out[e].push_back(argmax(I.logits + static_cast<std::size_t>(e) * I.labels, I.labels));
     }
     return;
   }
   b.S = max_len + 1;
   ensure_capacity(I, b);
   encoder_forward(I, b);
-  std::vector<bool> done(n, false);
-  for (int s = 1, left = n; s <= max_len && left > 0; ++s) {  // decoder input: <s> + s − 1 tokens
+  // Each round runs the decoder on <s> + the tokens so far of every example (padded alike).
+  out = greedy_decode(n, max_len, [&](int round, const std::vector<std::vector<int>>& so_far,
+                                      const std::vector<bool>& done, std::vector<GreedyPick>& next) {
+    const int s = round + 1;
     b.S = s;
     b.dec_in.assign(static_cast<std::size_t>(n) * s, pad_);
     b.dec_len.assign(n, s);
     for (int e = 0; e < n; ++e) {
       b.dec_in[static_cast<std::size_t>(e) * s] = bos_;
-      for (std::size_t t = 0; t < out[e].size(); ++t) b.dec_in[e * s + 1 + t] = out[e][t];
+      std::copy(so_far[e].begin(), so_far[e].end(), b.dec_in.begin() + e * s + 1);
     }
     decoder_forward(I, b);
     for (int e = 0; e < n; ++e) {
       if (done[e]) continue;
-      const float* row = I.logits + (static_cast<std::size_t>(e) * s + s - 1) * I.V;
-      const int tok = static_cast<int>(std::max_element(row, row + I.V) - row);
-      if (tok == eos_) {
-        done[e] = true;
-        --left;
-      } else {
-        out[e].push_back(tok);
-      }
+      const int tok = argmax(I.logits + (static_cast<std::size_t>(e) * s + s - 1) * I.V, I.V);
+      next[e] = {tok, tok == eos_};
     }
-  }
+  });
 }
 
 }  // namespace ew

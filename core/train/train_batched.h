@@ -7,11 +7,13 @@
 // the first batches' lengths and regrow only when a longer batch comes).
 //
 // The models it supports are the ones training builds (train.cpp's initial_model):
-// pre-norm, ReLU or GELU, sinusoidal positions, whitespace tokens over a given vocabulary
-// with its embedding table; either an encoder with a classification head on the first token
-// or an encoder–decoder (teacher forcing, logits tied to the embedding table); any number of
-// layers and heads; causal or not. Anything else (post-norm, learned positions, BPE, explicit
-// input rows) is named by batched_unsupported() and trained on the recorded path instead.
+// pre-norm, ReLU or GELU, sinusoidal positions, a given vocabulary with its embedding table
+// read by any of the tokenizers (whitespace, regex, or BPE with the model's own merges);
+// exactly one head: a classification head on the first token, a decoder (teacher forcing,
+// logits tied to the embedding table), or the masked-word head (the encoder's rows at the
+// [MASK]s against the embedding table, tied); any number of layers and heads; causal or not.
+// Anything else (post-norm, learned positions, merges learned from the text at run time,
+// explicit input rows) is named by batched_unsupported() and trained on the recorded path.
 //
 // Padding: sources are padded to the longest in the batch; no query attends to a padded key
 // (the valid keys of a row are a prefix: 0 … len−1, and 0 … i under the causal mask, so the
@@ -21,10 +23,12 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include <utility>
+#include <unordered_map>
 #include <vector>
 
 #include "model/model.h"
+#include "model/tokenizer.h"
+#include "model/vocab.h"
 #include "train/tasks.h"
 
 namespace ew {
@@ -38,6 +42,9 @@ struct TokenBatch {
   std::vector<int> dec_out;   // B×S: the target's tokens then </s> (what each position predicts); −1 after
   std::vector<int> dec_len;   // B
   std::vector<int> label;     // B (classifier)
+  // Masked-word head: each [MASK]'s row b·T + t, its right token (−1 when not given) and how
+  // many [MASK]s each example has (B).
+  std::vector<int> mask_row, mask_label, mask_count;
 };
 
 // Empty when the batched path supports `m`; otherwise why not (for the fallback's message).
@@ -52,9 +59,10 @@ class BatchedPass {
   BatchedPass(const BatchedPass&) = delete;
   BatchedPass& operator=(const BatchedPass&) = delete;
 
-  // Tokenises n examples into `out` (whitespace tokens, vocabulary ids, <unk> for unknown
-  // tokens when the vocabulary has one; ew::Error otherwise, or for an empty text).
-  void encode(TokenBatch& out, const Example* ex, int n) const;
+  // Tokenises n examples into `out` as the model's tokenizer reads them (vocabulary ids,
+  // <unk> for unknown tokens when the vocabulary has one; ew::Error otherwise, or for an
+  // empty text). Masked-word models: the [MASK] rows, and Example::mask_targets as labels.
+  void encode(TokenBatch& out, const Example* ex, int n);
 
   // Forward and backward over the batch with m's current parameter values: returns the
   // mean over examples of each example's loss (classifier: −log p(label); encoder–decoder:
@@ -63,9 +71,10 @@ class BatchedPass {
   double loss_and_grads(const Model& m, const TokenBatch& batch, float* grads);
 
   // Greedy predictions for n examples with m's current weights, forward only, batched: for
-  // an encoder–decoder the generated token ids (decoding from <s> until </s>, at most max_len
-  // tokens, as Trainer::predict does on the recorded path); for a classifier the most probable
-  // label. Targets and labels of `ex` are not read.
+  // an encoder–decoder the generated token ids (greedy_decode of trace/generate.h, at most
+  // max_len tokens, as Trainer::predict does on the recorded path); for a classifier the most
+  // probable label; for a masked-word model the most probable token of each [MASK]. Targets,
+  // labels and mask targets of `ex` are not read.
   void predict(const Model& m, const Example* ex, int n, int max_len, std::vector<std::vector<int>>& out);
 
   std::size_t num_grads() const { return num_grads_; }
@@ -74,14 +83,21 @@ class BatchedPass {
   struct Impl;  // buffers and parameter indices (train_batched.cpp)
 
  private:
-  int token_id(std::string_view tok) const;  // −1: not in the vocabulary
-  int id_of(std::string_view tok) const;      // <unk> or ew::Error when not in the vocabulary
-  int count_tokens(std::string_view text, const char* what) const;
+  // Appends the ids of text's tokens to ids_; returns how many (ew::Error past max_tokens).
+  int append_ids(std::string_view text, const char* what);
+  void append_bpe_ids(std::string_view piece);
+  void encode_bpe_words(const Example* ex, int n);
+  void mask_rows(TokenBatch& out, const Example* ex, int n) const;
   Impl* impl_;
   TokenBatch pred_;  // predict()'s batch
-  std::vector<std::pair<std::string, int>> vocab_;  // sorted by token, for lookups without allocation
-  int pad_ = 0, unk_ = -1, bos_ = -1, eos_ = -1;
+  Vocab vocab_;
+  int pad_ = 0, bos_ = -1, eos_ = -1, mask_ = -1;
   int max_tokens_ = 0;
+  TokenizerKind tokenizer_ = TokenizerKind::Whitespace;
+  bool masked_lm_ = false;
+  BpeModel bpe_;                                             // the model's merges
+  std::unordered_map<std::string, std::vector<int>> bpe_ids_;  // a word's BPE token ids, once encoded
+  std::vector<int> ids_, ids_at_;  // encode()'s token ids, and where each example's begin
   std::vector<std::size_t> offsets_;
   std::size_t num_grads_ = 0;
 };
