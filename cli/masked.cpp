@@ -1,7 +1,7 @@
 // masked.cpp — the CLI's masked-words commands (core/train/masked_words.h): `train --task
 // masked-words` (learn the BPE vocabulary, train, report held-out top-1/top-5 beside the
-// unigram baseline, write the model), `analyze --task masked-words`, and the fills of each
-// [MASK] printed after a walkthrough (and under "fills" in --json).
+// unigram baseline, write the model) and `analyze --task masked-words` (the fills of each
+// [MASK] after a walkthrough come from the session: core/session/answers.h, print.cpp).
 #include <unistd.h>
 
 #include <chrono>
@@ -168,24 +168,4 @@ int masked_analyze_main(int argc, char** argv) {
     return 1;
   }
   return 0;
-}
-
-// Top-5 fills of each [MASK]: [[{"token", "p"}, ...], ...].
-nlohmann::json masked_fills_json(const ew::Trace& trace) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& fills : ew::mask_fills(trace, 5)) {
-    nlohmann::json one = nlohmann::json::array();
-    for (const auto& [tok, p] : fills) one.push_back({{"token", tok}, {"p", p}});
-    out.push_back(one);
-  }
-  return out;
-}
-
-void print_masked_fills(const nlohmann::json& fills) {
-  std::cout << "\nFills of each [MASK] (top 5):\n";
-  for (std::size_t i = 0; i < fills.size(); ++i) {
-    std::cout << "  [MASK] " << i + 1 << ":";
-    for (const auto& f : fills[i]) std::cout << "  " << f["token"].get<std::string>() << " " << f["p"].get<double>();
-    std::cout << "\n";
-  }
 }

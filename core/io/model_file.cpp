@@ -394,26 +394,20 @@ Model model_from_json(const json& j) {
   return m;
 }
 
-Model model_from_string(const std::string& text) {
-  json j;
+json model_file_json(const std::string& text) {
   try {
-    j = json::parse(text);
+    return json::parse(text);
   } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e9999
     throw Error(std::string("the model file is not valid JSON: ") + e.what());
   }
-  return model_from_json(j);
 }
 
+Model model_from_string(const std::string& text) { return model_from_json(model_file_json(text)); }
 
 Model model_from_file(const std::string& path) {
   const std::string text = read_bytes(path, "model file");
   try {
-    json j;
-    try {
-      j = json::parse(text);
-    } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e9999
-      throw Error(std::string("the model file is not valid JSON: ") + e.what());
-    }
+    json j = model_file_json(text);
     if (j.is_object() && j.contains("weights")) return model_with_weights(std::move(j), path);
     return model_from_json(j);
   } catch (const Error& e) {
