@@ -1,6 +1,6 @@
 // commands.h — the command line's pieces, one file each: the walkthrough printed as the seed
 // notebooks print (print.cpp), training and analysis of the shipped tasks (train.cpp), the
-// masked-word task's commands and fills (masked.cpp); main.cpp dispatches to them.
+// masked-word task's commands (masked.cpp); main.cpp runs the walkthrough and dispatches to them.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -13,8 +13,10 @@
 #include "trace/trace.h"
 #include "train/masked_words.h"
 
-// print.cpp: every step's title, formula, shape and values with "..." elision.
+// print.cpp: every step's title, formula, shape and values with "..." elision; then what the
+// run answered besides (a session's report: generated tokens, the prediction, the fills).
 void print_walkthrough(const ew::Trace& trace, const ew::Model& model, int edge);
+void print_answers(const nlohmann::json& report);
 
 // train.cpp: `encoder-walkthrough train` and `analyze`, for every task.
 int train_main(int argc, char** argv);
@@ -45,8 +47,3 @@ ew::Model analysis_model(const AnalyzeArgs& a);
 // training and for `analyze`, and the [MASK] fills.
 void report_masked(ew::Model& m, const ew::MaskedWordsTask& task, std::uint64_t seed, int n);
 int masked_analyze(const AnalyzeArgs& a);
-// main.cpp dispatches `train` and `analyze` by task; both now lead to train_main/analyze_main.
-int masked_train_main(int argc, char** argv);
-int masked_analyze_main(int argc, char** argv);
-nlohmann::json masked_fills_json(const ew::Trace& trace);
-void print_masked_fills(const nlohmann::json& fills);

@@ -1,7 +1,7 @@
 // masked.cpp — the CLI's masked-words measurements (core/train/masked_words.h): held-out
 // top-1/top-5 beside the unigram baseline after `train --task masked-words` and for `analyze
-// --task masked-words`, and the fills of each [MASK] printed after a walkthrough (and under
-// "fills" in --json). Training itself, and both commands' flags, are train.cpp's.
+// --task masked-words`. Training itself, and both commands' flags, are train.cpp's; the fills
+// of each [MASK] after a walkthrough come from the session (core/session/answers.h, print.cpp).
 #include <unistd.h>
 
 #include <cstdio>
@@ -36,8 +36,6 @@ std::function<void(int)> progress(int n) {
 
 }  // namespace
 
-int masked_train_main(int argc, char** argv) { return train_main(argc, argv); }
-int masked_analyze_main(int argc, char** argv) { return analyze_main(argc, argv); }
 
 void report_masked(ew::Model& m, const ew::MaskedWordsTask& task, std::uint64_t seed, int n) {
   std::cout << "vocabulary: " << m.vocab.size() << " tokens (" << m.merges.size() << " merges)" << std::endl;
@@ -61,24 +59,4 @@ int masked_analyze(const AnalyzeArgs& a) {
     return 1;
   }
   return 0;
-}
-
-// Top-5 fills of each [MASK]: [[{"token", "p"}, ...], ...].
-nlohmann::json masked_fills_json(const ew::Trace& trace) {
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& fills : ew::mask_fills(trace, 5)) {
-    nlohmann::json one = nlohmann::json::array();
-    for (const auto& [tok, p] : fills) one.push_back({{"token", tok}, {"p", p}});
-    out.push_back(one);
-  }
-  return out;
-}
-
-void print_masked_fills(const nlohmann::json& fills) {
-  std::cout << "\nFills of each [MASK] (top 5):\n";
-  for (std::size_t i = 0; i < fills.size(); ++i) {
-    std::cout << "  [MASK] " << i + 1 << ":";
-    for (const auto& f : fills[i]) std::cout << "  " << f["token"].get<std::string>() << " " << f["p"].get<double>();
-    std::cout << "\n";
-  }
 }

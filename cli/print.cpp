@@ -1,6 +1,7 @@
 // print.cpp — the walkthrough as text, printed the way the seed notebooks print: each step's
 // title, formula, shape and values (numpy-style, 8 significant digits, "..." past `edge`
-// values at each end of a row or column), after the tokens and BPE merges.
+// values at each end of a row or column), after the tokens and BPE merges; then the run's
+// answers (generated tokens, a classifier's prediction, the fills of each [MASK]).
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -115,3 +116,27 @@ void print_walkthrough(const ew::Trace& trace, const ew::Model& model, int edge)
   for (std::size_t i = 0; i < trace.size(); ++i) print_step(trace[i], edge);
 }
 
+
+void print_answers(const nlohmann::json& report) {
+  if (report.contains("generated")) {
+    std::cout << "\nGenerated:";
+    for (const auto& tok : report["generated"]) std::cout << " " << tok.get<std::string>();
+    std::cout << "\n";
+  }
+  if (report.contains("prediction")) {
+    const auto& p = report["prediction"];
+    std::cout << "\nPrediction: " << p["label"].get<std::string>() << "  (";
+    for (std::size_t i = 0; i < p["probs"].size(); ++i)
+      std::cout << (i ? ", " : "") << p["labels"][i].get<std::string>() << " " << p["probs"][i].get<double>();
+    std::cout << ")\n";
+  }
+  if (report.contains("fills")) {
+    const auto& fills = report["fills"];
+    std::cout << "\nFills of each [MASK] (top 5):\n";
+    for (std::size_t i = 0; i < fills.size(); ++i) {
+      std::cout << "  [MASK] " << i + 1 << ":";
+      for (const auto& f : fills[i]) std::cout << "  " << f["token"].get<std::string>() << " " << f["p"].get<double>();
+      std::cout << "\n";
+    }
+  }
+}

@@ -108,7 +108,7 @@ async function allFormulas() {
   models.push({ ...base, config: { tokenizer: 'bpe', positional: 'none', num_layers: 2 } });
   const formulas = new Set();
   for (const m of models) {
-    const meta = JSON.parse(engine.load(JSON.stringify(m)));
+    const meta = JSON.parse(engine.run(JSON.stringify(m), '{}'));
     if (meta.ok) for (const s of meta.steps) formulas.add(s.formula);
   }
   engine.delete();

@@ -2,13 +2,15 @@
 // no model logic (whisper.cpp's emscripten.cpp, sql.js's api.js).
 //
 //   const e = new Module.Engine();
-//   const meta = JSON.parse(e.load(modelJson));  // {ok, ms, setup_ms, steps: [...metadata], params, ...}
-//                                                // or {ok:false, error}
+//   const meta = JSON.parse(e.run(modelJson, optionsJson));
+//       // options {backward, generate, max_len, user_weights, prediction, fills} ("{}": the
+//       // forward pass alone; core/session/session.h); the reply: {ok, ms, setup_ms,
+//       // steps: [...metadata], params, generated?, rounds?, prediction?, backward_error?,
+//       // backward_ms?, ...} or {ok: false, error, code?, params?}
 //   e.stepData(i)   -> Float32Array view of step i's values (wasm memory: valid until the
-//                      next load/rerun; copy it to keep it)
+//                      next run/rerun; copy it to keep it)
 //   e.paramData(i)  -> Float32Array view of parameter i
-//   e.rerun()       -> runs the forward pass again on the loaded model (benchmarks)
-//   e.runWith(modelJson, optionsJson) -> load() plus {backward, generate, max_len, user_weights}
+//   e.rerun()       -> runs the forward pass again on the last model run (benchmarks)
 //   e.setUserWeights(bytes) / e.userWeights() -> a safetensors file a reader loaded or trained
 //   Module.tasksJson(), new Module.TrainSession(): training in the Worker (train_bindings.cpp)
 //   e.delete()
@@ -19,27 +21,17 @@
 
 #include <malloc.h>
 
-#include <algorithm>
-#include <chrono>
-#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "io/model_file.h"
 #include "io/presets.h"
-#include "io/safetensors.h"
-#include "io/trace_json.h"
 #include "kernels/kernels.h"
 #include "model/config_schema.h"
-#include "model/error.h"
-#include "model/model.h"
-#include "model/params.h"
 #include "model/random.h"
-#include "trace/backward.h"
-#include "trace/forward.h"
-#include "trace/generate.h"
+#include "session/session.h"
 
 #include "reply.h"
 
@@ -49,138 +41,61 @@ using emscripten::val;
 using ew_wasm::error_reply;
 
 
+// The walkthrough's engine: one session (core/session/session.h), its JSON in and out.
 class Engine {
  public:
-  // Parses the model file, runs it, returns the trace's metadata as JSON (no data).
-  std::string load(const std::string& model_json) {
+  // Runs a model file with run options ({backward, generate, max_len, user_weights,
+  // prediction, fills}, all optional: session.h) and returns the session's document without
+  // data, with {"ok": true} and the timings; or {ok: false, error, code?, params?}.
+  std::string run(const std::string& model_json, const std::string& options_json) {
     try {
-      ew::Model model = ew::model_from_string(model_json);
-      if (loaded_) ew::reuse_seeded_params(model, model_);  // only the text changed: keep weights
-      loaded_ = false;
-      const auto t0 = std::chrono::steady_clock::now();
-      ew::run(model, trace_);
-      const auto t1 = std::chrono::steady_clock::now();
-      model_ = std::move(model);
-      loaded_ = true;
-      const double ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
-      std::string meta = ew::trace_json(trace_, model_, {false, true, false});
-      meta.pop_back();
-      // ms: the whole run; setup_ms: the part of it that drew and packed seeded weights.
-      return meta + ",\"ok\":true,\"ms\":" + std::to_string(ms) + ",\"setup_ms\":" +
-             std::to_string(trace_.setup_ms) + "}";
+      const ew::RunOptions o = ew::run_options_from_json(nlohmann::json::parse(options_json));
+      session_.run({ew::ModelSource::Kind::Json, model_json, std::nullopt}, o);
+      nlohmann::ordered_json meta = ew::session_json(session_, kMetadata);
+      meta["ok"] = true;
+      return meta.dump();
     } catch (const std::exception& e) {
-      loaded_ = false;
       return error_reply(e);
     }
   }
 
-  // The forward pass again, same model and text; returns milliseconds.
-  double rerun() {
-    if (!loaded_) return -1.0;
-    const auto t0 = std::chrono::steady_clock::now();
-    ew::run(model_, trace_);
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  }
+  // The forward pass again, same model and text; returns milliseconds (−1: nothing run).
+  double rerun() { return session_.rerun(); }
 
-  int stepCount() const { return static_cast<int>(trace_.size()); }
+  int stepCount() const { return static_cast<int>(session_.trace().size()); }
   val stepData(int i) const {
     if (i < 0 || i >= stepCount()) return val::null();
-    const ew::Step& s = trace_[static_cast<std::size_t>(i)];
+    const ew::Step& s = session_.trace()[static_cast<std::size_t>(i)];
     return val(emscripten::typed_memory_view(s.data.size(), s.data.data()));
   }
-  int paramCount() const { return static_cast<int>(model_.params.size()); }
+  int paramCount() const { return static_cast<int>(session_.model().params.size()); }
   val paramData(int i) const {
     if (i < 0 || i >= paramCount()) return val::null();
-    const ew::Param& p = model_.params[static_cast<std::size_t>(i)];
+    const ew::Param& p = session_.model().params[static_cast<std::size_t>(i)];
     return val(emscripten::typed_memory_view(p.value.size(), p.value.data()));
   }
 
-  // ---- trained models: generation, the backward pass, weights a reader loads (issue 10) ----
-  // load() with options {backward, generate, max_len, user_weights} (all optional): generate
-  // decodes greedily when the model has a decoder (rounds in the reply), backward appends the loss and grad steps,
-  // user_weights takes the configuration and parameters from setUserWeights' file. Adds
-  // "generated", "rounds", "prediction" (a classifier), "backward_ms" to the metadata.
-  std::string runWith(const std::string& model_json, const std::string& options_json) {
-    try {
-      const nlohmann::json o = nlohmann::json::parse(options_json);
-      const bool user = o.value("user_weights", false);
-      if (user && user_weights_.empty()) throw ew::Error("no weights have been loaded");
-      ew::Model model = user ? ew::model_with_weight_bytes(nlohmann::json::parse(model_json), user_weights_)
-                             : ew::model_from_string(model_json);
-      if (loaded_ && !user) ew::reuse_seeded_params(model, model_);
-      loaded_ = false;
-      nlohmann::json extra = nlohmann::json::object();
-      const auto t0 = std::chrono::steady_clock::now();
-      if (o.value("generate", false) && model.config.decoder_layers > 0) {
-        const auto rounds = ew::generate_greedy(model, trace_, o.value("max_len", 32));
-        extra["generated"] = ew::generated_tokens(rounds);
-        extra["rounds"] = nlohmann::json::array();
-        for (const ew::GenRound& r : rounds)
-          extra["rounds"].push_back({{"decoder_input", r.decoder_input}, {"token", r.token}, {"prob", r.prob}});
-      } else {
-        ew::run(model, trace_);
-      }
-      const auto t1 = std::chrono::steady_clock::now();
-      if (o.value("backward", false)) {
-        // A model the backward pass refuses (nothing to predict, a gradient that overflows)
-        // still shows its forward pass, with the reason in "backward_error".
-        try {
-          ew::run_backward(model, trace_);
-        } catch (const ew::Error& e) {
-          extra["backward_error"] = e.what();
-          ew::run(model, trace_);  // drops any gradient steps recorded before the error
-        }
-      }
-      const auto t2 = std::chrono::steady_clock::now();
-      model_ = std::move(model);
-      loaded_ = true;
-      if (model_.config.num_labels > 0) extra["prediction"] = prediction();
-      extra["backward_ms"] = std::chrono::duration<double, std::milli>(t2 - t1).count();
-      extra["ms"] = std::chrono::duration<double, std::milli>(t1 - t0).count();
-      extra["setup_ms"] = trace_.setup_ms;
-      extra["ok"] = true;
-      std::string meta = ew::trace_json(trace_, model_, {false, true, false});
-      meta.pop_back();
-      for (auto it = extra.begin(); it != extra.end(); ++it) meta += ",\"" + it.key() + "\":" + it.value().dump();
-      return meta + "}";
-    } catch (const std::exception& e) {
-      loaded_ = false;
-      return error_reply(e);
-    }
-  }
-
   // Keeps a safetensors file (bytes from a file picker, a drop or training) as the weights
-  // runWith({user_weights: true}) uses, if the core reads it; else the core's message.
+  // run(…, {user_weights: true}) uses, if the core reads it; else the core's message.
   std::string setUserWeights(const std::string& bytes) {
     try {
-      const ew::Model w = ew::model_from_safetensors(
-          ew::read_safetensors(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size()));
-      user_weights_ = bytes;
-      return nlohmann::json{{"ok", true}, {"config", ew::config_to_json(w.config)},
-                            {"vocab", w.vocab}, {"labels", w.label_names}}.dump();
+      nlohmann::json reply = session_.set_user_weights(bytes);
+      reply["ok"] = true;
+      return reply.dump();
     } catch (const std::exception& e) {
       return error_reply(e);
     }
   }
   val userWeights() const {
-    return val(emscripten::typed_memory_view(user_weights_.size(), reinterpret_cast<const std::uint8_t*>(user_weights_.data())));
+    const std::string& w = session_.user_weights();
+    return val(emscripten::typed_memory_view(w.size(), reinterpret_cast<const std::uint8_t*>(w.data())));
   }
 
  private:
-  // A classifier's answer for the first sentence: {label, labels, probs} (as the CLI's).
-  nlohmann::json prediction() const {
-    const ew::Step& p = trace_.at("cls.probs");
-    const int n = model_.config.num_labels;
-    std::vector<std::string> names = model_.label_names;
-    for (int i = static_cast<int>(names.size()); i < n; ++i) names.push_back("label " + std::to_string(i));
-    const int best = static_cast<int>(std::max_element(p.data.begin(), p.data.begin() + n) - p.data.begin());
-    return {{"label", names[best]}, {"labels", names}, {"probs", std::vector<float>(p.data.begin(), p.data.begin() + n)}};
-  }
+  // The page's step index: metadata of every step and parameter, no values (views carry them).
+  static constexpr ew::DocumentOptions kMetadata{{false, true, false}, true};
 
-  ew::Model model_;
-  ew::Trace trace_;
-  bool loaded_ = false;
-  std::string user_weights_;
+  ew::Session session_;
 };
 
 
@@ -225,13 +140,12 @@ double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
 EMSCRIPTEN_BINDINGS(encoder_walkthrough) {
   emscripten::class_<Engine>("Engine")
       .constructor<>()
-      .function("load", &Engine::load)
+      .function("run", &Engine::run)
       .function("rerun", &Engine::rerun)
       .function("stepCount", &Engine::stepCount)
       .function("stepData", &Engine::stepData)
       .function("paramCount", &Engine::paramCount)
       .function("paramData", &Engine::paramData)
-      .function("runWith", &Engine::runWith)
       .function("setUserWeights", &Engine::setUserWeights)
       .function("userWeights", &Engine::userWeights);
   emscripten::class_<MatmulBench>("MatmulBench")

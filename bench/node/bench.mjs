@@ -131,8 +131,8 @@ function layerModelJson(s, input) {
 // Loads a model into a new Engine; returns {engine, meta, step(id), params}.
 function loadEngine(M, modelJson) {
   const engine = new M.Engine();
-  const meta = JSON.parse(engine.load(modelJson));
-  if (!meta.ok) throw new Error('Engine.load: ' + meta.error);
+  const meta = JSON.parse(engine.run(modelJson, '{}'));
+  if (!meta.ok) throw new Error('Engine.run: ' + meta.error);
   const stepIndex = new Map(meta.steps.map((s, i) => [s.id, i]));
   return {
     engine, meta,
@@ -495,7 +495,7 @@ async function main() {
       traceImpls.push({ impl: RELAXED, run: () => er.engine.rerun(), dispose: () => er.engine.delete() });
     }
     cases.push({ name, kind: 'trace', key: def.name, flops: null, impls: traceImpls });
-    notes.push(`Ours, layer and trace rows: Engine.load(model) once, then the time of Engine.rerun(), which runs ew::run and records the whole trace (every intermediate the page shows, incl. per-head scores and weights), as the page does; the peers compute only the layer output.`);
+    notes.push(`Ours, layer and trace rows: Engine.run(model) once, then the time of Engine.rerun(), which runs ew::run and records the whole trace (every intermediate the page shows, incl. per-head scores and weights), as the page does; the peers compute only the layer output.`);
     notes.push(`The default preset is "${def.title}": ${JSON.stringify(def.model.config)}, text "${def.model.text}".`);
   }
 

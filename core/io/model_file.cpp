@@ -1,7 +1,6 @@
 // model_file.cpp — strict JSON → Model (see model_file.h).
 #include "io/model_file.h"
 
-#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -12,6 +11,7 @@
 #include "io/safetensors.h"
 #include "model/config_schema.h"
 #include "model/error.h"
+#include "model/naming.h"
 #include "model/tokenizer.h"
 
 namespace ew {
@@ -86,25 +86,37 @@ xt::xarray<float> get_matrix(const json& v, const std::string& path) {
   return out;
 }
 
-void add_param(Model& m, const std::string& id, xt::xarray<float> value) {
-  m.params.push_back(Param{id, std::move(value), {}, {}, {}});
+// A parameter the model file gives, bound by its place and name (its id made by param_id).
+void add_param(Model& m, const ParamKey& key, xt::xarray<float> value) {
+  Param p;
+  p.id = param_id(key);
+  p.value = std::move(value);
+  p.place = key.place;
+  p.norm = key.norm;
+  p.name = key.name;
+  m.params.push_back(std::move(p));
   ++m.given_params;
 }
 
-void parse_norm(Model& m, const json& v, const std::string& path, const std::string& id) {
+// {"gamma", "beta"} of the LayerNorm `norm` at `at`.
+void parse_norm(Model& m, const json& v, const std::string& path, const Place& at, const std::string& norm) {
   check_keys(v, path, {"gamma", "beta"});
-  if (v.contains("gamma")) add_param(m, id + ".gamma", get_vector(v["gamma"], path + ".gamma"));
-  if (v.contains("beta")) add_param(m, id + ".beta", get_vector(v["beta"], path + ".beta"));
+  for (const char* k : {"gamma", "beta"})
+    if (v.contains(k)) add_param(m, {at, norm, k}, get_vector(v[k], path + "." + k));
 }
 
 const std::set<std::string> kAttnKeys = {"W_q", "b_q", "W_k", "b_k", "W_v", "b_v", "W_o", "b_o"};
+const std::set<std::string> kFfnKeys = {"W_1", "b_1", "W_2", "b_2"};
 
-void parse_weights(Model& m, const json& v, const std::string& path, const std::string& id,
-                   const std::set<std::string>& keys) {
+// The weights `keys` of v (matrices W_*, vectors b_*) of layer i of `section`: each the
+// parameter of that name in the feed-forward block (W_1 … b_2) or in `attention` (W_q … b_o).
+void parse_weights(Model& m, const json& v, const std::string& path, const char* section, int i,
+                   const char* attention, const std::set<std::string>& keys) {
   for (const auto& k : keys) {
     if (!v.contains(k)) continue;
+    const Place at{section, i, kFfnKeys.count(k) ? "ffn" : attention, -1};
     const std::string p = path + "." + k;
-    add_param(m, id + k, k[0] == 'W' ? get_matrix(v[k], p) : get_vector(v[k], p));
+    add_param(m, {at, "", k}, k[0] == 'W' ? get_matrix(v[k], p) : get_vector(v[k], p));
   }
 }
 
@@ -145,6 +157,161 @@ void parse_strings(const json& j, const char* key, std::vector<std::string>& out
   const json& v = j[key];
   if (!v.is_array()) throw Error(std::string(key) + " must be an array of strings, got " + type_name(v));
   for (std::size_t i = 0; i < v.size(); ++i) out.push_back(get_string(v[i], std::string(key) + "[" + std::to_string(i) + "]"));
+}
+
+// ---- the model file's parts, in the order they are checked ----------------------------
+
+// "text", "text2", "target".
+void parse_texts(Model& m, const json& j) {
+  if (j.contains("text")) m.text = get_string(j["text"], "text");
+  if (j.contains("text2")) m.text2 = get_string(j["text2"], "text2");
+  if (j.contains("target")) {
+    m.target = get_string(j["target"], "target");
+    m.target_given = true;
+  }
+}
+
+// "input" (explicit layer-0 rows), or else "text" must be there.
+void parse_input(Model& m, const json& j) {
+  const Config& c = m.config;
+  if (!j.contains("input")) {
+    if (!j.contains("text")) throw Error("the model file needs \"text\" (a sentence) or \"input\" (rows of d_model numbers)");
+    return;
+  }
+  m.input = get_matrix(j["input"], "input");
+  const auto rows = m.input->shape()[0], cols = m.input->shape()[1];
+  if (static_cast<int>(cols) != c.d_model)
+    throw Error("input has " + std::to_string(cols) + " columns, expected config.d_model = " + std::to_string(c.d_model));
+  if (static_cast<int>(rows) > c.max_tokens)
+    throw Error("input has " + std::to_string(rows) + " rows; the limit (config.max_tokens) is " + std::to_string(c.max_tokens));
+  if (!m.text.empty()) throw Error("give either \"text\" or \"input\", not both");
+}
+
+// "vocab": distinct tokens.
+void parse_vocab(Model& m, const json& j) {
+  if (!j.contains("vocab")) return;
+  const json& v = j["vocab"];
+  if (!v.is_array() || v.empty()) throw Error("vocab must be a non-empty array of strings, got " + type_name(v));
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    std::string t = get_string(v[i], "vocab[" + std::to_string(i) + "]");
+    if (!seen.insert(t).second) throw Error("vocab[" + std::to_string(i) + "] repeats the token \"" + t + "\"");
+    m.vocab.push_back(std::move(t));
+  }
+}
+
+// The parameters outside the layers: "embedding" (the token table), "position_table" and the
+// LayerNorms "embedding_ln", "final_ln", "decoder_final_ln", each at its place.
+void parse_tables(Model& m, const json& j) {
+  const Config& c = m.config;
+  if (j.contains("embedding")) {
+    if (m.vocab.empty()) throw Error("\"embedding\" needs \"vocab\": the list of tokens its rows belong to");
+    xt::xarray<float> e = get_matrix(j["embedding"], "embedding");
+    if (e.shape()[0] != m.vocab.size() || static_cast<int>(e.shape()[1]) != c.d_model)
+      throw Error("embedding has shape [" + std::to_string(e.shape()[0]) + "," + std::to_string(e.shape()[1]) +
+                  "], expected [" + std::to_string(m.vocab.size()) + "," + std::to_string(c.d_model) +
+                  "] (one row per vocab token, d_model columns)");
+    add_param(m, {{"input", -1, "embedding", -1}, "", "embedding_table"}, std::move(e));
+    m.user_embedding = true;
+  }
+  if (j.contains("position_table"))
+    add_param(m, {{"input", -1, "positional", -1}, "", "position_table"}, get_matrix(j["position_table"], "position_table"));
+  if (j.contains("embedding_ln")) parse_norm(m, j["embedding_ln"], "embedding_ln", {"input", -1, "embedding", -1}, "embedding_ln");
+  for (const char* ln : {"final_ln", "decoder_final_ln"}) {
+    if (!j.contains(ln)) continue;
+    if (c.norm != NormOrder::Pre) throw Error(std::string("\"") + ln + "\" belongs to pre-norm models (config.norm is \"post\")");
+    const bool dec = std::string(ln) == "decoder_final_ln";
+    parse_norm(m, j[ln], ln, {dec ? "decoder" : "encoder", -1, "stack_output", -1}, ln);
+  }
+}
+
+// "bpe_corpus": a string of words separated by commas or white space, or an array of words.
+void parse_bpe_corpus(Model& m, const json& v) {
+  if (v.is_string()) {
+    std::string word;
+    for (char ch : v.get<std::string>() + ",") {
+      if (ch == ',' || ch == ' ' || ch == '\n' || ch == '\t') {
+        if (!word.empty()) m.bpe_corpus.push_back(word);
+        word.clear();
+      } else {
+        word += ch;
+      }
+    }
+  } else if (v.is_array()) {
+    for (std::size_t i = 0; i < v.size(); ++i) m.bpe_corpus.push_back(get_string(v[i], "bpe_corpus[" + std::to_string(i) + "]"));
+  } else {
+    throw Error("bpe_corpus must be a string (words separated by commas or spaces) or an array of words");
+  }
+}
+
+// "mask_targets", "merges", "bpe_corpus".
+void parse_tokenizer(Model& m, const json& j) {
+  parse_strings(j, "mask_targets", m.mask_targets);
+  std::vector<std::string> merges;
+  parse_strings(j, "merges", merges);
+  for (std::size_t i = 0; i < merges.size(); ++i)
+    m.merges.push_back(bpe_merge_from_string(merges[i], "merges[" + std::to_string(i) + "]"));
+  if (j.contains("bpe_corpus")) parse_bpe_corpus(m, j["bpe_corpus"]);
+}
+
+// j[key] as the array of a stack's layers (at most `most` of them: config.<limit>).
+const json& layer_list(const json& j, const char* key, int most, const char* limit) {
+  const json& L = j[key];
+  if (!L.is_array()) throw Error(std::string(key) + " must be an array, got " + type_name(L));
+  if (static_cast<int>(L.size()) > most)
+    throw Error(std::string(key) + " has " + std::to_string(L.size()) + " entries but config." + limit + " is " +
+                std::to_string(most));
+  return L;
+}
+
+// "layers": per encoder layer its attention and feed-forward weights and "ln1", "ln2".
+void parse_layers(Model& m, const json& j) {
+  if (!j.contains("layers")) return;
+  const json& L = layer_list(j, "layers", m.config.num_layers, "num_layers");
+  std::set<std::string> keys = kAttnKeys;
+  keys.insert(kFfnKeys.begin(), kFfnKeys.end());
+  std::set<std::string> all = keys;
+  all.insert({"ln1", "ln2"});
+  for (std::size_t i = 0; i < L.size(); ++i) {
+    const std::string path = "layers[" + std::to_string(i) + "]";
+    const int layer = static_cast<int>(i);
+    check_keys(L[i], path, all);
+    parse_weights(m, L[i], path, "encoder", layer, "self_attention", keys);
+    for (const char* ln : {"ln1", "ln2"})
+      if (L[i].contains(ln)) parse_norm(m, L[i][ln], path + "." + ln, {"encoder", layer, "add_norm", -1}, ln);
+  }
+}
+
+// "decoder": per decoder layer "self" and "cross" attention, the feed-forward weights and
+// "ln1" … "ln3".
+void parse_decoder(Model& m, const json& j) {
+  if (!j.contains("decoder")) return;
+  const json& D = layer_list(j, "decoder", m.config.decoder_layers, "decoder_layers");
+  for (std::size_t i = 0; i < D.size(); ++i) {
+    const std::string path = "decoder[" + std::to_string(i) + "]";
+    const int layer = static_cast<int>(i);
+    check_keys(D[i], path, {"self", "cross", "W_1", "b_1", "W_2", "b_2", "ln1", "ln2", "ln3"});
+    for (const char* part : {"self", "cross"}) {
+      if (!D[i].contains(part)) continue;
+      const char* block = std::string(part) == "self" ? "self_attention" : "cross_attention";
+      check_keys(D[i][part], path + "." + part, kAttnKeys);
+      parse_weights(m, D[i][part], path + "." + part, "decoder", layer, block, kAttnKeys);
+    }
+    parse_weights(m, D[i], path, "decoder", layer, "", kFfnKeys);
+    for (const char* ln : {"ln1", "ln2", "ln3"})
+      if (D[i].contains(ln)) parse_norm(m, D[i][ln], path + "." + ln, {"decoder", layer, "add_norm", -1}, ln);
+  }
+}
+
+// "classifier": {"W", "b"} of the classification head.
+void parse_classifier(Model& m, const json& j) {
+  if (!j.contains("classifier")) return;
+  if (m.config.num_labels == 0) throw Error("\"classifier\" weights need config.num_labels > 0");
+  const json& v = j["classifier"];
+  check_keys(v, "classifier", {"W", "b"});
+  const Place at{"classifier", -1, "classifier", -1};
+  if (v.contains("W")) add_param(m, {at, "", "W"}, get_matrix(v["W"], "classifier.W"));
+  if (v.contains("b")) add_param(m, {at, "", "b"}, get_vector(v["b"], "classifier.b"));
 }
 
 std::string read_bytes(const std::string& path, const char* what) {
@@ -215,141 +382,32 @@ Model model_from_json(const json& j) {
   if (j.contains("weights")) return model_with_weights(j, "");
   Model m;
   if (j.contains("config")) parse_config(m.config, j["config"]);
-  const Config& c = m.config;
-  if (j.contains("text")) m.text = get_string(j["text"], "text");
-  if (j.contains("text2")) m.text2 = get_string(j["text2"], "text2");
-  if (j.contains("target")) {
-    m.target = get_string(j["target"], "target");
-    m.target_given = true;
-  }
-  if (j.contains("input")) {
-    m.input = get_matrix(j["input"], "input");
-    const auto rows = m.input->shape()[0], cols = m.input->shape()[1];
-    if (static_cast<int>(cols) != c.d_model)
-      throw Error("input has " + std::to_string(cols) + " columns, expected config.d_model = " + std::to_string(c.d_model));
-    if (static_cast<int>(rows) > c.max_tokens)
-      throw Error("input has " + std::to_string(rows) + " rows; the limit (config.max_tokens) is " + std::to_string(c.max_tokens));
-    if (!m.text.empty()) throw Error("give either \"text\" or \"input\", not both");
-  } else if (!j.contains("text")) {
-    throw Error("the model file needs \"text\" (a sentence) or \"input\" (rows of d_model numbers)");
-  }
-  if (j.contains("vocab")) {
-    const json& v = j["vocab"];
-    if (!v.is_array() || v.empty()) throw Error("vocab must be a non-empty array of strings, got " + type_name(v));
-    std::set<std::string> seen;
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      std::string t = get_string(v[i], "vocab[" + std::to_string(i) + "]");
-      if (!seen.insert(t).second) throw Error("vocab[" + std::to_string(i) + "] repeats the token \"" + t + "\"");
-      m.vocab.push_back(std::move(t));
-    }
-  }
-  if (j.contains("embedding")) {
-    if (m.vocab.empty()) throw Error("\"embedding\" needs \"vocab\": the list of tokens its rows belong to");
-    xt::xarray<float> e = get_matrix(j["embedding"], "embedding");
-    if (e.shape()[0] != m.vocab.size() || static_cast<int>(e.shape()[1]) != c.d_model)
-      throw Error("embedding has shape [" + std::to_string(e.shape()[0]) + "," + std::to_string(e.shape()[1]) +
-                  "], expected [" + std::to_string(m.vocab.size()) + "," + std::to_string(c.d_model) +
-                  "] (one row per vocab token, d_model columns)");
-    add_param(m, "embedding_table", std::move(e));
-    m.user_embedding = true;
-  }
-  if (j.contains("position_table")) add_param(m, "position_table", get_matrix(j["position_table"], "position_table"));
-  if (j.contains("embedding_ln")) parse_norm(m, j["embedding_ln"], "embedding_ln", "embedding_ln");
-  for (const char* ln : {"final_ln", "decoder_final_ln"}) {
-    if (!j.contains(ln)) continue;
-    if (c.norm != NormOrder::Pre) throw Error(std::string("\"") + ln + "\" belongs to pre-norm models (config.norm is \"post\")");
-    parse_norm(m, j[ln], ln, ln);
-  }
-  parse_strings(j, "mask_targets", m.mask_targets);
-  std::vector<std::string> merges;
-  parse_strings(j, "merges", merges);
-  for (std::size_t i = 0; i < merges.size(); ++i)
-    m.merges.push_back(bpe_merge_from_string(merges[i], "merges[" + std::to_string(i) + "]"));
-  if (j.contains("bpe_corpus")) {
-    const json& v = j["bpe_corpus"];
-    if (v.is_string()) {
-      std::string word;
-      for (char ch : v.get<std::string>() + ",") {
-        if (ch == ',' || ch == ' ' || ch == '\n' || ch == '\t') {
-          if (!word.empty()) m.bpe_corpus.push_back(word);
-          word.clear();
-        } else {
-          word += ch;
-        }
-      }
-    } else if (v.is_array()) {
-      for (std::size_t i = 0; i < v.size(); ++i) m.bpe_corpus.push_back(get_string(v[i], "bpe_corpus[" + std::to_string(i) + "]"));
-    } else {
-      throw Error("bpe_corpus must be a string (words separated by commas or spaces) or an array of words");
-    }
-  }
-  if (j.contains("layers")) {
-    const json& L = j["layers"];
-    if (!L.is_array()) throw Error("layers must be an array, got " + type_name(L));
-    if (static_cast<int>(L.size()) > c.num_layers)
-      throw Error("layers has " + std::to_string(L.size()) + " entries but config.num_layers is " + std::to_string(c.num_layers));
-    for (std::size_t i = 0; i < L.size(); ++i) {
-      const std::string path = "layers[" + std::to_string(i) + "]", id = "layer" + std::to_string(i) + ".";
-      std::set<std::string> keys = kAttnKeys;
-      for (const char* k : {"W_1", "b_1", "W_2", "b_2"}) keys.insert(k);
-      std::set<std::string> all = keys;
-      all.insert("ln1");
-      all.insert("ln2");
-      check_keys(L[i], path, all);
-      parse_weights(m, L[i], path, id, keys);
-      if (L[i].contains("ln1")) parse_norm(m, L[i]["ln1"], path + ".ln1", id + "ln1");
-      if (L[i].contains("ln2")) parse_norm(m, L[i]["ln2"], path + ".ln2", id + "ln2");
-    }
-  }
-  if (j.contains("decoder")) {
-    const json& D = j["decoder"];
-    if (!D.is_array()) throw Error("decoder must be an array, got " + type_name(D));
-    if (static_cast<int>(D.size()) > c.decoder_layers)
-      throw Error("decoder has " + std::to_string(D.size()) + " entries but config.decoder_layers is " +
-                  std::to_string(c.decoder_layers));
-    for (std::size_t i = 0; i < D.size(); ++i) {
-      const std::string path = "decoder[" + std::to_string(i) + "]", id = "decoder" + std::to_string(i) + ".";
-      check_keys(D[i], path, {"self", "cross", "W_1", "b_1", "W_2", "b_2", "ln1", "ln2", "ln3"});
-      for (const char* part : {"self", "cross"}) {
-        if (!D[i].contains(part)) continue;
-        check_keys(D[i][part], path + "." + part, kAttnKeys);
-        parse_weights(m, D[i][part], path + "." + part, id + part + ".", kAttnKeys);
-      }
-      parse_weights(m, D[i], path, id, {"W_1", "b_1", "W_2", "b_2"});
-      for (const char* ln : {"ln1", "ln2", "ln3"})
-        if (D[i].contains(ln)) parse_norm(m, D[i][ln], path + "." + ln, id + ln);
-    }
-  }
+  parse_texts(m, j);
+  parse_input(m, j);
+  parse_vocab(m, j);
+  parse_tables(m, j);
+  parse_tokenizer(m, j);
+  parse_layers(m, j);
+  parse_decoder(m, j);
   parse_labels(m, j);
-  if (j.contains("classifier")) {
-    if (c.num_labels == 0) throw Error("\"classifier\" weights need config.num_labels > 0");
-    check_keys(j["classifier"], "classifier", {"W", "b"});
-    if (j["classifier"].contains("W")) add_param(m, "cls.W", get_matrix(j["classifier"]["W"], "classifier.W"));
-    if (j["classifier"].contains("b")) add_param(m, "cls.b", get_vector(j["classifier"]["b"], "classifier.b"));
-  }
+  parse_classifier(m, j);
   return m;
 }
 
-Model model_from_string(const std::string& text) {
-  json j;
+json model_file_json(const std::string& text) {
   try {
-    j = json::parse(text);
+    return json::parse(text);
   } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e9999
     throw Error(std::string("the model file is not valid JSON: ") + e.what());
   }
-  return model_from_json(j);
 }
 
+Model model_from_string(const std::string& text) { return model_from_json(model_file_json(text)); }
 
 Model model_from_file(const std::string& path) {
   const std::string text = read_bytes(path, "model file");
   try {
-    json j;
-    try {
-      j = json::parse(text);
-    } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e9999
-      throw Error(std::string("the model file is not valid JSON: ") + e.what());
-    }
+    json j = model_file_json(text);
     if (j.is_object() && j.contains("weights")) return model_with_weights(std::move(j), path);
     return model_from_json(j);
   } catch (const Error& e) {
@@ -368,31 +426,24 @@ json values_json(const Param& p) {
   return m;
 }
 
-// The model-file place of parameter `id` ("layer1.ln2.gamma" → layers[1].ln2.gamma).
-json& slot_of(json& doc, const std::string& id) {
-  auto split = [](const std::string& s) {
-    std::vector<std::string> parts;
-    std::size_t a = 0, b;
-    while ((b = s.find('.', a)) != std::string::npos) parts.push_back(s.substr(a, b - a)), a = b + 1;
-    parts.push_back(s.substr(a));
-    return parts;
-  };
-  std::vector<std::string> parts = split(id);
+// Where the model file keeps parameter p, from its place, norm and name: a layer's under
+// "layers"[i] or "decoder"[i] (a decoder layer's attention under "self" or "cross"), the
+// classifier's under "classifier", a LayerNorm's under its name; "layers"[1]["ln2"]["gamma"].
+json& slot_of(json& doc, const Param& p) {
   json* node = &doc;
-  std::size_t k = 0;
-  for (const char* stack : {"layer", "decoder"}) {
-    const std::string pre = stack;
-    if (parts[0].rfind(pre, 0) == 0 && parts[0].size() > pre.size() && std::isdigit(static_cast<unsigned char>(parts[0][pre.size()]))) {
-      const std::size_t i = std::stoul(parts[0].substr(pre.size()));
-      json& list = doc[pre == "layer" ? "layers" : "decoder"];
-      while (list.size() <= i) list.push_back(json::object());
-      node = &list[i];
-      k = 1;
-    }
+  const Place& at = p.place;
+  if (at.layer >= 0) {
+    const bool dec = at.section == "decoder";
+    json& list = doc[dec ? "decoder" : "layers"];
+    while (list.size() <= static_cast<std::size_t>(at.layer)) list.push_back(json::object());
+    node = &list[static_cast<std::size_t>(at.layer)];
+    if (dec && at.block == "self_attention") node = &(*node)["self"];
+    if (dec && at.block == "cross_attention") node = &(*node)["cross"];
+  } else if (at.section == "classifier") {
+    node = &doc["classifier"];
   }
-  if (parts[0] == "cls") node = &doc["classifier"], k = 1;
-  for (; k + 1 < parts.size(); ++k) node = &(*node)[parts[k]];
-  return (*node)[parts.back()];
+  if (!p.norm.empty()) node = &(*node)[p.norm];
+  return (*node)[p.name];
 }
 
 }  // namespace
@@ -404,11 +455,11 @@ json model_to_json(const Model& m) {
   if (!m.label_names.empty()) doc["labels"] = m.label_names;
   for (const auto& [a, b] : m.merges) doc["merges"].push_back(a + ' ' + b);
   for (const Param& p : m.params) {
-    if (p.id == "embedding_table") {
+    if (p.name == "embedding_table") {
       if (m.user_embedding) doc["embedding"] = values_json(p);
       continue;
     }
-    slot_of(doc, p.id) = values_json(p);
+    slot_of(doc, p) = values_json(p);
   }
   return doc;
 }

@@ -14,6 +14,7 @@ namespace ew {
 
 Model model_from_json(const nlohmann::json& j);
 Model model_from_string(const std::string& text);  // parse errors name line and column
+nlohmann::json model_file_json(const std::string& text);  // the JSON alone (errors as above)
 Model model_from_file(const std::string& path);    // a missing file is an ew::Error
 // A model file (text, inputs; no "weights", no parameters) whose configuration, vocabulary,
 // labels and parameters come from the safetensors file `bytes` (weights a reader loads or

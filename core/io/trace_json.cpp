@@ -1,13 +1,10 @@
-// trace_json.cpp — JSON output of a trace (trace_json.h). Metadata goes through
-// nlohmann::ordered_json; the (possibly large) data arrays are streamed by hand.
+// trace_json.cpp — the trace as one JSON document (trace_json.h).
 #include "io/trace_json.h"
 
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
-
-#include <nlohmann/json.hpp>
+#include <cstdlib>
 
 #include "io/model_file.h"
 #include "kernels/kernels.h"
@@ -31,6 +28,27 @@ std::string format_float(float v) {
 
 namespace {
 
+// A float as a JSON number: the double nearest its shortest decimal, which the document then
+// writes as that decimal (a float32 reader gets the float back, a float64 reader the decimal).
+ojson number(float v) {
+  if (!std::isfinite(v)) return nullptr;  // -inf: a masked entry
+  const std::string s = format_float(v);
+  double d = 0;
+#if defined(__cpp_lib_to_chars) || (defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11)
+  std::from_chars(s.data(), s.data() + s.size(), d);
+#else
+  d = std::strtod(s.c_str(), nullptr);
+#endif
+  return d;
+}
+
+ojson values(const float* v, std::size_t n) {
+  ojson out = ojson::array();
+  out.get_ref<ojson::array_t&>().reserve(n);
+  for (std::size_t i = 0; i < n; ++i) out.push_back(number(v[i]));
+  return out;
+}
+
 ojson axes_json(const std::vector<Axis>& axes) {
   ojson a = ojson::array();
   for (const Axis& x : axes) a.push_back({{"name", x.name}, {"labels", x.labels.empty() ? ojson() : ojson(x.labels)}});
@@ -42,46 +60,32 @@ ojson place_json(const Place& p) {
           {"head", p.head}};
 }
 
-void write_data(std::ostream& out, const float* v, std::size_t n) {
-  out << "[";
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i) out << ",";
-    out << format_float(v[i]);
+// The BPE merges with the vocabulary before and after each, the final vocabulary, and what
+// they were learned on.
+ojson bpe_json(const TextInfo& t) {
+  ojson merges = ojson::array();
+  for (const BpeMerge& m : t.bpe.merges) {
+    ojson before = ojson::array(), after = ojson::array();
+    for (const auto& [w, f] : m.vocab_before) before.push_back({w, f});
+    for (const auto& [w, f] : m.vocab_after) after.push_back({w, f});
+    merges.push_back({{"pair", {m.pair.first, m.pair.second}},
+                      {"count", m.count},
+                      {"vocab_before", before},
+                      {"vocab_after", after}});
   }
-  out << "]";
+  ojson final_vocab = ojson::array();
+  for (const auto& [w, f] : t.bpe.final_vocab) final_vocab.push_back({w, f});
+  return {{"merges", merges}, {"final_vocab", final_vocab}, {"learned_on", t.bpe_learned_on},
+          {"corpus_words", t.bpe_corpus_words}, {"weights", t.weights}};
 }
 
-// Dumps an object and leaves it open ("{...") so that "data" can be appended.
-void write_open(std::ostream& out, const ojson& meta) {
-  std::string s = meta.dump();
-  s.pop_back();  // the closing brace
-  out << s;
-}
-
-}  // namespace
-
-void write_trace_json(std::ostream& out, const Trace& trace, const Model& model, const JsonOptions& opt) {
-  const TextInfo& t = trace.text;
+// The run's text facts: tokens, vocabulary, tokenizer, BPE, and what the regex skipped.
+ojson text_json(const TextInfo& t) {
   ojson text{{"source_tokens", t.source_tokens},
              {"target_tokens", t.target_tokens},
              {"vocab", t.vocab},
              {"tokenizer", t.tokenizer}};
-  if (t.tokenizer == "bpe") {
-    ojson merges = ojson::array();
-    for (const BpeMerge& m : t.bpe.merges) {
-      ojson before = ojson::array(), after = ojson::array();
-      for (const auto& [w, f] : m.vocab_before) before.push_back({w, f});
-      for (const auto& [w, f] : m.vocab_after) after.push_back({w, f});
-      merges.push_back({{"pair", {m.pair.first, m.pair.second}},
-                        {"count", m.count},
-                        {"vocab_before", before},
-                        {"vocab_after", after}});
-    }
-    ojson final_vocab = ojson::array();
-    for (const auto& [w, f] : t.bpe.final_vocab) final_vocab.push_back({w, f});
-    text["bpe"] = {{"merges", merges}, {"final_vocab", final_vocab}, {"learned_on", t.bpe_learned_on},
-                   {"corpus_words", t.bpe_corpus_words}, {"weights", t.weights}};
-  }
+  if (t.tokenizer == "bpe") text["bpe"] = bpe_json(t);
   // What the regex tokenizer dropped, per batch item: [{start, length, text}] in code points.
   if (!t.skipped.empty()) {
     ojson skipped = ojson::array();
@@ -94,54 +98,40 @@ void write_trace_json(std::ostream& out, const Trace& trace, const Model& model,
     text["sentences"] = t.sentences;
     text["skip_reason"] = kRegexSkipReason;
   }
-  ojson head{{"tokens", t.source_tokens.empty() ? std::vector<std::string>{} : t.source_tokens[0]},
-             {"text", text},
-             {"config", ojson::parse(config_to_json(model.config).dump())},
-             {"isa", kernel_isa()}};
-  write_open(out, head);
-  out << ",\"steps\":[";
-  for (std::size_t i = 0; i < trace.size(); ++i) {
-    const Step& s = trace[i];
-    ojson meta{{"id", s.id}, {"title", s.title}, {"formula", s.formula}, {"kind", s.kind}, {"note", s.note}, {"role", s.role},
-               {"shape", s.shape}, {"inputs", s.inputs}, {"head", s.head}, {"axes", axes_json(s.axes)},
-               {"place", place_json(s.place)}};
-    if (!s.of.empty()) meta["of"] = s.of;
-    if (i) out << ",";
-    if (opt.step_data) {
-      write_open(out, meta);
-      out << ",\"data\":";
-      write_data(out, s.data.data(), s.size());
-      out << "}";
-    } else {
-      out << meta.dump();
-    }
-  }
-  out << "]";
-  if (opt.params) {
-    out << ",\"params\":[";
-    for (std::size_t i = 0; i < model.params.size(); ++i) {
-      const Param& p = model.params[i];
-      std::vector<std::size_t> shape(p.value.shape().begin(), p.value.shape().end());
-      ojson meta{{"id", p.id}, {"shape", shape}, {"axes", axes_json(p.axes)}, {"place", place_json(p.place)}};
-      if (i) out << ",";
-      if (opt.param_data) {
-        write_open(out, meta);
-        out << ",\"data\":";
-        write_data(out, p.value.data(), p.value.size());
-        out << "}";
-      } else {
-        out << meta.dump();
-      }
-    }
-    out << "]";
-  }
-  out << "}";
+  return text;
 }
 
-std::string trace_json(const Trace& trace, const Model& model, const JsonOptions& opt) {
-  std::ostringstream s;
-  write_trace_json(s, trace, model, opt);
-  return s.str();
+ojson step_json(const Step& s, bool data) {
+  ojson out{{"id", s.id}, {"title", s.title}, {"formula", s.formula}, {"kind", s.kind}, {"note", s.note}, {"role", s.role},
+            {"shape", s.shape}, {"inputs", s.inputs}, {"head", s.head}, {"axes", axes_json(s.axes)},
+            {"place", place_json(s.place)}};
+  if (!s.of.empty()) out["of"] = s.of;
+  if (data) out["data"] = values(s.data.data(), s.size());
+  return out;
+}
+
+ojson param_json(const Param& p, bool data) {
+  const std::vector<std::size_t> shape(p.value.shape().begin(), p.value.shape().end());
+  ojson out{{"id", p.id}, {"shape", shape}, {"axes", axes_json(p.axes)}, {"place", place_json(p.place)}};
+  if (data) out["data"] = values(p.value.data(), p.value.size());
+  return out;
+}
+
+}  // namespace
+
+ojson trace_json(const Trace& trace, const Model& model, const JsonOptions& opt) {
+  const TextInfo& t = trace.text;
+  ojson doc{{"tokens", t.source_tokens.empty() ? std::vector<std::string>{} : t.source_tokens[0]},
+            {"text", text_json(t)},
+            {"config", ojson::parse(config_to_json(model.config).dump())},
+            {"isa", kernel_isa()}};
+  ojson& steps = doc["steps"] = ojson::array();
+  for (std::size_t i = 0; i < trace.size(); ++i) steps.push_back(step_json(trace[i], opt.step_data));
+  if (opt.params) {
+    ojson& params = doc["params"] = ojson::array();
+    for (const Param& p : model.params) params.push_back(param_json(p, opt.param_data));
+  }
+  return doc;
 }
 
 }  // namespace ew

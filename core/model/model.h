@@ -2,8 +2,9 @@
 // pass that runs it into a Trace is trace/forward.h).
 //
 // Row-vector convention throughout (seed 000): Y = X·W + b with W of shape in×out.
-// Every parameter has a stable id ("layer0.W_q", "decoder0.cross.W_k", "embedding_table")
-// so that trace steps can name the parameters they were computed from.
+// Every parameter has a stable id ("layer0.W_q", "decoder0.cross.W_k", "embedding_table"),
+// made from its place and name (model/naming.h), so that trace steps can name the parameters
+// they were computed from.
 // Parameters a model file leaves out are seeded-random (random.h: the same numbers on
 // every platform), biases 0, LayerNorm γ 1 and β 0.
 #pragma once
@@ -16,6 +17,7 @@
 #include <xtensor/xarray.hpp>
 
 #include "kernels/kernels.h"
+#include "model/naming.h"
 #include "model/place.h"
 
 namespace ew {
@@ -50,11 +52,15 @@ struct Config {
 
 // A named parameter tensor. Matrices are in×out; vectors have one dimension.
 struct Param {
-  std::string id;
+  std::string id;  // param_id of its place, norm and name (model/naming.h)
   xt::xarray<float> value;
   PackedB packed;  // value repacked for ew_f32_matmul_packed (weights of matmuls only)
   std::vector<Axis> axes;  // one per dimension (set by ensure_params)
-  Place place;             // the block it belongs to
+  Place place;             // the block it belongs to (set by ensure_params)
+  std::string norm = {};   // the LayerNorm it belongs to, or "" (set by ensure_params)
+  std::string name = {};   // its name in its place (and norm): "W_k", "gamma", ...
+
+  ParamKey key() const { return {place, norm, name}; }
 };
 
 struct Model {

@@ -1,4 +1,5 @@
-// params.cpp — parameter inventory, shape checks, seeded defaults and packing.
+// params.cpp — parameter inventory (each parameter by place and name), shape checks, seeded
+// defaults and packing.
 #include "model/params.h"
 
 #include <algorithm>
@@ -13,48 +14,53 @@ namespace {
 enum class Init { Weight, Zeros, Ones, Table };
 
 struct Spec {
-  std::string id;
+  ParamKey key;
+  std::string id;  // param_id(key)
   std::vector<std::size_t> shape;
   Init init;
   bool packed;  // a matmul weight
   std::vector<Axis> axes;
-  Place place;
 };
 
 const std::vector<Axis> kMatrix = {{"in", ""}, {"out", ""}};
 const std::vector<Axis> kBias = {{"out", ""}};
 const std::vector<Axis> kNorm = {{"feature", ""}};
 
-void attention_specs(std::vector<Spec>& out, const std::string& p, std::size_t d, const Place& at) {
+void add(std::vector<Spec>& out, const Place& at, const std::string& norm, const std::string& name,
+         std::vector<std::size_t> shape, Init init, const std::vector<Axis>& axes) {
+  ParamKey key{at, norm, name};
+  std::string id = param_id(key);
+  out.push_back({std::move(key), std::move(id), std::move(shape), init, init == Init::Weight, axes});
+}
+
+void attention_specs(std::vector<Spec>& out, std::size_t d, const Place& at) {
   for (const char* m : {"q", "k", "v", "o"}) {
-    out.push_back({p + "W_" + m, {d, d}, Init::Weight, true, kMatrix, at});
-    out.push_back({p + "b_" + m, {d}, Init::Zeros, false, kBias, at});
+    add(out, at, "", std::string("W_") + m, {d, d}, Init::Weight, kMatrix);
+    add(out, at, "", std::string("b_") + m, {d}, Init::Zeros, kBias);
   }
 }
 
-void ffn_specs(std::vector<Spec>& out, const std::string& p, std::size_t d, std::size_t ff, const Place& at) {
-  out.push_back({p + "W_1", {d, ff}, Init::Weight, true, kMatrix, at});
-  out.push_back({p + "b_1", {ff}, Init::Zeros, false, kBias, at});
-  out.push_back({p + "W_2", {ff, d}, Init::Weight, true, kMatrix, at});
-  out.push_back({p + "b_2", {d}, Init::Zeros, false, kBias, at});
+void ffn_specs(std::vector<Spec>& out, std::size_t d, std::size_t ff, const Place& at) {
+  add(out, at, "", "W_1", {d, ff}, Init::Weight, kMatrix);
+  add(out, at, "", "b_1", {ff}, Init::Zeros, kBias);
+  add(out, at, "", "W_2", {ff, d}, Init::Weight, kMatrix);
+  add(out, at, "", "b_2", {d}, Init::Zeros, kBias);
 }
 
-void norm_specs(std::vector<Spec>& out, const std::string& p, std::size_t d, const Place& at) {
-  out.push_back({p + ".gamma", {d}, Init::Ones, false, kNorm, at});
-  out.push_back({p + ".beta", {d}, Init::Zeros, false, kNorm, at});
+void norm_specs(std::vector<Spec>& out, const std::string& norm, std::size_t d, const Place& at) {
+  add(out, at, norm, "gamma", {d}, Init::Ones, kNorm);
+  add(out, at, norm, "beta", {d}, Init::Zeros, kNorm);
 }
 
-void layer_specs(std::vector<Spec>& s, const Config& c, const char* stack, int i) {
+void layer_specs(std::vector<Spec>& s, const Config& c, const char* section, int i) {
   const auto d = static_cast<std::size_t>(c.d_model);
-  const bool dec = std::string(stack) == "decoder";
-  const std::string p = (dec ? "decoder" : "layer") + std::to_string(i) + ".";
-  const std::string section = dec ? "decoder" : "encoder";
-  attention_specs(s, dec ? p + "self." : p, d, {section, i, "self_attention", -1});
-  if (dec) attention_specs(s, p + "cross.", d, {section, i, "cross_attention", -1});
-  ffn_specs(s, p, d, static_cast<std::size_t>(c.d_ff), {section, i, "ffn", -1});
+  const bool dec = std::string(section) == "decoder";
+  attention_specs(s, d, {section, i, "self_attention", -1});
+  if (dec) attention_specs(s, d, {section, i, "cross_attention", -1});
+  ffn_specs(s, d, static_cast<std::size_t>(c.d_ff), {section, i, "ffn", -1});
   for (const char* ln : {"ln1", "ln2", "ln3"}) {
     if (!dec && std::string(ln) == "ln3") break;
-    norm_specs(s, p + ln, d, {section, i, "add_norm", -1});
+    norm_specs(s, ln, d, {section, i, "add_norm", -1});
   }
 }
 
@@ -63,11 +69,11 @@ std::vector<Spec> inventory(const Config& c, int vocab_size, int positions) {
   const auto labels = static_cast<std::size_t>(c.num_labels);
   const bool pre = c.norm == NormOrder::Pre;
   std::vector<Spec> s;
-  s.push_back({"embedding_table", {static_cast<std::size_t>(vocab_size), d}, Init::Table, false,
-               {{"vocab", "vocab"}, {"feature", ""}}, {"input", -1, "embedding", -1}});
+  add(s, {"input", -1, "embedding", -1}, "", "embedding_table", {static_cast<std::size_t>(vocab_size), d}, Init::Table,
+      {{"vocab", "vocab"}, {"feature", ""}});
   if (c.positional == Positional::Learned) {
-    s.push_back({"position_table", {static_cast<std::size_t>(positions), d}, Init::Table, false,
-                 {{"position", ""}, {"feature", ""}}, {"input", -1, "positional", -1}});
+    add(s, {"input", -1, "positional", -1}, "", "position_table", {static_cast<std::size_t>(positions), d}, Init::Table,
+        {{"position", ""}, {"feature", ""}});
     norm_specs(s, "embedding_ln", d, {"input", -1, "embedding", -1});
   }
   for (int i = 0; i < c.num_layers; ++i) layer_specs(s, c, "encoder", i);
@@ -76,8 +82,8 @@ std::vector<Spec> inventory(const Config& c, int vocab_size, int positions) {
   if (pre && c.decoder_layers > 0) norm_specs(s, "decoder_final_ln", d, {"decoder", -1, "stack_output", -1});
   if (c.num_labels > 0) {
     const Place at{"classifier", -1, "classifier", -1};
-    s.push_back({"cls.W", {d, labels}, Init::Weight, true, {{"in", ""}, {"label", "labels"}}, at});
-    s.push_back({"cls.b", {labels}, Init::Zeros, false, {{"label", "labels"}}, at});
+    add(s, at, "", "W", {d, labels}, Init::Weight, {{"in", ""}, {"label", "labels"}});
+    add(s, at, "", "b", {labels}, Init::Zeros, {{"label", "labels"}});
   }
   return s;
 }
@@ -122,6 +128,8 @@ void ensure_params(Model& model, int vocab_size, int positions) {
   const std::vector<Spec> specs = inventory(c, vocab_size, positions);
   ordered.reserve(specs.size());
   for (const Spec& spec : specs) {
+    // A given parameter's id was made from its place and name by param_id, as spec.id was
+    // (model files, weights files), so equal ids are equal keys.
     auto it = std::find_if(model.params.begin(), model.params.end(),
                            [&](const Param& p) { return p.id == spec.id; });
     Param p;
@@ -147,7 +155,9 @@ void ensure_params(Model& model, int vocab_size, int positions) {
                     static_cast<int>(spec.shape[1]));
     }
     p.axes = spec.axes;
-    p.place = spec.place;
+    p.place = spec.key.place;  // every parameter knows its place and name from here on
+    p.norm = spec.key.norm;
+    p.name = spec.key.name;
     ordered.push_back(std::move(p));
   }
   // Anything left over is a parameter this configuration does not use.

@@ -26,44 +26,43 @@ Dims rows_of(const Rec& r, const AttnInput& in, Dim last) {
 
 struct HeadSteps {
   float *scores, *scaled, *rowmax, *rowsum, *weights, *context;
+  std::string context_id;
 };
 
-// Records the six steps of head h (buffers to be filled by run_head).
-HeadSteps record_head(Rec r, const AttentionArgs& a, int h) {
+// Records the six steps of head h (buffers to be filled by run_head) from the block's q, k, v.
+HeadSteps record_head(Rec r, const AttentionArgs& a, int h, const std::string& q, const std::string& k,
+                      const std::string& v) {
   const Config& c = r.model.config;
   const int dk = c.d_k();
-  const std::string& P = a.prefix;
-  const std::string hp = P + "head" + std::to_string(h) + ".";
   const std::string hs = " (head " + std::to_string(h) + ", " + a.what + ")";
   const std::string dks = std::to_string(dk);
   const Dims sq = square(r, a);
   const Dims row = without_last(sq);  // [batch,] query
-  Rec rh = r.in(r.place.block.c_str(), h);
-  Trace& t = r.trace;
+  const Place at{r.place.section, r.place.layer, r.place.block, h};
+  const auto id = [&](const char* role) { return step_id(at, role); };
+  const auto add = [&](const char* role, const Dims& dims, const std::string& title, const std::string& formula,
+                       const char* kind, std::vector<std::string> inputs, const std::string& note = {}) {
+    return r.trace.add(id(role), role, dims, at, title, formula, kind, std::move(inputs), note).data.data();
+  };
   HeadSteps s;
-  s.scores = t.add(hp + "scores", sq, rh.place, "Raw scores" + hs, "S_h = Q_h K_h^{\\top}", "scores", {P + "q", P + "k"},
-                   "Dot product of each query row with each key row, over this head's d_k = " + dks + " columns.")
-                 .data.data();
-  s.scaled = t.add(hp + "scaled", sq, rh.place, "Scaled and masked scores" + hs,
-                   c.scale ? "\\tilde{S}_h = \\frac{S_h}{\\sqrt{d_k}} + M" : "\\tilde{S}_h = S_h + M", "scale_mask",
-                   {hp + "scores", a.mask.id},
-                   c.scale ? "Divided by √d_k = √" + dks + " so the softmax does not saturate; masked entries are −∞."
-                           : "Scaling is off: scores enter the softmax as they are (compare with it on).")
-                 .data.data();
-  s.rowmax = t.add(hp + "rowmax", row, rh.place, "Row maxima" + hs, "m_i = \\max_j \\tilde{S}_{h,ij}", "rowmax",
-                   {hp + "scaled"}, "Subtracted before exp, so exp never overflows.")
-                 .data.data();
-  s.rowsum = t.add(hp + "rowsum", row, rh.place, "Row sums of exp" + hs, "s_i = \\sum_j e^{\\tilde{S}_{h,ij} - m_i}",
-                   "rowsum", {hp + "scaled", hp + "rowmax"})
-                 .data.data();
-  s.weights = t.add(hp + "weights", sq, rh.place, "Attention weights" + hs,
-                    "A_{h,ij} = \\mathrm{softmax}_j(\\tilde{S}_h)_{ij} = \\frac{e^{\\tilde{S}_{h,ij} - m_i}}{s_i}",
-                    "softmax", {hp + "scaled", hp + "rowmax", hp + "rowsum"},
-                    "Each row sums to 1: how much each query position draws from each key position.")
-                  .data.data();
-  s.context = t.add(hp + "context", rows_of(r, a.q, dim(dk, "head_feature")), rh.place, "Weighted sum of values" + hs,
-                    "C_h = A_h V_h", "context", {hp + "weights", P + "v"})
-                  .data.data();
+  s.scores = add("scores", sq, "Raw scores" + hs, "S_h = Q_h K_h^{\\top}", "scores", {q, k},
+                 "Dot product of each query row with each key row, over this head's d_k = " + dks + " columns.");
+  s.scaled = add("scaled", sq, "Scaled and masked scores" + hs,
+                 c.scale ? "\\tilde{S}_h = \\frac{S_h}{\\sqrt{d_k}} + M" : "\\tilde{S}_h = S_h + M", "scale_mask",
+                 {id("scores"), a.mask.id},
+                 c.scale ? "Divided by √d_k = √" + dks + " so the softmax does not saturate; masked entries are −∞."
+                         : "Scaling is off: scores enter the softmax as they are (compare with it on).");
+  s.rowmax = add("rowmax", row, "Row maxima" + hs, "m_i = \\max_j \\tilde{S}_{h,ij}", "rowmax", {id("scaled")},
+                 "Subtracted before exp, so exp never overflows.");
+  s.rowsum = add("rowsum", row, "Row sums of exp" + hs, "s_i = \\sum_j e^{\\tilde{S}_{h,ij} - m_i}", "rowsum",
+                 {id("scaled"), id("rowmax")});
+  s.weights = add("weights", sq, "Attention weights" + hs,
+                  "A_{h,ij} = \\mathrm{softmax}_j(\\tilde{S}_h)_{ij} = \\frac{e^{\\tilde{S}_{h,ij} - m_i}}{s_i}", "softmax",
+                  {id("scaled"), id("rowmax"), id("rowsum")},
+                  "Each row sums to 1: how much each query position draws from each key position.");
+  s.context = add("context", rows_of(r, a.q, dim(dk, "head_feature")), "Weighted sum of values" + hs, "C_h = A_h V_h",
+                  "context", {id("weights"), v});
+  s.context_id = id("context");
   return s;
 }
 
@@ -94,32 +93,31 @@ void run_head(const Rec& r, const AttentionArgs& a, int h, const float* q, const
 Tensor rec_attention(Rec r, const AttentionArgs& a) {
   const Config& c = r.model.config;
   const int d = c.d_model, H = c.num_heads, dk = c.d_k();
-  const std::string& P = a.prefix;
   const bool cross = a.kv.x.id != a.q.x.id;
   // One letter per stream: X the encoder's rows, Y the decoder's, H the encoder output
   // that cross-attention's keys and values read.
   const std::string xq = a.q.tokens == std::string("target") ? "Y" : "X", xkv = cross ? "H" : xq;
   const Dim feat = dim(d, "feature");
 
-  const Tensor q = rec_linear(r, P + "q", rows_of(r, a.q, feat), "Queries Q (" + a.what + ")", "Q = " + xq + " W^{Q} + b^{Q}",
-                              a.q.x, P + "W_q", P + "b_q",
-                              "All heads at once; head h uses columns h·d_k … (h+1)·d_k − 1.");
-  const Tensor k = rec_linear(r, P + "k", rows_of(r, a.kv, feat), "Keys K (" + a.what + ")",
-                              "K = " + xkv + " W^{K} + b^{K}", a.kv.x, P + "W_k", P + "b_k");
-  const Tensor v = rec_linear(r, P + "v", rows_of(r, a.kv, feat), "Values V (" + a.what + ")",
-                              "V = " + xkv + " W^{V} + b^{V}", a.kv.x, P + "W_v", P + "b_v");
+  const Tensor q = rec_linear(r, "q", rows_of(r, a.q, feat), "Queries Q (" + a.what + ")", "Q = " + xq + " W^{Q} + b^{Q}",
+                              a.q.x, "W_q", "b_q", "All heads at once; head h uses columns h·d_k … (h+1)·d_k − 1.");
+  const Tensor k = rec_linear(r, "k", rows_of(r, a.kv, feat), "Keys K (" + a.what + ")",
+                              "K = " + xkv + " W^{K} + b^{K}", a.kv.x, "W_k", "b_k");
+  const Tensor v = rec_linear(r, "v", rows_of(r, a.kv, feat), "Values V (" + a.what + ")",
+                              "V = " + xkv + " W^{V} + b^{V}", a.kv.x, "W_v", "b_v");
 
   std::vector<std::string> context_ids;
   std::vector<const float*> contexts;
   for (int h = 0; h < H; ++h) {
-    const HeadSteps s = record_head(r, a, h);
+    const HeadSteps s = record_head(r, a, h, q.id, k.id, v.id);
     run_head(r, a, h, q.data, k.data, v.data, s);
-    context_ids.push_back(P + "head" + std::to_string(h) + ".context");
+    context_ids.push_back(s.context_id);
     contexts.push_back(s.context);
   }
 
   float* concat = r.trace
-                      .add(P + "concat", rows_of(r, a.q, feat), r.place, "Heads concatenated (" + a.what + ")",
+                      .add(step_id(r.place, "concat"), "concat", rows_of(r, a.q, feat), r.place,
+                           "Heads concatenated (" + a.what + ")",
                            "C = \\left[\\,C_0 \\;\\middle|\\; C_1 \\;\\middle|\\; \\cdots \\;\\middle|\\; C_{h-1}\\,\\right]",
                            "concat", context_ids)
                       .data.data();
@@ -127,9 +125,9 @@ Tensor rec_attention(Rec r, const AttentionArgs& a) {
     for (int h = 0; h < H; ++h)
       std::copy(contexts[h] + row * dk, contexts[h] + (row + 1) * dk, concat + row * d + h * dk);
 
-  return rec_linear(r, P + "attn_out", rows_of(r, a.q, feat), "Output projection W_o (" + a.what + ")",
-                    "\\mathrm{MHA}(" + (cross ? xq + ", H, H" : xq) + ") = C W^{O} + b^{O}", {P + "concat", concat}, P + "W_o", P + "b_o",
-                    "Mixes the heads' results back into d_model columns.");
+  return rec_linear(r, "attn_out", rows_of(r, a.q, feat), "Output projection W_o (" + a.what + ")",
+                    "\\mathrm{MHA}(" + (cross ? xq + ", H, H" : xq) + ") = C W^{O} + b^{O}",
+                    {step_id(r.place, "concat"), concat}, "W_o", "b_o", "Mixes the heads' results back into d_model columns.");
 }
 
 }  // namespace ew

@@ -18,15 +18,15 @@ struct AttnInput {
 };
 
 struct AttentionArgs {
-  std::string prefix;  // step and parameter prefix: "layer0.", "decoder1.cross."
   AttnInput q;         // the stream the queries come from
   AttnInput kv;        // keys and values (the same stream for self-attention)
   Tensor mask;         // B×Tq×Tk additive mask (0 or -inf)
   std::string what;    // for titles: "self-attention", "masked self-attention", ...
 };
 
-// Records the block's steps at r.place (its block set by the caller); returns the B×Tq×d
-// output of W_o (step `<prefix>attn_out`).
+// Records the block's steps at r.place (its block set by the caller: their ids and the
+// parameters' are made from it, "layer0." or "decoder1.cross."); returns the B×Tq×d output of
+// W_o (role "attn_out").
 Tensor rec_attention(Rec r, const AttentionArgs& a);
 
 }  // namespace ew

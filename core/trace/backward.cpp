@@ -442,11 +442,10 @@ void record_grad(Trace& t, Grads& G, const std::string& id, const std::vector<fl
   for (std::size_t k = 0; k < shape.size(); ++k) dims.push_back({shape[k], k < axes.size() ? axes[k] : Axis{}});
   place.section = "backward";
   const std::vector<std::string> from = G.from(id);
-  Step& s = t.add("grad." + id, dims, place, "Gradient of the loss with respect to " + title,
+  Step& s = t.add("grad." + id, "grad", dims, place, "Gradient of the loss with respect to " + title,
                   "\\frac{\\partial L}{\\partial\\, \\text{" + tex_id(id) + "}}", "grad", from,
                   from.size() > 2 ? "Summed over every step this tensor feeds." : "");
   s.of = of;
-  s.role = "grad";
   std::copy(g.begin(), g.end(), s.data.begin());
 }
 
@@ -473,7 +472,7 @@ void run_backward(const Model& m, Trace& t, bool activations) {
   std::vector<std::string> loss_from;  // the probability steps the loss read
   for (const char* id : {"cls.probs", "mlm.probs", "probs"})
     if (G.find(id)) loss_from.push_back(id);
-  Step& L = t.add("loss", Dims{{1, Axis{"sequence", ""}}}, Place{"loss", -1, "loss", -1}, "Loss (cross-entropy)",
+  Step& L = t.add("loss", "loss", Dims{{1, Axis{"sequence", ""}}}, Place{"loss", -1, "loss", -1}, "Loss (cross-entropy)",
                   "L = -\\frac{1}{N}\\sum_{i} \\log p_{i,\\,y_i}", "loss",
                   loss_from,
                   "The mean of −log(probability of the right answer).");

@@ -10,6 +10,7 @@
 #include "model/config_schema.h"
 #include "model/error.h"
 #include "model/model.h"
+#include "model/naming.h"
 #include "model/params.h"
 #include "model/positional.h"
 #include "model/tokenizer.h"
@@ -82,13 +83,14 @@ Tensor rec_embed(Rec r, const std::string& pre, const std::vector<std::vector<in
   const int B = r.B, d = c.d_model;
   const Param& E = r.model.at("embedding_table");
   const Dims rows = per_token(r, T, dim(d, "feature"));
-  float* idf = r.trace.add(pre + "token_ids", per_token(r, T), r.in("tokens").place, "Token ids (" + what + ")",
+  float* idf = r.trace.add(pre + "token_ids", pre + "token_ids", per_token(r, T), r.in("tokens").place,
+                           "Token ids (" + what + ")",
                            "\\text{id}_t = \\text{vocab}[\\text{token}_t]", "tokens", {},
                            B > 1 ? "The shorter sentence is padded with <pad> to the same length." : "")
                    .data.data();
   const Rec re = r.in("embedding");
   const std::string sym = pre == "target_" ? "Y" : "X";  // the decoder's stream is Y, the encoder's X
-  float* emb = r.trace.add(pre + "embedding", rows, re.place, "Embedding lookup (" + what + ")",
+  float* emb = r.trace.add(pre + "embedding", pre + "embedding", rows, re.place, "Embedding lookup (" + what + ")",
                            sym + "^{\\text{tok}}_t = E[\\text{id}_t]", "lookup", {pre + "token_ids", "embedding_table"},
                            "Row id_t of the embedding table, one row per token.")
                    .data.data();
@@ -106,7 +108,8 @@ Tensor rec_embed(Rec r, const std::string& pre, const std::vector<std::vector<in
                     "Without positions, attention cannot tell word order: permuting the tokens permutes the output.");
   const bool learned = c.positional == Positional::Learned;
   float* pos = r.trace
-                   .add(pre + "positional", {dim(T, "position"), dim(d, "feature")}, r.in("positional").place,
+                   .add(pre + "positional", pre + "positional", {dim(T, "position"), dim(d, "feature")},
+                        r.in("positional").place,
                         learned ? "Learned position embeddings" : "Sinusoidal positional encoding",
                         learned ? "P_t = E^{\\text{pos}}[t]"
                                 : "PE_{(p,2i)} = \\sin\\!\\left(\\frac{p}{10000^{2i/d}}\\right),\\; PE_{(p,2i+1)} = \\cos\\!\\left(\\frac{p}{10000^{2i/d}}\\right)",
@@ -121,7 +124,8 @@ Tensor rec_embed(Rec r, const std::string& pre, const std::vector<std::vector<in
   }
   const std::string input_title = sym == "Y" ? "Decoder input: embedding + position"
                                                                  : "Encoder input: embedding + position";
-  float* sum = r.trace.add(learned ? pre + "embedding_sum" : out_id, rows, re.place,
+  const std::string sum_role = learned ? pre + "embedding_sum" : out_id;
+  float* sum = r.trace.add(sum_role, sum_role, rows, re.place,
                            learned ? "Token + position embeddings" : input_title,
                            sym + " = " + sym + "^{\\text{tok}} + " + std::string(learned ? "P" : "PE"), "add",
                            {pre + "embedding", pre + "positional"})
@@ -130,8 +134,8 @@ Tensor rec_embed(Rec r, const std::string& pre, const std::vector<std::vector<in
     for (std::size_t i = 0; i < static_cast<std::size_t>(T) * d; ++i)
       sum[b * static_cast<std::size_t>(T) * d + i] = emb[b * static_cast<std::size_t>(T) * d + i] + pos[i];
   if (!learned) return {out_id, sum};
-  return rec_layernorm(re, pre + "embedding_ln", out_id, rows, "Embedding LayerNorm", {pre + "embedding_sum", sum},
-                       "embedding_ln",
+  return rec_layernorm(re, pre + "embedding_ln", out_id, rows, "Embedding LayerNorm", {sum_role, sum},
+                       {{"input", -1, "embedding", -1}, "embedding_ln", {}},
                        "BERT normalises the summed embeddings; dropout after it is the identity at inference.");
 }
 
@@ -146,7 +150,7 @@ Tensor rec_mask(Rec r, const std::string& id, const std::string& title, int Tq, 
   if (causal) note = "Causal: position i may not look at j > i. ";
   if (r.B > 1 || key_len[0] < Tk) note += "Padding: no query may look at a <pad> key.";
   if (note.empty()) note = "Nothing is masked: every position sees every position.";
-  float* m = r.trace.add(id, dims, r.in("mask").place, title,
+  float* m = r.trace.add(id, id, dims, r.in("mask").place, title,
                          "M_{ij} = \\begin{cases} 0 & \\text{allowed} \\\\ -\\infty & \\text{masked} \\end{cases}",
                          "mask", {}, note)
                  .data.data();
@@ -164,7 +168,7 @@ Tensor rec_stack_output(Rec r, const std::string& ln, const std::string& out_id,
                         const std::string& what, int layers) {
   const Rec so = r.in("stack_output");
   if (r.model.config.norm == NormOrder::Pre)
-    return rec_layernorm(so, ln, out_id, rows, "Final LayerNorm: " + what, x, ln,
+    return rec_layernorm(so, ln, out_id, rows, "Final LayerNorm: " + what, x, {so.place, ln, {}},
                          "Pre-norm layers add without normalising, so the stack ends with one LayerNorm.");
   const std::string sym = ln == "final_ln" ? "H = X" : "Z = Y";
   return rec_copy(so, out_id, rows, what, sym + "^{(" + std::to_string(layers) + ")}", x,
@@ -304,7 +308,7 @@ Tensor rec_encoder(Rec r, const Tokens& t) {
   r.place = {"input", -1, "", -1};
   Tensor x;
   if (r.model.input) {
-    Step& s = r.trace.add("input", {dim(t.T, "token", "source"), dim(c.d_model, "feature")}, r.in("embedding").place,
+    Step& s = r.trace.add("input", "input", {dim(t.T, "token", "source"), dim(c.d_model, "feature")}, r.in("embedding").place,
                           "Encoder input (given rows)", "X \\in \\mathbb{R}^{T \\times d}", "given", {},
                           "The model file supplies these rows directly: no tokenizer, embedding or positions.");
     std::copy(r.model.input->data(), r.model.input->data() + s.size(), s.data.data());
@@ -330,15 +334,16 @@ void rec_classifier(Rec r, const Tensor& out, int T) {
   label_dims = pooled_dims;
   pooled_dims.push_back(dim(d, "feature"));
   label_dims.push_back(dim(c.num_labels, "label", "labels"));
-  float* pooled = r.trace.add("cls.pooled", pooled_dims, r.place, "First token's output", "h = H_{0}", "pool", {out.id},
-                              "Dropout is the identity at inference.")
-                      .data.data();
+  Step& pooled_step = r.trace.add(step_id(r.place, "pooled"), "pooled", pooled_dims, r.place, "First token's output",
+                                  "h = H_{0}", "pool", {out.id}, "Dropout is the identity at inference.");
+  float* pooled = pooled_step.data.data();
+  const std::string pooled_id = pooled_step.id;
   for (int b = 0; b < B; ++b)
     std::copy(out.data + static_cast<std::size_t>(b) * T * d, out.data + (static_cast<std::size_t>(b) * T + 1) * d,
               pooled + static_cast<std::size_t>(b) * d);
-  const Tensor logits = rec_linear(r, "cls.logits", label_dims, "Classifier logits",
-                                   "z = h W^{\\text{cls}} + b^{\\text{cls}}", {"cls.pooled", pooled}, "cls.W", "cls.b");
-  rec_softmax(r, "cls.probs", label_dims, "Label probabilities", logits);
+  const Tensor logits = rec_linear(r, "logits", label_dims, "Classifier logits",
+                                   "z = h W^{\\text{cls}} + b^{\\text{cls}}", {pooled_id, pooled}, "W", "b");
+  rec_softmax(r, "probs", label_dims, "Label probabilities", logits);
 }
 
 // The masked-word head (BERT's masked-LM objective, without BERT's extra transform layer):
@@ -348,14 +353,14 @@ void rec_masked_lm(Rec r, const Tensor& out, int T) {
   const int d = r.model.config.d_model, V = static_cast<int>(r.trace.text.vocab.size());
   r.place = {"masked_lm", -1, "projection", -1};
   const Dims vocab_dims = per_token(r, T, dim(V, "vocab", "vocab"));
-  float* logits = r.trace.add("mlm.logits", vocab_dims, r.place, "Masked-word logits over the vocabulary",
-                              "z = H E^{\\top}", "logits", {out.id, "embedding_table"},
-                              "Each token's output against every row of the token table (weight tying); the rows at "
-                              "[MASK] positions are the guesses.")
-                      .data.data();
+  Step& step = r.trace.add(step_id(r.place, "logits"), "logits", vocab_dims, r.place,
+                           "Masked-word logits over the vocabulary", "z = H E^{\\top}", "logits", {out.id, "embedding_table"},
+                           "Each token's output against every row of the token table (weight tying); the rows at "
+                           "[MASK] positions are the guesses.");
+  const Tensor logits{step.id, step.data.data()};
   const Param& E = r.model.at("embedding_table");
-  ew_f32_scores(logits, V, out.data, d, E.value.data(), d, r.B * T, V, d);
-  rec_softmax(r.in("softmax"), "mlm.probs", vocab_dims, "Masked-word probabilities", {"mlm.logits", logits},
+  ew_f32_scores(step.data.data(), V, out.data, d, E.value.data(), d, r.B * T, V, d);
+  rec_softmax(r.in("softmax"), "probs", vocab_dims, "Masked-word probabilities", logits,
               "Row t is the model's distribution for the word at position t.");
 }
 
@@ -377,7 +382,7 @@ void rec_decoder(Rec r, const Tokens& t, const Tensor& enc) {
                                     "Decoder output", c.decoder_layers);
   r.place = {"output", -1, "projection", -1};
   const Dims vocab_dims = per_token(r, S, dim(V, "vocab", "vocab"));
-  float* logits = r.trace.add("logits", vocab_dims, r.place, "Output logits over the vocabulary", "z = Z E^{\\top}",
+  float* logits = r.trace.add("logits", "logits", vocab_dims, r.place, "Output logits over the vocabulary", "z = Z E^{\\top}",
                               "logits", {z.id, "embedding_table"},
                               "The output projection shares the embedding table (weight tying, as in the original Transformer).")
                       .data.data();

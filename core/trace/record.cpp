@@ -43,100 +43,108 @@ std::size_t count(const Dims& dims) {
 int last(const Dims& dims) { return dims.back().size; }
 int rows(const Dims& dims) { return static_cast<int>(count(dims) / static_cast<std::size_t>(last(dims))); }
 
-Step& add_activation_step(Rec r, const std::string& id, const Dims& dims, const std::string& x_id, Activation act) {
+// A step of `role` at r.place (or grouped under `group`: a LayerNorm's or softmax's piece).
+Step& add_step(Rec r, const std::string& role, const Dims& dims, const std::string& title, const std::string& formula,
+               const std::string& kind, std::vector<std::string> inputs, const std::string& note = {},
+               const std::string& group = {}) {
+  return r.trace.add(step_id(r.place, role, group), role, dims, r.place, title, formula, kind, std::move(inputs), note);
+}
+
+// The parameter `name` of the block at r.place.
+const Param& param(const Rec& r, const std::string& name) { return r.model.at(param_id({r.place, "", name})); }
+
+Step& add_activation_step(Rec r, const std::string& role, const Dims& dims, const std::string& x_id, Activation act) {
   const bool gelu = act == Activation::GELU;
-  return r.trace.add(id, dims, r.place, gelu ? "GELU activation" : "ReLU activation",
-                     gelu ? "\\mathrm{GELU}(u) = u\\,\\Phi(u) = \\tfrac{1}{2}u\\left(1 + \\mathrm{erf}(u/\\sqrt{2})\\right)"
-                          : "\\mathrm{ReLU}(u) = \\max(0, u)",
-                     "activation", {x_id},
-                     gelu ? "Exact GELU with the error function (not the tanh approximation)."
-                          : "Negative pre-activations become 0.");
+  return add_step(r, role, dims, gelu ? "GELU activation" : "ReLU activation",
+                  gelu ? "\\mathrm{GELU}(u) = u\\,\\Phi(u) = \\tfrac{1}{2}u\\left(1 + \\mathrm{erf}(u/\\sqrt{2})\\right)"
+                       : "\\mathrm{ReLU}(u) = \\max(0, u)",
+                  "activation", {x_id},
+                  gelu ? "Exact GELU with the error function (not the tanh approximation)."
+                       : "Negative pre-activations become 0.");
 }
 
 }  // namespace
 
-Tensor rec_linear(Rec r, const std::string& id, const Dims& dims, const std::string& title,
+Tensor rec_linear(Rec r, const std::string& role, const Dims& dims, const std::string& title,
                   const std::string& formula, const Tensor& x, const std::string& W, const std::string& b,
                   const std::string& note) {
-  const Param& w = r.model.at(W);
-  const Param& bias = r.model.at(b);
+  const Param& w = param(r, W);
+  const Param& bias = param(r, b);
   const int in = static_cast<int>(w.value.shape()[0]);
-  float* y = r.trace.add(id, dims, r.place, title, formula, "linear", {x.id, W, b}, note).data.data();
+  Step& s = add_step(r, role, dims, title, formula, "linear", {x.id, w.id, bias.id}, note);
+  float* y = s.data.data();
   ew_f32_matmul_packed(y, last(dims), x.data, in, w.packed, bias.value.data(), rows(dims), Activation::None);
-  return {id, y};
+  return {s.id, y};
 }
 
-Tensor rec_linear_act(Rec r, const std::string& id, const std::string& act_id, const Dims& dims,
+Tensor rec_linear_act(Rec r, const std::string& role, const std::string& act_role, const Dims& dims,
                       const std::string& title, const std::string& formula, const Tensor& x,
                       const std::string& W, const std::string& b, Activation act, const std::string& note) {
-  const Param& w = r.model.at(W);
-  const Param& bias = r.model.at(b);
+  const Param& w = param(r, W);
+  const Param& bias = param(r, b);
   const int in = static_cast<int>(w.value.shape()[0]);
-  float* pre = r.trace.add(id, dims, r.place, title, formula, "linear", {x.id, W, b}, note).data.data();
-  float* y = add_activation_step(r, act_id, dims, id, act).data.data();
+  Step& pre_step = add_step(r, role, dims, title, formula, "linear", {x.id, w.id, bias.id}, note);
+  const std::string pre_id = pre_step.id;  // the next add may move Step objects, never their data
+  float* pre = pre_step.data.data();
+  Step& act_step = add_activation_step(r, act_role, dims, pre_id, act);
+  float* y = act_step.data.data();
   // One pass: bias and activation fused into the matmul's store; both results recorded.
   ew_f32_matmul_packed(pre, last(dims), x.data, in, w.packed, bias.value.data(), rows(dims), act, y);
-  return {act_id, y};
+  return {act_step.id, y};
 }
 
-Tensor rec_add(Rec r, const std::string& id, const Dims& dims, const std::string& title,
+Tensor rec_add(Rec r, const std::string& role, const Dims& dims, const std::string& title,
                const std::string& formula, const Tensor& a, const Tensor& b, const std::string& note) {
-  Step& s = r.trace.add(id, dims, r.place, title, formula, "add", {a.id, b.id}, note);
+  Step& s = add_step(r, role, dims, title, formula, "add", {a.id, b.id}, note);
   float* y = s.data.data();
   const std::size_t n = s.size();
   for (std::size_t i = 0; i < n; ++i) y[i] = a.data[i] + b.data[i];
-  return {id, y};
+  return {s.id, y};
 }
 
-Tensor rec_copy(Rec r, const std::string& id, const Dims& dims, const std::string& title,
+Tensor rec_copy(Rec r, const std::string& role, const Dims& dims, const std::string& title,
                 const std::string& formula, const Tensor& x, const std::string& note) {
-  Step& s = r.trace.add(id, dims, r.place, title, formula, "copy", {x.id}, note);
+  Step& s = add_step(r, role, dims, title, formula, "copy", {x.id}, note);
   std::copy(x.data, x.data + s.size(), s.data.data());
-  return {id, s.data.data()};
+  return {s.id, s.data.data()};
 }
 
-Tensor rec_layernorm(Rec r, const std::string& id, const std::string& out_id, const Dims& dims,
-                     const std::string& title, const Tensor& x, const std::string& param,
+Tensor rec_layernorm(Rec r, const std::string& role, const std::string& out_role, const Dims& dims,
+                     const std::string& title, const Tensor& x, const ParamKey& norm,
                      const std::string& note) {
-  const std::string gamma_id = param + ".gamma", beta_id = param + ".beta";
-  const Param& gamma = r.model.at(gamma_id);
-  const Param& beta = r.model.at(beta_id);
+  const Param& gamma = r.model.at(param_id({norm.place, norm.norm, "gamma"}));
+  const Param& beta = r.model.at(param_id({norm.place, norm.norm, "beta"}));
   const Dims stat = without_last(dims);
-  float* mean = r.trace
-                    .add(id + ".mean", stat, r.place, "Mean of each row (" + title + ")",
-                         "\\mu_i = \\frac{1}{d}\\sum_{c} x_{ic}", "mean", {x.id})
+  const std::string mean_id = step_id(r.place, "mean", role), var_id = step_id(r.place, "var", role);
+  float* mean = add_step(r, "mean", stat, "Mean of each row (" + title + ")", "\\mu_i = \\frac{1}{d}\\sum_{c} x_{ic}",
+                         "mean", {x.id}, {}, role)
                     .data.data();
-  float* var = r.trace
-                   .add(id + ".var", stat, r.place, "Variance of each row (" + title + ")",
-                        "\\sigma^2_i = \\frac{1}{d}\\sum_{c} (x_{ic} - \\mu_i)^2", "var", {x.id, id + ".mean"},
-                        "Biased variance (divides by d), as LayerNorm uses.")
+  float* var = add_step(r, "var", stat, "Variance of each row (" + title + ")",
+                        "\\sigma^2_i = \\frac{1}{d}\\sum_{c} (x_{ic} - \\mu_i)^2", "var", {x.id, mean_id},
+                        "Biased variance (divides by d), as LayerNorm uses.", role)
                    .data.data();
-  const std::string y_id = out_id.empty() ? id : out_id;
-  float* y = r.trace
-                 .add(y_id, dims, r.place, title,
-                      "\\mathrm{LN}(x)_{ic} = \\frac{x_{ic} - \\mu_i}{\\sqrt{\\sigma^2_i + \\varepsilon}}\\,\\gamma_c + \\beta_c",
-                      "layernorm", {x.id, id + ".mean", id + ".var", gamma_id, beta_id}, note)
-                 .data.data();
+  Step& out = add_step(r, out_role.empty() ? role : out_role, dims, title,
+                       "\\mathrm{LN}(x)_{ic} = \\frac{x_{ic} - \\mu_i}{\\sqrt{\\sigma^2_i + \\varepsilon}}\\,\\gamma_c + \\beta_c",
+                       "layernorm", {x.id, mean_id, var_id, gamma.id, beta.id}, note);
+  float* y = out.data.data();
   ew_f32_layernorm(y, mean, var, x.data, gamma.value.data(), beta.value.data(), rows(dims), last(dims),
                    r.model.config.layer_norm_eps);
-  return {y_id, y};
+  return {out.id, y};
 }
 
-Tensor rec_softmax(Rec r, const std::string& id, const Dims& dims, const std::string& title, const Tensor& x,
+Tensor rec_softmax(Rec r, const std::string& role, const Dims& dims, const std::string& title, const Tensor& x,
                    const std::string& note) {
   const Dims stat = without_last(dims);
-  float* mx = r.trace
-                  .add(id + ".rowmax", stat, r.place, "Row maxima (" + title + ")", "m_i = \\max_j z_{ij}", "rowmax",
-                       {x.id}, "Subtracted before exp so that exp never overflows.")
+  const std::string max_id = step_id(r.place, "rowmax", role), sum_id = step_id(r.place, "rowsum", role);
+  float* mx = add_step(r, "rowmax", stat, "Row maxima (" + title + ")", "m_i = \\max_j z_{ij}", "rowmax", {x.id},
+                       "Subtracted before exp so that exp never overflows.", role)
                   .data.data();
-  float* sum = r.trace
-                   .add(id + ".rowsum", stat, r.place, "Row sums of exp (" + title + ")",
-                        "s_i = \\sum_j e^{z_{ij} - m_i}", "rowsum", {x.id, id + ".rowmax"})
+  float* sum = add_step(r, "rowsum", stat, "Row sums of exp (" + title + ")", "s_i = \\sum_j e^{z_{ij} - m_i}", "rowsum",
+                        {x.id, max_id}, {}, role)
                    .data.data();
-  float* y = r.trace
-                 .add(id, dims, r.place, title, "p_{ij} = \\frac{e^{z_{ij} - m_i}}{s_i}", "softmax",
-                      {x.id, id + ".rowmax", id + ".rowsum"}, note)
-                 .data.data();
+  Step& out = add_step(r, role, dims, title, "p_{ij} = \\frac{e^{z_{ij} - m_i}}{s_i}", "softmax", {x.id, max_id, sum_id},
+                       note);
+  float* y = out.data.data();
   // Softmax as its three pieces: row max, exp(x - max) with its sum, scale by 1/sum.
   const int n = last(dims);
   for (int i = 0; i < rows(dims); ++i) {
@@ -146,7 +154,7 @@ Tensor rec_softmax(Rec r, const std::string& id, const Dims& dims, const std::st
     sum[i] = ew_f32_raddexpminusmax(yi, xi, n, mx[i]);
     ew_f32_vscale(yi, yi, n, 1.0f / sum[i]);
   }
-  return {id, y};
+  return {out.id, y};
 }
 
 }  // namespace ew

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "model/model.h"
+#include "model/naming.h"
 #include "trace/trace.h"
 
 namespace ew {
@@ -49,33 +50,39 @@ Dims per_token(const Rec& r, int T);
 Dims without_last(const Dims& dims);
 
 // ---- compute and record ----------------------------------------------------------------
+// Each records its step at r.place under the role its caller gives, with the id naming.h
+// makes of them (step_id: "layer0." + "ffn_pre"); parameters are named within r.place ("W_1":
+// the W_1 of that block, param_id), so the recorder binds them by place and name.
+
 // Y = X · W + b over every row of `dims` (W: in×out packed parameter `W`). Kind "linear".
-Tensor rec_linear(Rec r, const std::string& id, const Dims& dims, const std::string& title,
+Tensor rec_linear(Rec r, const std::string& role, const Dims& dims, const std::string& title,
                   const std::string& formula, const Tensor& x, const std::string& W, const std::string& b,
                   const std::string& note = {});
 
-// rec_linear then the activation, in one fused kernel pass: records `id` (the
-// pre-activation X·W + b) and `act_id` (act of it); returns the activation.
-Tensor rec_linear_act(Rec r, const std::string& id, const std::string& act_id, const Dims& dims,
+// rec_linear then the activation, in one fused kernel pass: records `role` (the
+// pre-activation X·W + b) and `act_role` (act of it); returns the activation.
+Tensor rec_linear_act(Rec r, const std::string& role, const std::string& act_role, const Dims& dims,
                       const std::string& title, const std::string& formula, const Tensor& x,
                       const std::string& W, const std::string& b, Activation act, const std::string& note = {});
 
 // Y = A + B element-wise (kind "add").
-Tensor rec_add(Rec r, const std::string& id, const Dims& dims, const std::string& title,
+Tensor rec_add(Rec r, const std::string& role, const Dims& dims, const std::string& title,
                const std::string& formula, const Tensor& a, const Tensor& b, const std::string& note = {});
 
 // A copy that names a result (kind "copy"): e.g. "layer0.output" of a pre-norm layer.
-Tensor rec_copy(Rec r, const std::string& id, const Dims& dims, const std::string& title,
+Tensor rec_copy(Rec r, const std::string& role, const Dims& dims, const std::string& title,
                 const std::string& formula, const Tensor& x, const std::string& note = {});
 
-// LayerNorm over the last dimension: records `<id>.mean`, `<id>.var` and the result as
-// `out_id` (or `id` when out_id is empty), with parameters `<param>.gamma`, `<param>.beta`.
-Tensor rec_layernorm(Rec r, const std::string& id, const std::string& out_id, const Dims& dims,
-                     const std::string& title, const Tensor& x, const std::string& param,
+// LayerNorm over the last dimension: records its statistics (roles "mean" and "var", ids
+// grouped under `role`: "layer0.ln1.mean") and the result under `out_role` (or `role` when
+// out_role is empty), with the parameters "gamma" and "beta" of `norm` (its place and name).
+Tensor rec_layernorm(Rec r, const std::string& role, const std::string& out_role, const Dims& dims,
+                     const std::string& title, const Tensor& x, const ParamKey& norm,
                      const std::string& note = {});
 
-// Row softmax over the last dimension, with its pieces `<id>.rowmax` and `<id>.rowsum`.
-Tensor rec_softmax(Rec r, const std::string& id, const Dims& dims, const std::string& title, const Tensor& x,
+// Row softmax over the last dimension, with its pieces (roles "rowmax" and "rowsum", ids
+// grouped under `role`: "cls.probs.rowmax").
+Tensor rec_softmax(Rec r, const std::string& role, const Dims& dims, const std::string& title, const Tensor& x,
                    const std::string& note = {});
 
 }  // namespace ew

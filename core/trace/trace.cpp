@@ -12,12 +12,12 @@ void Trace::begin() {
   setup_ms = 0.0;
 }
 
-Step& Trace::add(const std::string& id, std::vector<int> shape, const std::string& title,
-                 const std::string& formula, const std::string& kind,
+Step& Trace::add(const std::string& id, const std::string& role, const Dims& dims, const Place& place,
+                 const std::string& title, const std::string& formula, const std::string& kind,
                  std::vector<std::string> inputs, const std::string& note) {
   if (index_.count(id)) throw Error("internal: trace step '" + id + "' recorded twice");
   std::size_t count = 1;
-  for (int s : shape) count *= static_cast<std::size_t>(s);
+  for (const Dim& d : dims) count *= static_cast<std::size_t>(d.size);
   if (n_ == steps_.size()) steps_.emplace_back();
   Step& step = steps_[n_];
   step.id = id;
@@ -25,29 +25,20 @@ Step& Trace::add(const std::string& id, std::vector<int> shape, const std::strin
   step.formula = formula;
   step.kind = kind;
   step.note = note;
-  step.role = id.substr(id.rfind('.') + 1);  // npos + 1 == 0: the whole id
-  step.shape = std::move(shape);
-  step.inputs = std::move(inputs);
-  step.head = -1;
+  step.role = role;
+  step.shape.clear();
   step.axes.clear();
-  step.place = Place{};
+  for (const Dim& d : dims) {
+    step.shape.push_back(d.size);
+    step.axes.push_back(d.axis);
+  }
+  step.inputs = std::move(inputs);
+  step.place = place;
+  step.head = place.head;
   step.of.clear();
   step.data.resize(count);  // keeps its capacity: no allocation when shapes repeat
   index_.emplace(id, n_);
   ++n_;
-  return step;
-}
-
-Step& Trace::add(const std::string& id, const Dims& dims, const Place& place, const std::string& title,
-                 const std::string& formula, const std::string& kind, std::vector<std::string> inputs,
-                 const std::string& note) {
-  std::vector<int> shape;
-  shape.reserve(dims.size());
-  for (const Dim& d : dims) shape.push_back(d.size);
-  Step& step = add(id, std::move(shape), title, formula, kind, std::move(inputs), note);
-  for (const Dim& d : dims) step.axes.push_back(d.axis);
-  step.place = place;
-  step.head = place.head;
   return step;
 }
 

@@ -26,7 +26,8 @@ struct Step {
   std::string note;     // one or two sentences more, may be empty
   // What quantity the step is, the same in every layer and head ("weights", "scaled", "q",
   // "ln1", "decoder_input", ...; "grad" for dL/dX, with `of`): the key the page's message
-  // catalog and notation use, set once here so no reader takes it apart from the id.
+  // catalog and notation use, given by the code that records the step (its id is made from
+  // place and role, model/naming.h), so no reader takes it apart from the id.
   std::string role;
   std::vector<int> shape;
   std::vector<std::string> inputs;  // ids of the steps (or parameters) it was computed from
@@ -58,13 +59,11 @@ struct TextInfo {
 class Trace {
  public:
   void begin();  // start a run: keeps every buffer for reuse
-  // Appends a step; its data has prod(shape) zero-or-stale floats for the caller to fill.
-  Step& add(const std::string& id, const Dims& dims, const Place& place, const std::string& title,
-            const std::string& formula, const std::string& kind, std::vector<std::string> inputs = {},
-            const std::string& note = {});
-  // The same without axes or place (they stay empty; for steps recorded outside the layers).
-  Step& add(const std::string& id, std::vector<int> shape, const std::string& title,
-            const std::string& formula, const std::string& kind,
+  // Appends a step; its data has prod(shape) zero-or-stale floats for the caller to fill. The
+  // caller says which quantity it is (`role`) and where it sits (dims' axes, `place`): the
+  // trace stores them as given and never reads them back out of the id.
+  Step& add(const std::string& id, const std::string& role, const Dims& dims, const Place& place,
+            const std::string& title, const std::string& formula, const std::string& kind,
             std::vector<std::string> inputs = {}, const std::string& note = {});
   const Step* find(const std::string& id) const;  // nullptr when absent
   const Step& at(const std::string& id) const;    // throws ew::Error when absent

@@ -10,6 +10,7 @@
 
 #include "kernels/kernels.h"
 #include "model/error.h"
+#include "model/naming.h"
 #include "model/positional.h"
 #include "model/tokenizer.h"
 #include "trace/generate.h"
@@ -469,21 +470,27 @@ void mlm_backward(Impl& I, const TokenBatch& b) {
 
 // ---- binding to the model -----------------------------------------------------------------
 
-int index_of(const Model& m, const std::string& id) {
+// The index of the parameter at place and name `key` (its id made by model/naming.h).
+int index_of(const Model& m, const ParamKey& key) {
+  const std::string id = param_id(key);
   for (std::size_t k = 0; k < m.params.size(); ++k)
     if (m.params[k].id == id) return static_cast<int>(k);
   throw Error("internal: the batched training path found no parameter '" + id + "'");
 }
 
-NormIx norm_ix(const Model& m, const std::string& p) { return {index_of(m, p + ".gamma"), index_of(m, p + ".beta")}; }
-
-AttnIx attn_ix(const Model& m, const std::string& p) {
-  return {index_of(m, p + "W_q"), index_of(m, p + "b_q"), index_of(m, p + "W_k"), index_of(m, p + "b_k"),
-          index_of(m, p + "W_v"), index_of(m, p + "b_v"), index_of(m, p + "W_o"), index_of(m, p + "b_o")};
+NormIx norm_ix(const Model& m, const Place& at, const char* norm) {
+  return {index_of(m, {at, norm, "gamma"}), index_of(m, {at, norm, "beta"})};
 }
 
-FfnIx ffn_ix(const Model& m, const std::string& p) {
-  return {index_of(m, p + "W_1"), index_of(m, p + "b_1"), index_of(m, p + "W_2"), index_of(m, p + "b_2")};
+AttnIx attn_ix(const Model& m, const Place& at) {
+  return {index_of(m, {at, "", "W_q"}), index_of(m, {at, "", "b_q"}), index_of(m, {at, "", "W_k"}),
+          index_of(m, {at, "", "b_k"}), index_of(m, {at, "", "W_v"}), index_of(m, {at, "", "b_v"}),
+          index_of(m, {at, "", "W_o"}), index_of(m, {at, "", "b_o"})};
+}
+
+FfnIx ffn_ix(const Model& m, const Place& at) {
+  return {index_of(m, {at, "", "W_1"}), index_of(m, {at, "", "b_1"}), index_of(m, {at, "", "W_2"}),
+          index_of(m, {at, "", "b_2"})};
 }
 
 void bind(Impl& I, const Model& m) {
@@ -495,21 +502,23 @@ void bind(Impl& I, const Model& m) {
   I.scale = c.scale ? 1.0f / std::sqrt(static_cast<float>(c.d_k())) : 1.0f;
   I.causal = c.causal;
   I.act = c.activation;
-  I.emb = index_of(m, "embedding_table");
+  I.emb = index_of(m, {{"input", -1, "embedding", -1}, "", "embedding_table"});
   for (int l = 0; l < I.L; ++l) {
-    const std::string p = "layer" + std::to_string(l) + ".";
-    I.enc_ix.push_back({norm_ix(m, p + "ln1"), norm_ix(m, p + "ln2"), {}, attn_ix(m, p), {}, ffn_ix(m, p)});
+    const Place an{"encoder", l, "add_norm", -1};
+    I.enc_ix.push_back({norm_ix(m, an, "ln1"), norm_ix(m, an, "ln2"), {}, attn_ix(m, {"encoder", l, "self_attention", -1}),
+                        {}, ffn_ix(m, {"encoder", l, "ffn", -1})});
   }
-  I.final_ln = norm_ix(m, "final_ln");
+  I.final_ln = norm_ix(m, {"encoder", -1, "stack_output", -1}, "final_ln");
   for (int j = 0; j < I.Ld; ++j) {
-    const std::string p = "decoder" + std::to_string(j) + ".";
-    I.dec_ix.push_back({norm_ix(m, p + "ln1"), norm_ix(m, p + "ln2"), norm_ix(m, p + "ln3"), attn_ix(m, p + "self."),
-                        attn_ix(m, p + "cross."), ffn_ix(m, p)});
+    const Place an{"decoder", j, "add_norm", -1};
+    I.dec_ix.push_back({norm_ix(m, an, "ln1"), norm_ix(m, an, "ln2"), norm_ix(m, an, "ln3"),
+                        attn_ix(m, {"decoder", j, "self_attention", -1}), attn_ix(m, {"decoder", j, "cross_attention", -1}),
+                        ffn_ix(m, {"decoder", j, "ffn", -1})});
   }
-  if (I.Ld > 0) I.dec_final_ln = norm_ix(m, "decoder_final_ln");
+  if (I.Ld > 0) I.dec_final_ln = norm_ix(m, {"decoder", -1, "stack_output", -1}, "decoder_final_ln");
   if (I.labels > 0) {
-    I.cls_W = index_of(m, "cls.W");
-    I.cls_b = index_of(m, "cls.b");
+    I.cls_W = index_of(m, {{"classifier", -1, "classifier", -1}, "", "W"});
+    I.cls_b = index_of(m, {{"classifier", -1, "classifier", -1}, "", "b"});
   }
   I.enc.resize(I.L);
   I.dec.resize(I.Ld);

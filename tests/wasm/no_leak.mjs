@@ -49,7 +49,7 @@ function trainedCycle() {
   if (JSON.parse(engine.setUserWeights(userBytes.subarray(0, 100))).ok) throw new Error('a truncated file was accepted');
   errors++;
   for (const [m, o] of withOptions) {
-    const meta = JSON.parse(engine.runWith(m, JSON.stringify(o)));
+    const meta = JSON.parse(engine.run(m, JSON.stringify({ ...o, prediction: true })));
     if (!meta.ok) throw new Error(meta.error);
     for (let i = 0; i < engine.stepCount(); i++) floats += engine.stepData(i).length;
   }
@@ -63,7 +63,7 @@ function trainedCycle() {
 function cycle() {
   trainedCycle();
   for (const m of models) {
-    const meta = JSON.parse(engine.load(m));
+    const meta = JSON.parse(engine.run(m, '{}'));
     if (!meta.ok) { errors++; continue; }
     for (let i = 0; i < engine.stepCount(); i++) floats += engine.stepData(i).length;
     for (let i = 0; i < engine.paramCount(); i++) floats += engine.paramData(i).length;

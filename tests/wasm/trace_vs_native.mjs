@@ -80,8 +80,8 @@ for (const [name, model] of models) {
   const json = JSON.stringify(model);
   let problems;
   try {
-    const meta = JSON.parse(e.load(json));
-    if (!meta.ok) throw new Error(`wasm load failed: ${meta.error}`);
+    const meta = JSON.parse(e.run(json, '{}'));
+    if (!meta.ok) throw new Error(`wasm run failed: ${meta.error}`);
     const trace = {
       tokens: meta.tokens,
       steps: meta.steps.map((st, i) => ({ ...st, data: e.stepData(i).slice() })),
@@ -118,13 +118,13 @@ for (const [what, bad, re, want] of [
   ['a sentence of emoji only', { config: { d_model: 8, num_heads: 2 }, text: '🤖 ❤️' }, /no tokens/, { code: 'no_tokens', params: { what: 'text', tokenizer: 'regex' } }],
 ]) {
   try {
-    const meta = JSON.parse(e.load(JSON.stringify(bad)));
+    const meta = JSON.parse(e.run(JSON.stringify(bad), '{}'));
     const codeOk = !want || (meta.code === want.code && (!want.params || Object.entries(want.params).every(([k, v]) => meta.params && meta.params[k] === v)));
     if (!meta.ok && re.test(meta.error) && codeOk) { passed++; console.log(`ok   bad model (${what}) → "${meta.error}"`); }
     else { failed++; console.log(`FAIL bad model (${what}): ${JSON.stringify(meta).slice(0, 200)}`); }
   } catch (err) {
     failed++;
-    console.log(`FAIL bad model (${what}): load() threw ${typeof err === 'number' ? `a C++ exception (pointer ${err}): the wasm build cannot catch exceptions (needs -fexceptions)` : err}`);
+    console.log(`FAIL bad model (${what}): run() threw ${typeof err === 'number' ? `a C++ exception (pointer ${err}): the wasm build cannot catch exceptions (needs -fexceptions)` : err}`);
   }
 }
 e.delete();

@@ -1,11 +1,11 @@
-// page-trace.mjs — the page's Trace (web/js/model/trace.js) from one load of the wasm engine in Node,
+// page-trace.mjs — the page's Trace (web/js/model/trace.js) from one run of the wasm engine in Node,
 // copying the step and parameter views as the Worker does; shared by the Node suites that run
 // page modules on real traces (kinds.mjs, notes.mjs). traceFromCli: the same from the native
 // CLI's --json (embed.mjs, and the browser suites that compute what a page should show).
 import { Trace } from '../../web/js/model/trace.js';
 
 export function traceOf(engine, model, options) {
-  const meta = JSON.parse(options ? engine.runWith(JSON.stringify(model), JSON.stringify(options)) : engine.load(JSON.stringify(model)));
+  const meta = JSON.parse(engine.run(JSON.stringify(model), JSON.stringify(options ? { ...options, prediction: true } : {})));
   if (!meta.ok) throw new Error(meta.error);
   const pack = (n, at) => {
     const offsets = [0];

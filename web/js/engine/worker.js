@@ -136,8 +136,10 @@ async function handle(msg) {
       if (!engine) engine = new M.Engine();
       postMessage({ id: msg.id, progress: 'forward' });
       const t0 = performance.now();
-      // options (trained models, issue 10): {backward, generate, user_weights}
-      const meta = JSON.parse(msg.options ? engine.runWith(msg.model, JSON.stringify(msg.options)) : engine.load(msg.model));
+      // options (trained models, issue 10): {backward, generate, user_weights}; a request with
+      // options also asks for a classifier's prediction. None: the forward pass alone.
+      const options = msg.options ? { ...msg.options, prediction: true } : {};
+      const meta = JSON.parse(engine.run(msg.model, JSON.stringify(options)));
       const t1 = performance.now();
       if (!meta.ok) {
         // A model that failed to parse leaves the last trace in place; one that failed while

@@ -1,0 +1,110 @@
+// session.h — one place for everything a run can ask: the model read from its source (with the
+// seeded parameters kept when only the text changed), the forward trace, greedy generation
+// with its rounds, the backward pass, the classifier's prediction, the masked-word fills,
+// timings, and the result as one JSON document. The CLI (cli/main.cpp) and the wasm Engine
+// (wasm/bindings.cpp) only convert their input into a ModelSource and RunOptions and the
+// document into their output.
+//
+//   ew::Session s;
+//   s.run({ew::ModelSource::Kind::Json, model_json}, ew::run_options_from_json(options));
+//   nlohmann::ordered_json doc = ew::session_json(s, {});  // the trace's keys, then the report's
+//
+// Seams for what comes next. A model comes from a ModelSource: a checkpoint directory is one
+// more Kind, read in read_model (session.cpp). What a run asks for is RunOptions, read from JSON
+// in run_options_from_json only: interventions, a donor run, logit lens and attribution steps
+// are more fields there. What a run answers besides its trace is report(), a JSON object each
+// stage of run() writes its own keys into ("generated", "rounds", "prediction", "fills",
+// "backward_error"; a baseline_prediction or a lens would be more keys), which session_json
+// writes after the trace's keys, in name order.
+#pragma once
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "io/trace_json.h"
+#include "model/model.h"
+#include "trace/trace.h"
+
+namespace ew {
+
+// Where the model of a run comes from.
+struct ModelSource {
+  enum class Kind {
+    Json,    // value: a model file's JSON text (docs/model-file.md)
+    File,    // value: the path of a model file ("weights" may name a file beside it)
+    Preset,  // value: a built-in preset's name ("" for "default")
+  };
+  Kind kind = Kind::Json;
+  std::string value;
+  std::optional<std::string> text;  // replaces the model's text (the CLI's --text)
+};
+
+// What a run asks for besides the forward pass.
+struct RunOptions {
+  bool backward = false;      // the loss and every gradient; if the backward pass refuses the
+                              // model, "backward_error" says why and the forward trace stays
+  bool generate = false;      // greedy decoding, when the model has a decoder ("generated", "rounds")
+  int max_len = 32;           // at most this many tokens generated
+  bool user_weights = false;  // configuration and parameters from set_user_weights' file
+  bool prediction = false;    // a classifier's answer ("prediction")
+  bool fills = false;         // a masked-word head's top 5 for each [MASK] ("fills")
+};
+
+// {"backward", "generate", "max_len", "user_weights", "prediction", "fills"}, each optional;
+// null reads as {}. An unknown key or a value of the wrong type is an ew::Error naming it.
+RunOptions run_options_from_json(const nlohmann::json& j);
+
+// What the document holds besides the trace's keys and the report.
+struct DocumentOptions {
+  JsonOptions trace;     // step data, params, param data (io/trace_json.h)
+  bool timings = false;  // "ms" (forward or generation), "setup_ms" (of it: drawing and packing
+                         // seeded weights), "backward_ms" (when the backward pass was asked for)
+};
+
+class Session {
+ public:
+  // Reads the model (not yet run) and returns it; throws ew::Error. When the last run
+  // succeeded and this model draws the same seeded parameters, they are kept instead of drawn
+  // again (reuse_seeded_params: only the text changed).
+  const Model& load(const ModelSource& source, const RunOptions& options);
+  // Runs the loaded model: the forward pass (or generation), the backward pass, then the
+  // answers into report(). Throws ew::Error (a backward error is reported, not thrown).
+  void run(const RunOptions& options);
+  // load, then run.
+  void run(const ModelSource& source, const RunOptions& options);
+  // The forward pass again on the last model run (benchmarks); milliseconds, −1 if none.
+  double rerun();
+
+  // Keeps a safetensors file as the weights of runs with user_weights; returns its
+  // {"config", "vocab", "labels"}. A file the reader refuses is its ew::Error (nothing kept).
+  nlohmann::json set_user_weights(std::string bytes);
+  const std::string& user_weights() const { return user_weights_; }
+
+  bool ok() const { return ok_; }  // the last run succeeded
+  const Model& model() const { return model_; }  // the last model run (its parameters)
+  const Trace& trace() const { return trace_; }
+  const nlohmann::json& report() const { return report_; }
+  double ms() const { return ms_; }
+  double backward_ms() const { return backward_ms_; }
+  bool backward_asked() const { return backward_asked_; }
+
+ private:
+  Model read_model(const ModelSource& source, const RunOptions& options) const;
+  void forward(Model& model, const RunOptions& options);
+  void backward(Model& model);
+
+  Model model_, next_;  // the last model run; the one loaded for the next run
+  Trace trace_;
+  bool ok_ = false, next_ready_ = false;
+  std::string user_weights_;
+  nlohmann::json report_ = nlohmann::json::object();
+  double ms_ = 0, backward_ms_ = 0;
+  bool backward_asked_ = false;
+};
+
+// The last run as one document: the trace's keys (io/trace_json.h), then the report's, then
+// the timings when asked for. The CLI's --json and the Engine's reply are this.
+nlohmann::ordered_json session_json(const Session& session, const DocumentOptions& options);
+
+}  // namespace ew
