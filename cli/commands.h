@@ -44,6 +44,6 @@ struct AnalyzeArgs {
 ew::Model analysis_model(const AnalyzeArgs& a);
 
 // masked.cpp: masked-words' measurements (top-1/top-5 beside the unigram baseline), after
-// training and for `analyze`, and the [MASK] fills.
+// training and for `analyze`.
 void report_masked(ew::Model& m, const ew::MaskedWordsTask& task, std::uint64_t seed, int n);
 int masked_analyze(const AnalyzeArgs& a);
