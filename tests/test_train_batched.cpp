@@ -153,7 +153,7 @@ TEST_CASE("batched training path: padding is invisible (an example's gradient do
   const ew::Task& task = ew::find_task(k.task);
   ew::BatchedPass pass(m);
   ew::TokenBatch tb;
-  const ew::Example shortest{"five", "5", -1}, longer{"nine hundred ninety-nine thousand and one", "9 9 9 0 0 1", -1};
+  const ew::Example shortest{"five", "5", -1, {}}, longer{"nine hundred ninety-nine thousand and one", "9 9 9 0 0 1", -1, {}};
   std::vector<float> a(pass.num_grads()), b(pass.num_grads()), both(pass.num_grads());
   pass.encode(tb, &shortest, 1);
   const double la = pass.loss_and_grads(m, tb, a.data());
