@@ -27,6 +27,9 @@ function(ew_clang19_kernels flavor out_var)
       -D__EMSCRIPTEN_tiny__=6 -std=c++17 -O3 -DNDEBUG -fno-exceptions
       -mno-reference-types -mno-multivalue -Wall -Wextra -Wno-unused-parameter
       "-I${PROJECT_SOURCE_DIR}/core" ${ARGN})
+  if(EW_WERROR)
+    list(APPEND flags -Werror)
+  endif()
   add_custom_command(
     OUTPUT "${obj}"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${CMAKE_BINARY_DIR}/kernels"

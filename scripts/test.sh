@@ -6,6 +6,7 @@
 #   wasm (SIMD128, and the relaxed-SIMD build's as relaxed_*) in Node: the same doctest suites, then the wasm trace vs the native one,
 #     the page's step kinds against real traces, and a leak check over thousands of
 #     recomputes through the Embind surface
+#   csp: the policies of the built pages (tests/web/csp.mjs)
 #   fuzz: the two parsers of files a user drops in, replaying every past crash, then 20 s each
 #   browser: the built page in headless Chromium against the native CLI; trained models
 #     (tests/browser/trained.mjs: generation, the backward pass, training in the page)
@@ -19,24 +20,43 @@ export NODE_PATH=/usr/share/nodejs
 
 started=$SECONDS
 section() { printf '\n==== [%d s] %s ====\n' "$((SECONDS - started))" "$*"; }
+# The test command's builds: warnings in the project's own code are errors (EW_WERROR), and a
+# test whose tool is missing (python3 + NumPy + PyTorch, node_modules) stops the configure
+# step instead of vanishing from the run (EW_REQUIRE_TEST_TOOLS; tests/CMakeLists.txt).
+strict=(-DEW_WERROR=ON -DEW_REQUIRE_TEST_TOOLS=ON)
+# Each test name must be registered with ctest (a second guard against a test that vanishes).
+require_tests() {
+  local preset=$1 listed t
+  shift
+  listed=$(ctest --preset "$preset" -N)
+  for t in "$@"; do
+    grep -qE "Test +#[0-9]+: ${t}\$" <<<"$listed" || { echo "test.sh: ctest --preset $preset has no test '$t': it was left out at configure time" >&2; exit 1; }
+  done
+  echo "registered: $*"
+}
 
 section "the house: core/ includes and web/js imports point down their layers, no import cycle (tests/layers.mjs)"
 node tests/layers.mjs
 
 section "native release: build + ctest"
-cmake --preset native-release >/dev/null
+cmake --preset native-release "${strict[@]}" >/dev/null
 cmake --build --preset native-release -j"$jobs"
+require_tests native-release reference_numpy reference_gradients reference_tokenizer reference_optim \
+  reference_batched_gradients 'trained_masked-words_[a-z_-]+'
 ctest --preset native-release -j"$jobs"
 
 section "native ASan+UBSan: build + ctest"
-cmake --preset native-asan >/dev/null
+cmake --preset native-asan "${strict[@]}" >/dev/null
 cmake --build --preset native-asan -j"$jobs" --target ew_tests
 ctest --preset native-asan -E "reference_"
 
 section "wasm: build (module, site in dist/) + ctest in Node"
-cmake --preset wasm >/dev/null
+cmake --preset wasm -DEW_WERROR=ON >/dev/null
 cmake --build --preset wasm -j"$jobs"
 ctest --preset wasm
+
+section "the served pages' Content-Security-Policy (index, figure view, engine frame, single file): no unsafe-eval/inline, no wildcard"
+node tests/web/csp.mjs
 
 section "wasm module vs native CLI"
 node tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrough

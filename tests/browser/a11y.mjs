@@ -98,7 +98,7 @@ const STATES = [
     await goTo(p, 'decoder0.self.head0.scaled');
     await goTo(p, 'decoder0.self.head0.weights');
     const text = await p.textContent('#view');
-    assert(text.includes('Wer achtet auf wen') && text.includes('Berechnet aus'), 'the step is not drawn in German');
+    assert(text.includes('Wer beachtet wen') && text.includes('Berechnet aus'), 'the step is not drawn in German');
   }],
   ['backward pass, a parameter gradient', '?preset=default', async (p) => {
     await p.check('#backward');

@@ -86,14 +86,14 @@ await check('training in German: the status line, the plot, the heads caption, t
     evalN: 20, finalEvalN: 20 }).then((x) => x, (e) => ({ error: e.message })));
   assert(!r.error && r.steps === 30, `train(): ${JSON.stringify(r)}`);
   const status = await text(page, '#t-status');
-  assert(/^Fertig bei Schritt 30: Verlust \d+,\d{4}, exakte Übereinstimmung auf 20 zurückgehaltenen Beispielen \d+,\d %/.test(status), `status: ${status}`);
+  assert(/^Abgeschlossen bei Schritt 30: Verlust \d+,\d{4}, exakte Übereinstimmung auf 20 zurückgehaltenen Beispielen \d+,\d %/.test(status), `status: ${status}`);
   const plot = await page.$eval('#t-plot', (e) => e.textContent);
-  assert(plot.includes('Optimierungsschritt') && plot.includes('Verlust (log)') && plot.includes('Genauigkeit (zurückgehalten)'), `plot: ${plot}`);
+  assert(plot.includes('Optimierungsschritt') && plot.includes('Verlust (log)') && plot.includes('Genauigkeit (Hold-out)'), `plot: ${plot}`);
   assert((await page.getAttribute('#t-plot', 'aria-label')).startsWith('Trainingsverlust'), 'plot label');
   const heads = await page.$eval('#t-heads', (e) => e.textContent);
   assert(/Kreuzaufmerksamkeit \(Cross-Attention\) der letzten Decoder-Schicht/.test(heads) && heads.includes('Kopf 0'), `heads: ${heads.slice(0, 200)}`);
   assert((await page.$eval('#preset', (s) => s.selectedOptions[0].textContent)) === 'Ihre Gewichte (hier trainiert: number-words)', 'preset title');
-  await page.waitForFunction(() => /Der Durchgang rechnet jetzt mit diesen Gewichten/.test(document.getElementById('notice').textContent), null, { timeout: 20000 });
+  await page.waitForFunction(() => /Der Walkthrough rechnet jetzt mit diesen Gewichten/.test(document.getElementById('notice').textContent), null, { timeout: 20000 });
   await noMissingKeys(page, 'after training');
   await page.screenshot({ path: path.join(artifacts, 'de-trained-1400.png'), fullPage: false });
   await page.context().close();
@@ -176,7 +176,7 @@ await check('a bad lang= gets a notice from the catalog and English; nothing it 
 await check('embed mode (view=figure) in German: the link to the full page keeps lang=de', async () => {
   const page = await open(`${Q}&embed=1&view=figure&controls=nav&lang=de`, { viewport: { width: 700, height: 700 } });
   assert((await page.getAttribute('html', 'lang')) === 'de', 'html lang');
-  assert((await text(page, '#open-full')) === 'im vollständigen Durchgang öffnen ↗', `link: ${await text(page, '#open-full')}`);
+  assert((await text(page, '#open-full')) === 'im vollständigen Walkthrough öffnen ↗', `link: ${await text(page, '#open-full')}`);
   await page.waitForFunction(() => new URL(document.getElementById('open-full').href).searchParams.get('lang') === 'de', null, { timeout: 5000 });
   await noMissingKeys(page, 'embed');
   await page.screenshot({ path: path.join(artifacts, 'de-figure.png') });
@@ -203,7 +203,7 @@ await check('<encoder-walkthrough lang="de"> shows German; the host page’s lan
     return { link: r.querySelector('.ew-link').textContent, next: r.querySelector('.ew-next').textContent,
       menu: r.querySelector('.export-menu summary').textContent, lang: r.querySelector('.ew-root').lang, all: r.textContent };
   });
-  assert(sh.link === 'im vollständigen Durchgang öffnen ↗' && sh.next === 'Weiter →' && sh.menu === 'Exportieren' && sh.lang === 'de', JSON.stringify({ ...sh, all: undefined }));
+  assert(sh.link === 'im vollständigen Walkthrough öffnen ↗' && sh.next === 'Weiter →' && sh.menu === 'Exportieren' && sh.lang === 'de', JSON.stringify({ ...sh, all: undefined }));
   assert(!sh.all.includes('⟦'), 'missing key in the element');
   assert((await page.getAttribute('html', 'lang')) === 'en', 'the host page keeps its lang');
   await ctx.close();

@@ -30,9 +30,29 @@ requireFiles('labels', [['built site', path.join(dist, 'index.html')], ['Node mo
 mkdirSync(artifacts, { recursive: true });
 
 const { check, results } = checks(8);
-// The presets as the core exports them (name, step, batch): what each should open on.
+// The presets as the core exports them (name, model, title).
 const M = await loadWasmModule(nodeModule);
 const PRESETS = JSON.parse(M.presetsJson());
+// The step each preset opens on, and why: what its tutorial prints (../shared/seeds/), kept
+// here rather than read from the preset list under test, so a preset that loses or changes
+// its step fails. `batch`: the sentence shown (0 = the first). A preset the core adds must be
+// added here (the check fails on a preset missing from this table, and on a stale row).
+const OPENS_ON = {
+  'default': { step: null, why: 'the page’s own default: no tutorial step (the page opens on its first step)' },
+  'seed000-d300': { step: 'layer0.head0.weights', why: 'the notebook’s d = 300 encoder prints its attention weights' },
+  'seed000-softmax': { step: 'layer0.head0.weights', why: 'its printed scaled scores through softmax: the printed normalized attention' },
+  'seed001-attention-3x3': { step: 'layer0.head0.weights', why: 'the worked example’s softmax of the raw dot products (row 0: 0.468, 0.063, 0.468)' },
+  'seed001-despite': { step: 'layer0.head0.scores', why: 'the raw scores of “Despite” with “the”, “heavy” and itself (0.684, 1.4976, 1.6848)' },
+  'seed001-bpe': { step: 'token_ids', why: 'the five merges and the subwords of the sentence' },
+  'seed002-causal': { step: 'layer0.head0.weights', why: 'the causal-masked softmax weights of “I love you so much”' },
+  'seed003-y2': { step: 'layer0.head0.context', why: 'row 2 of the weighted sum is the notebook’s y₂' },
+  'seed004-bert': { step: 'layer0.head0.scaled', why: 'each head scales its 5×5 scores by √2' },
+  'trained-number-words': { step: 'decoder0.cross.head0.weights', why: 'the cross-attention alignment of a held-out number' },
+  'trained-dates': { step: 'decoder0.cross.head0.weights', why: 'the crossing cross-attention alignment of a held-out date' },
+  'trained-brackets': { step: 'cls.probs', why: 'the classifier’s verdict on a held-out hard negative' },
+  'trained-masked-words': { step: 'mlm.probs', why: 'the fills of the [MASK] in a held-out sentence' },
+  'padding-batch': { step: 'layer0.head0.scaled', batch: 1, why: 'the padded second sentence, where the mask’s −∞ shows' },
+};
 
 const { server, url: base } = await startServer(dist, 0);
 const browser = await launchChromium(chromium, exe);
@@ -88,12 +108,11 @@ async function columnHeads(page) {
   return page.$$eval('#view .result th.col-h', (x) => x.map((e) => [Number(e.dataset.c), e.textContent]));
 }
 await check('padding preset: opens on the padded sentence; each batch row labels its columns with its own tokens', async () => {
-  const p = PRESETS.find((x) => x.name === 'padding-batch');
-  assert(p.batch === 1 && p.step, `padding-batch preset: step "${p.step}", batch ${p.batch}`);
+  const want = OPENS_ON['padding-batch'];
   await open(page, '?preset=padding-batch');
-  assert((await stepId(page)) === p.step, `opened on ${await stepId(page)}, not ${p.step}`);
+  assert((await stepId(page)) === want.step, `opened on ${await stepId(page)}, not ${want.step}`);
   const label = await page.getAttribute('#view .result table.grid', 'aria-label');
-  assert(/sentence 2/.test(label), `the first table shows "${label}", not sentence 2`);
+  assert(label.includes(`sentence ${want.batch + 1}`), `the first table shows "${label}", not sentence ${want.batch + 1}`);
   const tr = await api(page, () => window.encoderWalkthrough.getTrace().text.source_tokens);
   const padded = (b) => [...tr[b], ...Array(Math.max(...tr.map((t) => t.length)) - tr[b].length).fill('<pad>')];
   await shot(page, 'padding-open');
@@ -121,17 +140,23 @@ await check('padding preset: opens on the padded sentence; each batch row labels
 
 // ---- 3. every preset opens on its step -------------------------------------------------------
 await check('every preset opens on the step it reproduces: the select, a preset= link, the JS API; a link\'s step= wins', async () => {
+  const names = PRESETS.map((p) => p.name);
+  const untabled = names.filter((n) => !OPENS_ON[n]), stale = Object.keys(OPENS_ON).filter((n) => !names.includes(n));
+  assert(!untabled.length && !stale.length, `presets without an expected opening step here: ${untabled.join(', ') || '-'}; rows for no preset: ${stale.join(', ') || '-'}`);
   await open(page);
-  const withStep = PRESETS.filter((p) => p.step);
-  assert(withStep.length >= 12, `only ${withStep.length} presets name a step`);
-  for (const p of withStep) {
-    await page.selectOption('#preset', p.name);
-    await page.waitForFunction((x) => window.encoderWalkthrough.getState().preset === x.name && window.encoderWalkthrough.getState().step === x.step
-      && document.getElementById('step-title').textContent.length > 0, p, { timeout: 60000 });
+  const withStep = Object.entries(OPENS_ON).filter(([, w]) => w.step);
+  for (const [name, w] of withStep) {
+    await page.selectOption('#preset', name);
+    await page.waitForFunction((x) => window.encoderWalkthrough.getState().preset === x.name && document.getElementById('step-title').textContent.length > 0,
+      { name }, { timeout: 60000 }).catch(() => {});
+    await page.waitForFunction((x) => window.encoderWalkthrough.getState().preset === x.name && window.encoderWalkthrough.getState().step === x.step,
+      { name, step: w.step }, { timeout: 30000 }).catch(() => {});
+    const st = await api(page, () => window.encoderWalkthrough.getState());
+    assert(st.preset === name && st.step === w.step, `${name}: opened on ${st.step}, expected ${w.step} (${w.why})`);
     // The step on screen (its number in the counter and the document title), not only the state.
-    const n = await api(page, async (id) => (await window.encoderWalkthrough.getTrace()).steps.findIndex((s) => s.id === id) + 1, p.step);
+    const n = await api(page, async (id) => (await window.encoderWalkthrough.getTrace()).steps.findIndex((s) => s.id === id) + 1, w.step);
     const shown = await page.evaluate(() => document.title);
-    assert(n > 0 && shown.startsWith(`${n}. `), `${p.name}: the page shows "${shown}", expected step ${n} (${p.step})`);
+    assert(n > 0 && shown.startsWith(`${n}. `), `${name}: the page shows "${shown}", expected step ${n} (${w.step})`);
   }
   await open(page, '?preset=seed001-attention-3x3');
   assert((await stepId(page)) === 'layer0.head0.weights', `preset= link opened on ${await stepId(page)}`);

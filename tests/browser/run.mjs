@@ -36,6 +36,9 @@ mkdirSync(artifacts, { recursive: true });
 
 // ---- harness ------------------------------------------------------------------------------
 const { check, results } = checks(6);
+// The step kinds whose explanation is a sum of shown terms and ends in a float64 check line
+// (web/js/view/kinds/linear.js, attention.js): every explanation of theirs must have that line.
+const CHECK_LINE_KINDS = ['linear', 'logits', 'scores', 'context'];
 function close(a, b, tol, what) {
   assert(a.length === b.length, `${what}: length ${a.length} vs ${b.length}`);
   a.forEach((x, i) => assert(Math.abs(x - b[i]) <= tol, `${what}[${i}] = ${x}, expected ${b[i]} (±${tol}); got [${a.join(', ')}]`));
@@ -248,6 +251,8 @@ await check('every step of a batch + classifier + decoder trace explains its cel
   // positions are learned) and the backward pass's (trained.mjs) occurs in this trace.
   for (const k of Object.keys(KINDS))
     if (!kinds.has(k) && !['positional', 'given', 'grad', 'loss'].includes(k)) throw new Error(`kind ${k} missing from this trace`);
+  for (const k of CHECK_LINE_KINDS) assert(kinds.has(k), `kind ${k} (has a check line) missing from this trace`);
+  let checkLines = 0;
   for (const s of tr.steps) {
     await api(page, (id) => window.encoderWalkthrough.goTo(id), s.id);
     await page.waitForFunction((id) => document.querySelector('#step-meta .mono').textContent === id, s.id);
@@ -258,8 +263,12 @@ await check('every step of a batch + classifier + decoder trace explains its cel
       assert(!/cannot explain/.test(t) && /=/.test(t), `${s.id}: explanation "${t.slice(0, 200)}"`);
       assert(!/\bNaN\b|undefined|Infinity/.test(t), `${s.id}: explanation shows NaN/undefined/Infinity: ${t.slice(0, 200)}`);
       // The shown terms must add up to the recorded value (catches wrong rows/columns/heads).
+      // The kinds whose explanation is a sum of shown terms print its float64 check line: there
+      // it must be present (CHECK_LINE_KINDS), not only checked when it happens to be.
       const chk = /float64 (?:check|sum of the shown terms =) (−?[\d.e+−-]+)/.exec(t);
+      assert(chk || !CHECK_LINE_KINDS.includes(s.kind), `${s.id} (${s.kind}): no float64 check line in "${t.slice(0, 300)}"`);
       if (chk) {
+        checkLines++;
         const num = (x) => Number(x.replace(/−/g, '-'));
         const recorded = num(/= (−?[\d.e+−-]+)/.exec(await page.textContent('#view .explain-head'))[1]);
         const sum = num(chk[1]);
@@ -267,6 +276,7 @@ await check('every step of a batch + classifier + decoder trace explains its cel
       }
     }
   }
+  assert(checkLines >= 2 * tr.steps.filter((x) => CHECK_LINE_KINDS.includes(x.kind)).length, `${checkLines} check lines`);
   // The second sentence: switch the batch item and the explanation follows.
   await api(page, () => window.encoderWalkthrough.goTo('layer0.head1.weights'));
   await page.click('#view .result .batch-switch button:nth-child(2)');

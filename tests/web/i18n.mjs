@@ -115,6 +115,79 @@ await check('chooseLang: lang= first, then the browser, then English; a bad lang
   assert(c('?lang=<script>', ['de']).lang === 'de' && c('?lang=<script>', ['de']).bad === '<script>', 'bad value with a German browser');
 });
 
+// ---- the German glossary: one term per concept -------------------------------------------------
+// One German rendering of each English term (../shared/reviews/german-catalog.md, "One term
+// each"): `de` is the term the catalog uses; `not` the other renderings a translator reaches for.
+// Two rules, checked over every message (a function message rendered with several params):
+//   - no German message uses another rendering (`not`) — so no term is rendered two ways;
+//   - a message whose English has the term has the German term too, except the keys in
+//     `except` (each with the reason the German says it otherwise) — so no third, unlisted
+//     rendering slips in.
+// `gloss`: the keys where the other rendering is allowed as a one-time explanation.
+const WORD = '[A-Za-zÄÖÜäöüß]';
+const GLOSSARY = [
+  { term: 'engine', en: /\bengine\b/i, de: /Rechenkern/, not: [/\bEngine\b/, /Rechenmaschine/, /\bMaschine\b/] },
+  { term: 'walkthrough', en: /\bwalkthrough\b/i, de: /[Ww]alkthrough/, not: [/Durchgang/] },
+  { term: 'batch', en: /\bbatch\b/i, de: /Batch/, not: [/Stapel/] },
+  { term: 'preset', en: /\bpresets?\b/i, de: /Voreinstellung/, not: [/\bPresets?\b/] },
+  { term: 'tokenizer', en: /\btokeni[sz]er\b/i, de: /Tokenizer/, not: [/Tokenisierer/] },
+  { term: 'merges (BPE)', en: /\bmerges?\b/i, de: /Merge/, not: [/Zusammenführung/, /[Vv]erschmelzung/] },
+  { term: 'byte-pair encoding', en: /byte-pair encoding/i, de: /Byte-Pair-Encoding/, not: [/Byte-Pair-Kodierung/, /Bytepaar/] },
+  { term: 'padding', en: /\bpadding\b/i, de: /Padding/, not: [/Auffüllung/, /\bAuffüllen\b/] },
+  { term: 'multi-head', en: /\bmulti-head\b/i, de: /Mehrkopf-/, not: [/[Mm]ehrköpfig/] },
+  { term: 'final LayerNorm', en: /\bfinal LayerNorm\b/i, de: /[Aa]bschließende LayerNorm/, not: [/[Ll]etzte (?:LayerNorm|Schichtnormalisierung)/] },
+  { term: 'LayerNorm', en: /LayerNorm/, de: /LayerNorm/, not: [/Schichtnormalisierung/], gloss: ['notes.mean.why'] },
+  { term: 'softmax (die Softmax)', en: /\bsoftmax\b/i, de: /[Ss]oftmax/, not: [/\b(?:dem|des|den|ein|eines|einem|Ein|Der)\s+Softmax\b(?!-)/] },
+  { term: 'attend to', en: /\battend(?:s|ed|ing)?\b/i, de: /beacht/, not: [/\b(?:achtet|achten)\b/] },
+  { term: 'weight decay', en: /\bweight decay\b/i, de: /Weight Decay/, not: [/Gewichtsabnahme/, /Gewichtsverfall/] },
+  { term: 'trace (in prose)', en: /\btrace\b/, de: /Aufzeichnung/, not: [/\bTrace\b/] },
+  { term: 'ID', en: /\bids?\b/i, de: /\bIDs?\b/, not: [/\bids?\b/] },
+  { term: '[MASK] position', en: /\[MASK\]/, de: /\[MASK\]/, not: [/\b(?:jeder|jede|des|das|dem)\s+\[MASK\](?![-\]])/] },
+  // "Token" is neuter: "die"/"den" before it (an adjective between allowed) is a plural, which is "Tokens".
+  { term: 'tokens (plural: Tokens)', en: /\btokens\b/i, de: /[Tt]okens\b/,
+    not: [new RegExp(String.raw`\b(?:die|den)\s+(?:${WORD}+(?:e|en)\s+)?${WORD}*[Tt]oken\b(?![-s])`)],
+    except: {
+      'notes.tokens.fact': 'a plural function: "1 Token" for n = 1, "n Tokens" otherwise (the check renders it with n = 1 too)',
+    } },
+];
+// Every German rendering of a message (a function with several sets of params), placeholders out.
+function renderings(m) {
+  if (typeof m === 'string') return m.replace(/\{\w+\}/g, ' ');
+  return [1, 2, 7, true, false].map((v) => m(Object.fromEntries(placeholders(m).map((p) => [p, v])))).join(' | ');
+}
+export function glossaryProblems(en, de, glossary = GLOSSARY) {
+  const out = [];
+  for (const g of glossary) {
+    const used = new Map();
+    for (const [k, m] of Object.entries(de)) {
+      const text = renderings(m);
+      for (const re of g.not)
+        if (re.test(text) && !(g.gloss || []).includes(k)) used.set(k, text.match(re)[0]);
+      if (en[k] !== undefined && g.en.test(renderings(en[k])) && !g.de.test(text) && !(g.except && g.except[k]))
+        out.push(`${g.term}: ${k} has "${renderings(en[k]).match(g.en)[0]}" in English, no ${g.de} in German: ${text.slice(0, 160)}`);
+    }
+    for (const [k, w] of used) out.push(`${g.term}: rendered as "${w}" in ${k} (the catalog's term: ${g.de})`);
+  }
+  return out;
+}
+
+await check('the German glossary: one rendering per English term, and the term wherever the English has it', async () => {
+  const bad = glossaryProblems(EN, CATALOGS.de);
+  assert(!bad.length, `${bad.length} problems:\n${bad.join('\n')}`);
+});
+
+await check('the glossary check fails on a planted second rendering, on a term left out, and on a plural "die Token"', async () => {
+  const de = CATALOGS.de;
+  const key = Object.keys(de).find((k) => typeof de[k] === 'string' && /Rechenkern/.test(de[k]));
+  const second = glossaryProblems(EN, { ...de, [key]: de[key].replace('Rechenkern', 'Engine') });
+  assert(second.some((p) => p.startsWith('engine: rendered as "Engine"')), `"Engine" for "Rechenkern" in ${key} passed: ${second}`);
+  const k2 = Object.keys(EN).find((k) => typeof EN[k] === 'string' && /\bengine\b/i.test(EN[k]) && typeof de[k] === 'string');
+  const gone = glossaryProblems(EN, { ...de, [k2]: de[k2].replace(/Rechenkern\w*/g, 'Motor') });
+  assert(gone.some((p) => p.startsWith(`engine: ${k2} has`)), `"Motor" for "Rechenkern" in ${k2} passed: ${gone}`);
+  const plural = glossaryProblems(EN, { ...de, 'notes.tokens.why': 'Der Satz wird in die einzelnen Token zerlegt.' });
+  assert(plural.some((p) => p.includes('"die einzelnen Token"')), `"die einzelnen Token" passed: ${plural}`);
+});
+
 // ---- the static scan ---------------------------------------------------------------------------
 // The files the ui engineer converted (issue 11, item 8): a hit in one of these fails.
 const UI_FILES = ['page/form.js', 'train/train-panel.js', 'page/generate.js', 'train/plot.js', 'page/weights-io.js', 'embed/export-menu.js', 'embed/export.js',

@@ -3,7 +3,11 @@
 // step of every preset and of the trained presets with the backward pass, in English and
 // German, on traces built in Node by the wasm module (as tests/web/kinds.mjs builds them):
 // every step gets a title and a note from the catalog (no ⟦key⟧), each note names a tutorial
-// by its title, and the facts a note quotes are recomputed here from the step's data.
+// by its title, and the facts a note quotes (masks' blocked entries, the scores' spreads, each
+// query's most-attended key with its weight, the residuals' ratios, LayerNorm's statistics, the
+// loss) are recomputed here from the step's raw data and the trace's token lists — not through
+// the page's note helpers — and looked for in the English note. (A planted off-by-one in the
+// page's attendedFacts, which the former check compared the note with, fails 397 of them.)
 //
 //   node tests/web/notes.mjs [--module build/wasm/node/encoder_walkthrough_node.js] [--verbose]
 import { existsSync } from 'node:fs';
@@ -95,12 +99,88 @@ for (const lang of ['en', 'de']) {
 }
 setLang('en');
 for (const p of presets.filter((x) => x.name === 'default' || x.name === 'trained-number-words')) checkScaled(p.name, traceOf(p.model));
-// The trained number-words model: the most-attended source word of each digit (cross-attention).
+// The facts the English notes quote, recomputed here from each step's raw data, its shape and
+// the trace's token lists — never through the page's note helpers (web/js/notes/*) — and
+// looked for in the note's text, formatted as English prose formats them (Intl, en).
+const en = (x, d) => Number(x).toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d });
+// A step's rows as plain arrays (the last axis is the row), and each axis's token labels.
+function rowsOfStep(s) {
+  const cols = s.shape.length ? s.shape[s.shape.length - 1] : 1;
+  return Array.from({ length: s.data.length / cols }, (_, r) => Array.from(s.data.subarray(r * cols, (r + 1) * cols)));
+}
+const fin = (xs) => xs.filter((x) => Number.isFinite(x));
+const avg = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const len = (xs) => Math.sqrt(xs.reduce((a, b) => a + b * b, 0));
+function tokenLabel(trace, labels, b, i) {
+  if (labels === 'target') return trace.text.target_tokens[i];
+  if (labels === 'source') return trace.text.source_tokens[b][i] ?? '<pad>';
+  return null;
+}
+// The first sentence's rows of an attention step: [{q, k, w, n}] (the most-attended key of each).
+function topKeys(trace, s) {
+  const rows = rowsOfStep(s), per = s.shape[s.shape.length - 2];
+  return rows.slice(0, per).map((row, i) => {
+    let j = -1;
+    row.forEach((x, c) => { if (Number.isFinite(x) && (j < 0 || x > row[j])) j = c; });
+    return { q: tokenLabel(trace, s.axes[s.axes.length - 2].labels, 0, i), k: tokenLabel(trace, s.axes[s.axes.length - 1].labels, 0, j), w: row[j], n: row.filter((x) => x > 0).length };
+  });
+}
+const EXPECT = {
+  mask: (s) => {
+    const blocked = s.data.filter((x) => x === -Infinity).length;
+    return [blocked ? `Here ${blocked} of ${s.data.length} entries are blocked.` : `Here none of the ${s.data.length} entries is blocked`];
+  },
+  scores: (s) => [`the rows span ${en(avg(rowsOfStep(s).map((r) => Math.max(...fin(r)) - Math.min(...fin(r)))), 2)} on average`],
+  scaled: (s, trace) => {
+    if (trace.config.scale === false) return [];
+    const S = rowsOfStep(trace.get(s.inputs[0])), sc = rowsOfStep(s);
+    const spread = (xs) => Math.max(...xs) - Math.min(...xs);
+    const raw = avg(sc.map((r, k) => spread(S[k].filter((_, j) => Number.isFinite(r[j])))));
+    return [`span ${en(raw, 2)} on average before and ${en(avg(sc.map((r) => spread(fin(r)))), 2)} after dividing`];
+  },
+  weights: (s, trace) => {
+    const top = topKeys(trace, s);
+    return [...top.slice(0, 6).map((f) => `“${f.q}” → “${f.k}” ${en(f.w, 2)}`),
+      `The top weight is ${en(avg(top.map((f) => f.w)), 2)} on average, against ${en(avg(top.map((f) => 1 / Math.max(1, f.n))), 2)} for a uniform row.`];
+  },
+  residual: (s, trace) => {
+    const a = rowsOfStep(trace.get(s.inputs[0])), b = rowsOfStep(trace.get(s.inputs[1]));
+    const ratios = a.map((r, k) => len(b[k % b.length]) / Math.max(1e-12, len(r)));
+    return [`length is ${en(avg(ratios), 2)} times the input row’s on average (largest ${en(Math.max(...ratios), 2)})`];
+  },
+  mean: (s) => [`the row means run from ${en(Math.min(...s.data), 2)} to ${en(Math.max(...s.data), 2)}`],
+  var: (s) => [`deviations σ run from ${en(Math.sqrt(Math.min(...s.data)), 2)} to ${en(Math.sqrt(Math.max(...s.data)), 2)}`],
+  loss: (s) => [`so the correct answers got probability ${en(Math.exp(-s.data[0]), 3)} on average`],
+};
+const roleFacts = { attention_mask: 'mask', decoder_mask: 'mask', cross_mask: 'mask', scores: 'scores', scaled: 'scaled',
+  weights: 'weights', residual1: 'residual', residual2: 'residual', residual3: 'residual', mean: 'mean', var: 'var', loss: 'loss' };
+const factCount = {};
+setLang('en');
+for (const p of presets) {
+  const trained = typeof p.model.weights === 'string';
+  for (const [name, tr] of [[p.name, traceOf(p.model)], [`${p.name} + backward`, trained ? traceOf(p.model, { backward: true }) : null]]) {
+    if (!tr) continue;
+    for (const s of tr.steps) {
+      const f = roleFacts[s.role];
+      if (!f) continue;
+      const note = noteFor(s, tr, { trained });
+      for (const want of EXPECT[f](s, tr)) {
+        factCount[f] = (factCount[f] || 0) + 1;
+        if (!note.includes(want)) problems.push(`${name} ${s.id}: the note lacks “${want}”: ${note}`);
+      }
+    }
+  }
+}
+// Each fact checked somewhere (a fact no preset reaches would make its check vacuous).
+for (const f of Object.keys(EXPECT)) if (!factCount[f]) problems.push(`no note checked for its ${f} fact`);
+console.log(`notes: facts recomputed from the data and found in the English notes: ${Object.entries(factCount).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+// The trained number-words model: the most-attended source word of each digit (cross-attention),
+// recomputed above; the page's helper must agree with it too.
 const nw = traceOf(presets.find((x) => x.name === 'trained-number-words').model);
 const w = nw.steps.find((s) => s.role === 'weights' && s.place.block === 'cross_attention');
-const facts = attendedFacts(w, nw);
-const note = noteFor(w, nw, { trained: true });
-for (const f of facts.slice(0, 6)) if (!note.includes(`“${f.q}” → “${f.k}”`)) problems.push(`number-words ${w.id}: the note lacks “${f.q}” → “${f.k}”: ${note}`);
+const mine = topKeys(nw, w), page = attendedFacts(w, nw);
+if (mine.length < 6 || JSON.stringify(mine.map((f) => [f.q, f.k])) !== JSON.stringify(page.map((f) => [f.q, f.k])))
+  problems.push(`number-words ${w.id}: attendedFacts ${JSON.stringify(page.map((f) => [f.q, f.k]))}, recomputed ${JSON.stringify(mine.map((f) => [f.q, f.k]))}`);
 // The padding preset's token ids: the note counts the sentences' own tokens (from the model's
 // two texts, split as the tokenizer does: words and . , ! ? ;), not the <pad> fill of the batch.
 {

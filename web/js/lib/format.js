@@ -1,7 +1,7 @@
 // format.js — numbers as text: short for matrix cells, exact (shortest float32 round-trip,
 // like the CLI's --json) for the arithmetic, "−∞" for masked entries. Minus is U+2212.
 
-import { t } from './i18n.js';
+import { t, num } from './i18n.js';
 
 const MINUS = '\u2212';
 
@@ -57,8 +57,9 @@ export function shapeText(shape) {
   return shape.length ? shape.join(' \u00d7 ') : t('explain.scalar');
 }
 
+// A duration for the reader, in the page's language (a decimal comma in German).
 export function msText(ms) {
-  if (ms < 1) return `${ms.toFixed(2)} ms`;
-  if (ms < 100) return `${ms.toFixed(1)} ms`;
+  if (ms < 1) return `${num(ms, 2)} ms`;
+  if (ms < 100) return `${num(ms, 1)} ms`;
   return `${Math.round(ms)} ms`;
 }

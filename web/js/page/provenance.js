@@ -29,7 +29,7 @@ function trainedLine(p) {
   const key = `provenance.task.${task}`;
   return t('provenance.trained', { task: has(key) ? t(key) : task, steps: num(Number(steps)), seed });
 }
-const pct = (x) => (x === null || x === undefined ? '–' : `${num(100 * x, 1)}%`);
+const pct = (x) => (x === null || x === undefined ? '–' : t('provenance.percent', { value: num(100 * x, 1) }));
 
 // Steps whose numbers a reader would read meaning into: attention weights, predictions.
 function matters(step) {

@@ -5,5 +5,5 @@ export default {
   'alignment.layer': 'Decoder-Schicht {l}',
   'alignment.head': 'Kopf {h}',
   'alignment.label': 'Kopf {h}: {out} Ausgabetokens mal {src} Quelltokens',
-  'alignment.cell': 'Kopf {h}, Decoder-Schicht {l}: beim Erzeugen von „{out}“ gehen {pct} % der Aufmerksamkeit an „{src}“',
+  'alignment.cell': 'Kopf {h}, Decoder-Schicht {l}: beim Erzeugen von „{out}“ entfallen {pct} % der Aufmerksamkeit auf „{src}“',
 };

@@ -1,7 +1,7 @@
 // i18n/de/attention.js — German messages of the attention view (render/attention.js): the
 // line view of who attends to whom and the thumbnails of every head.
 export default {
-  'attention.whoTitle': 'Wer achtet auf wen',
+  'attention.whoTitle': 'Wer beachtet wen',
   'attention.whoHelp': 'Jede Linie verbindet ein Abfrage-Token (Query, links) mit einem Schlüssel-Token (Key, rechts); je größer das Gewicht, desto dunkler die Linie. Zeigen Sie auf ein Token links oder fokussieren Sie es, um nur seine Linien mit ihren Gewichten zu sehen.',
   'attention.headsShown': 'in der Linienansicht gezeigte Köpfe (Heads)',
   'attention.head': 'Kopf {h}',

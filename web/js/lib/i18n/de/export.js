@@ -6,10 +6,10 @@ export default {
   'export.csv': 'CSV (Werte)',
   'export.npy': 'NumPy .npy',
   'export.tex': 'LaTeX-Formel',
-  'export.json': 'ganzer Trace (JSON)',
+  'export.json': 'ganze Aufzeichnung (JSON)',
   'export.preparing': 'wird vorbereitet …',
   'export.saved': '{name} gespeichert ({bytes} Bytes)',
   'export.failed': 'Export nicht möglich: {why}',
   'export.badFormat': 'unbekanntes Exportformat „{format}“ (Formate: {list})',
-  'export.noStep': 'kein Schritt „{id}“ in diesem Trace',
+  'export.noStep': 'kein Schritt „{id}“ in dieser Aufzeichnung',
 };

@@ -1,8 +1,8 @@
 // i18n/de/figure.js — ein Schritt als Abbildung (figure.js, component-view.js): Link zur Seite,
-// Start der Engine, Bedienelemente und Hinweise des Elements.
+// Start des Rechenkerns, Bedienelemente und Hinweise des Elements.
 export default {
-  'figure.openFull': 'im vollständigen Durchgang öffnen ↗',
-  'figure.starting': 'Die Engine startet …',
+  'figure.openFull': 'im vollständigen Walkthrough öffnen ↗',
+  'figure.starting': 'Der Rechenkern startet …',
   'figure.computing': 'wird berechnet … {secs} s',
   'figure.sentence': 'Satz',
   'figure.prev': '← Zurück',

@@ -1,11 +1,11 @@
 // i18n/de/probs.js — German messages of the predictions read from the output probabilities
 // (render/probs.js).
 export default {
-  'probs.fillsTitle': 'Die Ergänzungen jeder [MASK] (die besten 5)',
+  'probs.fillsTitle': 'Die Ergänzungen jeder [MASK]-Stelle (die besten 5)',
   'probs.topTitle': 'Die wahrscheinlichsten Vorhersagen an jeder Position',
   'probs.labelsTitle': 'Wahrscheinlichkeiten der Klassen (Labels)',
   'probs.seededNote': 'Die Gewichte sind zufällig (aus einem Seed), nicht trainiert: Die Vorhersagen sind beliebig — aber jede Zahl ist die echte Softmax der echten Logits.',
-  'probs.maskNote': 'Die fünf wahrscheinlichsten Tokens des trainierten Modells an jeder [MASK], gelesen aus den Wörtern ringsum (das Raster unten zeigt seine Vermutung an jeder Position).',
+  'probs.maskNote': 'Die fünf wahrscheinlichsten Tokens des trainierten Modells an jeder [MASK]-Stelle, gelesen aus den Wörtern ringsum (das Raster unten zeigt seine Vermutung an jeder Position).',
   'probs.trainedNote': 'Die drei wahrscheinlichsten nächsten Tokens des trainierten Modells nach jedem Präfix (die letzte Zeile: nach der ganzen Decoder-Eingabe).',
   'probs.at': 'bei „{tok}“ (Position {pos})',
   'probs.after': 'nach „{prefix}“',

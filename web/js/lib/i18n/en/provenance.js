@@ -9,6 +9,7 @@ export default {
   'provenance.userTrained': 'Weights trained in this page: task {task}, {steps} steps (held-out {metric} {acc} on {n} examples the training never saw).',
   'provenance.accuracy': 'accuracy',
   'provenance.exact': 'exact match',
+  'provenance.percent': '{value}%',
   'provenance.loaded': 'Weights loaded from {name} ({bytes} bytes of safetensors).',
   'provenance.given': 'The tutorial’s own numbers (“{title}”); weights it does not give are seeded. Nothing here was trained.',
   'provenance.seeded': 'Random weights (seed {seed}): attention is noise here.',

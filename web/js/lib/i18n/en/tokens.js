@@ -12,7 +12,7 @@ export default {
   'tokens.rule.input.name': 'No tokenizer',
   'tokens.rule.input.rule': 'the model file gives the input rows directly',
   'tokens.targetHeading': 'Decoder input tokens (teacher forcing)',
-  'tokens.targetNote': 'The decoder reads “<s>” then the source tokens shifted right by one, and at each position predicts the next token.',
+  'tokens.targetNote': 'The decoder reads “<s>” then the target sequence shifted right by one (the source tokens when no target is given), and at each position predicts the next token.',
   'tokens.sentence': 'Sentence {n}',
   'tokens.padNote': 'The shorter sentence is padded with <pad> (id 0) so both have the same length; the attention mask hides the padding.',
   'tokens.chipTitle': 'position {i}: “{token}”',
