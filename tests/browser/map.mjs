@@ -3,7 +3,8 @@
 // the block on screen marked, every block a link to its first step, heads selectable, redrawn
 // as the model changes: encoder-only classifier, 3 layers, pre- vs post-norm, the backward
 // pass), the phone layout (the step first, the input and the map one tap away), Next within
-// three Tabs, the opening shown once, and the German strings. The blocks' first steps are
+// three Tabs, the opening shown once, the timing line naming where the weights come from, and
+// the German strings. The blocks' first steps are
 // checked against the native CLI's --json trace (its `place`), not against the page itself.
 //
 //   node tests/browser/map.mjs [--cli build/native-release/encoder-walkthrough] [--dist dist]
@@ -276,6 +277,26 @@ await check('phone: on the attention weights (the opening dismissed) the matrix 
   const top = await p.evaluate(() => document.querySelector('#view .result table.grid').getBoundingClientRect().top);
   await p.screenshot({ path: path.join(artifacts, 'map-phone-weights.png'), fullPage: true });
   assert(top < 1.2 * 844, `the weights' matrix starts at ${top}px`);
+  await p.context().close();
+});
+
+// Issue 22: the timing line names where the weights came from — a trained preset reads them
+// from its shipped model file and must never say "seeded" (the readout's tooltip always names
+// them; its text only when they took ≥ 0.05 ms).
+await check('the timing line: a trained preset\'s weights are "from the shipped model file", never "seeded" (English, German)', async () => {
+  const p = await newPage();
+  const cases = [
+    ['?preset=trained-number-words', 'weights from the shipped model file', /seeded/i],
+    ['?preset=trained-brackets&lang=de', 'Gewichte aus der mitgelieferten Modelldatei', /Seed/],
+    ['?preset=default', 'seeded weights', /shipped/],
+    ['?preset=default&lang=de', 'Gewichte aus dem Seed', /mitgeliefert/],
+  ];
+  for (const [q, want, never] of cases) {
+    await open(p, q);
+    const perf = await p.evaluate(() => ({ text: document.getElementById('perf').textContent, title: document.getElementById('perf').title }));
+    assert(perf.title.includes(want), `${q}: the timing's tooltip "${perf.title}" does not say "${want}"`);
+    for (const s of [perf.text, perf.title]) assert(!never.test(s), `${q}: the timing line says "${s}"`);
+  }
   await p.context().close();
 });
 

@@ -14,7 +14,7 @@ import { prepareStepView, drawStepView } from '../view/step-view.js';
 import { FIGURE_WINDOW } from '../embed/embed-params.js';
 import { markToc } from './toc.js';
 import { writeURL } from './url.js';
-import { showProvenance, weightsInfo } from './provenance.js';
+import { showProvenance, weightsInfo, weightsSource } from './provenance.js';
 import { isDark } from './theme.js';
 
 // The view context of `step` on the page: its theme, its window (a figure shows all that fits),
@@ -106,10 +106,13 @@ export function updatePerf() {
   // the build is named after the render time.
   const isa = app.isa === 'wasmsimd' || app.isa === 'wasmrelaxed' ? 'wasm simd' : `wasm ${app.isa || ''}`.trim();
   const tm = app.timing;
-  const w = tm && tm.weights >= 0.05 ? t('steps.perf.weights', { ms: msText(tm.weights) }) : '';
+  // The weights' part is named for where they come from: a trained preset's are read from its
+  // shipped model file, not seeded (provenance.js).
+  const source = app.shownState ? t(`steps.perf.source.${weightsSource()}`) : '';
+  const w = tm && tm.weights >= 0.05 ? t('steps.perf.weights', { source, ms: msText(tm.weights) }) : '';
   const build = BUILD_LABELS[app.build] ? ` · ${BUILD_LABELS[app.build]}` : '';
   $('perf').textContent = t('steps.perf', { compute: msText(app.computeMs), isa, weights: w, render: msText(app.renderMs), build });
-  $('perf').title = tm ? t('steps.perf.title', { forward: msText(tm.forward), weights: msText(tm.weights), load: msText(tm.load), copy: msText(tm.copy) }) : '';
+  $('perf').title = tm ? t('steps.perf.title', { forward: msText(tm.forward), source, weights: msText(tm.weights), load: msText(tm.load), copy: msText(tm.copy) }) : '';
 }
 
 export function goTo(id, opts = {}) {
