@@ -2,9 +2,9 @@
 // map.mjs — the browser suite of the page's shell: the architecture map (drawn from the trace,
 // the block on screen marked, every block a link to its first step, heads selectable, redrawn
 // as the model changes: encoder-only classifier, 3 layers, pre- vs post-norm, the backward
-// pass), the phone layout (the step first, the input and the map one tap away), Next within
-// three Tabs, the opening shown once, the timing line naming where the weights come from, and
-// the German strings. The blocks' first steps are
+// pass), the phone layout (the step first, the input and the map one tap away; on a first
+// visit the first matrix on the first screen), Next within three Tabs, the opening shown once,
+// the timing line naming where the weights come from, and the German strings. The blocks' first steps are
 // checked against the native CLI's --json trace (its `place`), not against the page itself.
 //
 //   node tests/browser/map.mjs [--cli build/native-release/encoder-walkthrough] [--dist dist]
@@ -231,6 +231,8 @@ await check('the opening: shown on a first visit, dismissible, not shown again, 
   const p = await newPage();
   await open(p);
   assert(await p.isVisible('.intro'), 'no opening on a first visit');
+  // On a desktop it opens whole, as before (only a phone folds it to one line).
+  assert(await p.isVisible('.intro .intro-list'), 'the opening is folded on a desktop');
   await p.click('.intro-close');
   assert(!(await p.isVisible('.intro')), 'the opening stayed after dismissing');
   await open(p);
@@ -265,6 +267,39 @@ await check('phone (390×844): the step title in the first screen on first load;
   assert(t2 >= 0 && t2 < 844, `after choosing a block the step title is at ${t2}px`);
   const sw = await p.evaluate(() => document.documentElement.scrollWidth);
   assert(sw <= 392, `the phone layout scrolls sideways (${sw}px)`);
+  await p.context().close();
+});
+
+// Issue 22: on a phone's first visit the opening is one line (it expands on a tap) and the
+// note under the title its first lines, so the step's first matrix starts on the first screen,
+// above the step bar fixed at the bottom.
+await check('phone (390×844), first visit: the step\'s first matrix starts inside the first screen; the opening is one line that expands', async () => {
+  const p = await newPage({ width: 390, height: 844 });
+  await open(p);
+  await p.waitForSelector('#view table.grid', { timeout: 10000 });
+  const r = await p.evaluate(() => ({
+    grid: document.querySelector('#view table.grid').getBoundingClientRect().top,
+    bar: document.getElementById('stepbar').getBoundingClientRect().top,
+    intro: document.querySelector('.intro') ? document.querySelector('.intro').getBoundingClientRect().height : -1,
+    scrollY: window.scrollY,
+  }));
+  await p.screenshot({ path: path.join(artifacts, 'map-phone-first-screen.png') });
+  const bad = [
+    r.scrollY !== 0 ? `the first visit scrolled to ${r.scrollY}` : '',
+    r.grid >= 844 ? `the first matrix starts at ${Math.round(r.grid)} px, below the first screen (844 px)` : '',
+    r.grid >= r.bar ? `the first matrix starts at ${Math.round(r.grid)} px, under the step bar (at ${Math.round(r.bar)} px)` : '',
+    !(r.intro > 0 && r.intro < 60) ? `the opening is ${Math.round(r.intro)} px tall on a phone (one line: < 60)` : '',
+  ].filter(Boolean);
+  assert(!bad.length, bad.join('; '));
+  // The folded opening and note open on a tap.
+  await p.click('.intro-summary');
+  assert(await p.isVisible('.intro .intro-list'), 'a tap on the opening\'s line does not expand it');
+  if (await p.isVisible('#note-more')) {
+    const h0 = await p.evaluate(() => document.getElementById('note').getBoundingClientRect().height);
+    await p.click('#note-more');
+    const h1 = await p.evaluate(() => document.getElementById('note').getBoundingClientRect().height);
+    assert(h1 > h0, `"more" does not open the note (${h0} → ${h1} px)`);
+  }
   await p.context().close();
 });
 

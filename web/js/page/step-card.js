@@ -66,6 +66,7 @@ export async function showStep(index, opts = {}) {
   showMeta(step);
   drawStepView(ctx, { title: $('step-title'), formula: $('formula'), note: $('note'), notation: notationBox(), body: $('view') }, { fetchError });
   showProvenance(step);
+  foldNote();
   app.renderMs = performance.now() - t0;
   updatePerf();
   markToc();
@@ -87,6 +88,32 @@ function showMeta(step) {
   add(t('steps.meta.id'), step.id, 'mono');
   add(t('steps.meta.shape'), shapeText(step.shape));
   add(t('steps.meta.kind'), step.kind);
+}
+
+// On a phone the note under the title starts as its first lines and a "more" button, so that
+// the step's first numbers are on the first screen (issue 22); the reader's choice holds for the
+// steps after. Elsewhere (wider screens, embeds, figures) the note is whole and has no button.
+const PHONE = '(max-width: 760px)';
+function foldNote() {
+  const note = $('note');
+  let more = $('note-more');
+  if (!more) {
+    more = el('button', 'note-more');
+    more.id = 'note-more';
+    more.type = 'button';
+    more.setAttribute('aria-controls', 'note');
+    more.addEventListener('click', () => {
+      app.noteOpen = !app.noteOpen;
+      foldNote();
+    });
+    note.after(more);
+  }
+  const phone = !app.embed && app.view.view !== 'figure' && window.matchMedia(PHONE).matches;
+  note.classList.toggle('folded', phone && !app.noteOpen);
+  // Measured only on a phone (a layout read): the button shows when the folded note hides lines.
+  more.hidden = !phone || note.hidden || (!app.noteOpen && note.scrollHeight <= note.clientHeight + 1);
+  more.textContent = t(app.noteOpen ? 'steps.note.less' : 'steps.note.more');
+  more.setAttribute('aria-expanded', String(app.noteOpen));
 }
 
 // The notation key's <details>, made once, after the provenance line.

@@ -30,6 +30,8 @@ export default {
   'steps.perf.source.shipped': 'Gewichte aus der mitgelieferten Modelldatei',
   'steps.perf.source.user': 'Ihre Gewichte',
   'steps.perf.title': 'Vorwärtsdurchlauf {forward}; {source} {weights}; Parsen + Gewichte + Vorwärtsdurchlauf im Worker {load}; Kopie in die Seite {copy}',
+  'steps.note.more': 'mehr',
+  'steps.note.less': 'weniger',
   'steps.counter': 'Schritt {i} von {n}',
   'steps.docTitle': '{i}. {title} — Encoder Walkthrough',
   'steps.announce': 'Schritt {i} von {n}: {title}',

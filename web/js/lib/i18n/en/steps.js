@@ -30,6 +30,8 @@ export default {
   'steps.perf.source.shipped': 'weights from the shipped model file',
   'steps.perf.source.user': 'your weights',
   'steps.perf.title': 'forward pass {forward}; {source} {weights}; parse + weights + forward in the worker {load}; copy to the page {copy}',
+  'steps.note.more': 'more',
+  'steps.note.less': 'less',
   'steps.counter': 'Step {i} of {n}',
   'steps.docTitle': '{i}. {title} — Encoder Walkthrough',
   'steps.announce': 'Step {i} of {n}: {title}',
