@@ -38,6 +38,9 @@ cmake --preset wasm >/dev/null
 cmake --build --preset wasm -j"$jobs"
 ctest --preset wasm
 
+section "the README's build after the main set-up alone (npm ci --omit=dev): what the wasm build imports, the single file built with only that, the README's sizes (tests/readme-build.mjs)"
+node tests/readme-build.mjs
+
 section "wasm module vs native CLI"
 node tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrough
 
