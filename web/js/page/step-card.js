@@ -1,7 +1,7 @@
 // step-card.js — the page's step card: the step on screen (drawn by view/step-view.js, as the
 // web component draws it) with what only the page has around it — its place in the model
 // (crumbs), the counter and previous/next, its id, shape and kind, where the weights come
-// from, the timing readout — and going to a step by id. The page's view context (theme,
+// from, the note folded on a phone, the timing readout — and going to a step by id. The page's view context (theme,
 // window, the cell explained, navigation) is made here, from app.js.
 import { app } from './app.js';
 import { $, el } from '../lib/dom.js';
