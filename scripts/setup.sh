@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # setup.sh — installs what is missing on a fresh Debian 12 machine, in two sizes:
-#   setup.sh          building and serving the page (scripts/run.sh): CMake, Emscripten, the
-#                     header-only libraries, and npm's runtime packages (KaTeX) — no browser,
-#                     no PyTorch
+#   setup.sh          building and serving the page (scripts/run.sh) and the README's whole
+#                     wasm build (`cmake --build --preset wasm`, the single file included): CMake,
+#                     Emscripten, the header-only libraries, and package.json's `dependencies`
+#                     (KaTeX for the site, esbuild for the single file) — no browser, no PyTorch
 #   setup.sh --test   everything the tests need on top (scripts/test.sh): the native toolchain's
 #                     extras, Chromium, NumPy/PyTorch for the reference tests, clang-14's libFuzzer,
-#                     and every npm package of package-lock.json (playwright-core, esbuild for the
-#                     single-file build)
+#                     and every npm package of package-lock.json (playwright-core, axe-core, …)
 # Idempotent: installs only what is missing. Nothing is downloaded at run time afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,7 +38,9 @@ if ((test)); then
     echo "setup: npm ci"
     npm ci --no-audit --no-fund --loglevel=error
   fi
-elif [ ! -d node_modules/katex ]; then
-  echo "setup: npm ci --omit=dev (KaTeX)"
+elif [ ! -d node_modules/katex ] || [ ! -d node_modules/esbuild ]; then
+  # What the wasm build runs: KaTeX (vendored into the site), esbuild (the single file).
+  # tests/readme-build.mjs checks that these are what the build imports.
+  echo "setup: npm ci --omit=dev (KaTeX, esbuild)"
   npm ci --omit=dev --no-audit --no-fund --loglevel=error
 fi

@@ -58,6 +58,9 @@ ctest --preset wasm
 section "the served pages' Content-Security-Policy (index, figure view, engine frame, single file): no unsafe-eval/inline, no wildcard"
 node tests/web/csp.mjs
 
+section "the README's build after the main set-up alone (npm ci --omit=dev): what the wasm build imports, the single file built with only that, the README's sizes (tests/readme-build.mjs)"
+node tests/readme-build.mjs
+
 section "wasm module vs native CLI"
 node tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrough
 

@@ -3,8 +3,11 @@
 // (blog/post.html) served from ANOTHER origin (a second port on 127.0.0.1) under a strict CSP of
 // its own, with three view=figure iframes sized by embed.js and two <encoder-walkthrough>
 // elements, at 1280, 390 and 320 px. Checks: no inner scrollbars, iframe heights = content
-// heights (±3 px), every number shown = the native CLI's trace, one shared engine for the
-// elements, no console errors or CSP violations anywhere; every export format, checked
+// heights (±3 px), a figure shows the step alone (never the page's opening, map, phone bar or
+// step list) and each figure's height is under a bound for its content, every number shown =
+// the native CLI's trace, one shared engine for the elements, no console errors or CSP
+// violations anywhere; figures are figures at 800 and 390 px as a figure page, an element and
+// the single file (a 4×4 attention figure, screenshots); every export format, checked
 // (.npy read by NumPy against the CLI's values, SVG/PNG sizes, CSV parsed, JSON = the CLI's
 // trace); bad embed parameters; and the single-file build opened from file:// offline.
 //
@@ -47,7 +50,7 @@ const HOST_CSP = `default-src 'none'; script-src 'self' ${ewOrigin}; style-src '
 const blogDir = path.join(root, 'tests/browser/blog');
 const blog = createServer((req, res) => {
   const name = new URL(req.url, 'http://x').pathname.slice(1) || 'post.html';
-  if (!['post.html', 'late.html', 'blog.css'].includes(name)) {
+  if (!['post.html', 'late.html', 'figure.html', 'blog.css'].includes(name)) {
     res.writeHead(404).end();
     return;
   }
@@ -73,13 +76,28 @@ async function newPage(viewport, label) {
 }
 
 // ---- what the figures show --------------------------------------------------------------------
+// maxH: the figure's height bound at each width of the blog, for its content — title, formula,
+// the matrix (fig-a 6×6, fig-b 4×8, fig-c 3×3 with its two 3×3 inputs and previous/next, el-a
+// 6×6, el-b 5×8), the explanation of one number and the link: each what that content measured
+// on 2026-11-25 plus ~15% (the explanation wraps more on narrow screens). The page's map adds
+// over 500 px and its opening ~200 px on a wide screen, so a figure that shows either again
+// fails here (issue 22: one 4×4 matrix had grown to 1,474 px).
 const FIGS = {
-  'fig-a': { state: { text: 'the cat sat on the mat' }, step: 'layer0.head0.weights' },
-  'fig-b': { state: { text: 'in the bleak midwinter', d_model: 8, num_heads: 2 }, step: 'layer0.q' },
-  'fig-c': { preset: 'seed001-attention-3x3', step: 'layer0.head0.context' },
-  'el-a': { state: { text: 'snow had fallen, snow on snow' }, step: 'layer0.head1.scores' },
-  'el-b': { state: { text: 'earth stood hard as iron' }, step: 'layer0.ln1' },
+  'fig-a': { state: { text: 'the cat sat on the mat' }, step: 'layer0.head0.weights', maxH: { 1280: 650, 390: 720, 320: 840 } },
+  'fig-b': { state: { text: 'in the bleak midwinter', d_model: 8, num_heads: 2 }, step: 'layer0.q', maxH: { 1280: 640, 390: 860, 320: 1020 } },
+  'fig-c': { preset: 'seed001-attention-3x3', step: 'layer0.head0.context', maxH: { 1280: 980, 390: 1210, 320: 1310 } },
+  'el-a': { state: { text: 'snow had fallen, snow on snow' }, step: 'layer0.head1.scores', maxH: { 1280: 640, 390: 860, 320: 910 } },
+  'el-b': { state: { text: 'earth stood hard as iron' }, step: 'layer0.ln1', maxH: { 1280: 640, 390: 780, 320: 830 } },
 };
+// What a figure never shows (the full page's parts), in the page and in an element's shadow
+// root: the opening, the phone bar, the map and the step list, the page's header and footer,
+// the note, provenance line and notation key around the step.
+const NOT_IN_FIGURE = ['.intro', '#intro-slot', '.phone-bar', '#side-nav', '.arch-map', '#toc', '#toc-list', '.site-foot', '.keys', '#note', '#provenance', '#notation', '#perf'];
+// The selectors of NOT_IN_FIGURE that are on screen (a box with a size) under `root`.
+const shownOf = `(root, sels) => sels.filter((s) => [...root.querySelectorAll(s)].some((e) => {
+  const r = e.getBoundingClientRect();
+  return r.width > 1 && r.height > 1 && getComputedStyle(e).visibility !== 'hidden';
+}))`;
 const native = {};
 for (const [id, f] of Object.entries(FIGS))
   native[id] = f.preset ? runCliPreset(cli, f.preset) : runCli(cli, buildModel({ ...defaults(), ...f.state }, []));
@@ -116,6 +134,7 @@ async function checkIframe(page, id, width) {
   const handle = await page.$(`#${id}`);
   const frame = await handle.contentFrame();
   await frame.waitForFunction((sid) => window.encoderWalkthrough && document.querySelector('#step-meta .mono')?.textContent === sid, FIGS[id].step, { timeout: 20000 });
+  const shown = await frame.evaluate(`(${shownOf})(document, ${JSON.stringify(NOT_IN_FIGURE)})`);
   const inner = await frame.evaluate(() => ({
     content: document.documentElement.getBoundingClientRect().height,
     viewH: window.innerHeight, scrollH: document.documentElement.scrollHeight,
@@ -126,6 +145,10 @@ async function checkIframe(page, id, width) {
   }));
   const outer = await handle.evaluate((f) => f.getBoundingClientRect().height);
   assert(Math.abs(outer - inner.content) <= 3, `${id}@${width}: iframe ${outer} px tall, its content ${inner.content} px`);
+  const maxH = FIGS[id].maxH[width];
+  const bad = [inner.content > maxH ? `the figure is ${Math.round(inner.content)} px tall, over the ${maxH} px its content needs` : '',
+    shown.length ? `the figure shows the page's ${shown.join(', ')}` : ''].filter(Boolean);
+  assert(!bad.length, `${id}@${width}: ${bad.join('; ')}`);
   assert(inner.scrollH <= inner.viewH + 1 && inner.scrollW <= inner.viewW + 1, `${id}@${width}: the frame scrolls (${inner.scrollW}×${inner.scrollH} in ${inner.viewW}×${inner.viewH})`);
   assert(!inner.scrollers.length, `${id}@${width}: inner scrollbars ${JSON.stringify(inner.scrollers)}`);
   assert(!inner.notice, `${id}@${width}: unexpected notice "${inner.notice}"`);
@@ -141,6 +164,7 @@ function elementInfo(page, id) {
     const bad = Array.from(sr.querySelectorAll('.matrix-scroll, .formula, .view'), (x) => [x.className, x.scrollWidth - x.clientWidth, x.scrollHeight - x.clientHeight])
       .filter(([, dx, dy]) => dx > 1 || dy > 1);
     return { cells: (${cellsIn})(sr), bad, title: sr.querySelector('.ew-title').textContent,
+      shown: (${shownOf})(sr, ${JSON.stringify(NOT_IN_FIGURE)}), height: e.getBoundingClientRect().height,
       notice: sr.querySelector('.notice').hidden ? '' : sr.querySelector('.notice').textContent };
   })()`);
 }
@@ -153,7 +177,11 @@ async function checkElement(page, id, width) {
   const trace = traceFromCli(native[id]);
   const want = stepTitle(trace.get(FIGS[id].step), trace);
   assert(r.title === want, `${id}@${width}: title "${r.title}", expected "${want}"`);
+  assert(!r.shown.length, `${id}@${width}: the element shows the page's ${r.shown.join(', ')}`);
   checkCells(`${id}@${width}`, r.cells, stepOf(id));
+  const maxH = FIGS[id].maxH[width];
+  assert(r.height <= maxH, `${id}@${width}: the element is ${Math.round(r.height)} px tall, over the ${maxH} px its content needs`);
+  return Math.round(r.height);
 }
 
 let blogPage = null;
@@ -164,7 +192,7 @@ for (const width of [1280, 390, 320]) {
     assert(docW[0] <= docW[1] + 1, `the blog scrolls sideways at ${width} px (${docW})`);
     const sizes = [];
     for (const id of ['fig-a', 'fig-b', 'fig-c']) sizes.push(`${id} ${(await checkIframe(page, id, width)).outer} px`);
-    for (const id of ['el-a', 'el-b']) await checkElement(page, id, width);
+    for (const id of ['el-a', 'el-b']) sizes.push(`${id} ${await checkElement(page, id, width)} px`);
     const engines = await page.$$eval('iframe[data-encoder-walkthrough-engine]', (x) => x.length);
     assert(engines === 1, `${engines} engine frames for two elements (want one shared engine)`);
     // Screenshots: each figure scrolled into view (Chromium paints frames out of view lazily),
@@ -249,6 +277,51 @@ await check('embed.js loaded after its figure has drawn: it asks for the height 
   const [outer, inner] = [await page.$eval('#late', (f) => f.getBoundingClientRect().height), await frame.evaluate(() => document.documentElement.getBoundingClientRect().height)];
   assert(Math.abs(outer - inner) <= 3, `late embed.js: iframe ${outer} px, content ${inner} px`);
   await page.close();
+});
+
+// ---- figures are figures (issue 22) -----------------------------------------------------------------
+// A 4×4 attention figure shown three ways — the page's figure view, an element, the single file
+// opened from disk — in a fresh browser (a first visit: the page would show its opening) at
+// 800 and 390 px: the step alone, under the bound for its content (title, formula, the 4×4
+// matrix, the explanation of one number, the link), and a screenshot of each.
+const FIG4 = { text: 'the cat sat down', step: 'layer0.head0.weights' };
+const FIG4_MAX = { 800: 620, 390: 700 }; // measured 519 and 585 px on 2026-11-25
+async function figureShown(what, page, root, width, viewportH) {
+  const shown = await page.evaluate(`(${shownOf})(${root}, ${JSON.stringify(NOT_IN_FIGURE)})`);
+  const h = await page.evaluate(root === 'document' ? '(() => document.documentElement.getBoundingClientRect().height)()' : `${root.replace('.shadowRoot', '')}.getBoundingClientRect().height`);
+  const bad = [h > FIG4_MAX[width] ? `a 4×4 attention figure ${Math.round(h)} px tall (bound ${FIG4_MAX[width]} px)` : '',
+    shown.length ? `the figure shows the page's ${shown.join(', ')}` : ''].filter(Boolean);
+  assert(!bad.length, `${what}@${width}: ${bad.join('; ')}`);
+  const cells = await page.evaluate(`(${cellsIn})(${root})`);
+  assert(cells.length === 16, `${what}@${width}: ${cells.length} cells shown, want the 4×4`);
+  const want = runCli(cli, buildModel({ ...defaults(), text: FIG4.text }, [])).steps.find((x) => x.id === FIG4.step);
+  checkCells(`${what}@${width}`, cells, want);
+  await page.screenshot({ path: path.join(artifacts, `fig4-${what}-${width}.png`), fullPage: h > viewportH });
+  return Math.round(h);
+}
+await check('figures are figures: a 4×4 attention figure as a figure page, an element and the single file, at 800 and 390 px — the step alone, under its content\'s bound', async () => {
+  const q = `view=figure&text=${encodeURIComponent(FIG4.text)}&step=${FIG4.step}`;
+  const sizes = [];
+  for (const width of [800, 390]) {
+    const ctx = await browser.newContext({ viewport: { width, height: 900 } });
+    const page = await ctx.newPage();
+    page.on('pageerror', (e) => problems.push(`fig4: page error: ${e.message}`));
+    await page.goto(`${ew}?${q}`);
+    await page.evaluate(() => window.encoderWalkthrough.ready);
+    await page.waitForTimeout(300);
+    sizes.push(`page@${width} ${await figureShown('page', page, 'document', width, 900)} px`);
+    await page.goto(blogURL.replace('post.html', 'figure.html'));
+    await page.waitForFunction(() => document.getElementById('el-4x4')?.shadowRoot?.querySelector('.result td.cell'), null, { timeout: 30000 });
+    await page.waitForTimeout(300);
+    sizes.push(`element@${width} ${await figureShown('element', page, "document.getElementById('el-4x4').shadowRoot", width, 900)} px`);
+    await page.goto(`file://${single}?${q}`);
+    await page.waitForFunction(() => window.encoderWalkthrough, null, { timeout: 20000 });
+    await page.evaluate(() => window.encoderWalkthrough.ready);
+    await page.waitForTimeout(300);
+    sizes.push(`single file@${width} ${await figureShown('single', page, 'document', width, 900)} px`);
+    await ctx.close();
+  }
+  console.log(`     ${sizes.join(', ')}`);
 });
 
 // ---- exports ------------------------------------------------------------------------------------------

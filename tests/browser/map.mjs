@@ -2,8 +2,9 @@
 // map.mjs — the browser suite of the page's shell: the architecture map (drawn from the trace,
 // the block on screen marked, every block a link to its first step, heads selectable, redrawn
 // as the model changes: encoder-only classifier, 3 layers, pre- vs post-norm, the backward
-// pass), the phone layout (the step first, the input and the map one tap away), Next within
-// three Tabs, the opening shown once, and the German strings. The blocks' first steps are
+// pass), the phone layout (the step first, the input and the map one tap away; on a first
+// visit the first matrix on the first screen), Next within three Tabs, the opening shown once,
+// the timing line naming where the weights come from, and the German strings. The blocks' first steps are
 // checked against the native CLI's --json trace (its `place`), not against the page itself.
 //
 //   node tests/browser/map.mjs [--cli build/native-release/encoder-walkthrough] [--dist dist]
@@ -230,6 +231,8 @@ await check('the opening: shown on a first visit, dismissible, not shown again, 
   const p = await newPage();
   await open(p);
   assert(await p.isVisible('.intro'), 'no opening on a first visit');
+  // On a desktop it opens whole, as before (only a phone folds it to one line).
+  assert(await p.isVisible('.intro .intro-list'), 'the opening is folded on a desktop');
   await p.click('.intro-close');
   assert(!(await p.isVisible('.intro')), 'the opening stayed after dismissing');
   await open(p);
@@ -267,6 +270,39 @@ await check('phone (390×844): the step title in the first screen on first load;
   await p.context().close();
 });
 
+// Issue 22: on a phone's first visit the opening is one line (it expands on a tap) and the
+// note under the title its first lines, so the step's first matrix starts on the first screen,
+// above the step bar fixed at the bottom.
+await check('phone (390×844), first visit: the step\'s first matrix starts inside the first screen; the opening is one line that expands', async () => {
+  const p = await newPage({ width: 390, height: 844 });
+  await open(p);
+  await p.waitForSelector('#view table.grid', { timeout: 10000 });
+  const r = await p.evaluate(() => ({
+    grid: document.querySelector('#view table.grid').getBoundingClientRect().top,
+    bar: document.getElementById('stepbar').getBoundingClientRect().top,
+    intro: document.querySelector('.intro') ? document.querySelector('.intro').getBoundingClientRect().height : -1,
+    scrollY: window.scrollY,
+  }));
+  await p.screenshot({ path: path.join(artifacts, 'map-phone-first-screen.png') });
+  const bad = [
+    r.scrollY !== 0 ? `the first visit scrolled to ${r.scrollY}` : '',
+    r.grid >= 844 ? `the first matrix starts at ${Math.round(r.grid)} px, below the first screen (844 px)` : '',
+    r.grid >= r.bar ? `the first matrix starts at ${Math.round(r.grid)} px, under the step bar (at ${Math.round(r.bar)} px)` : '',
+    !(r.intro > 0 && r.intro < 60) ? `the opening is ${Math.round(r.intro)} px tall on a phone (one line: < 60)` : '',
+  ].filter(Boolean);
+  assert(!bad.length, bad.join('; '));
+  // The folded opening and note open on a tap.
+  await p.click('.intro-summary');
+  assert(await p.isVisible('.intro .intro-list'), 'a tap on the opening\'s line does not expand it');
+  if (await p.isVisible('#note-more')) {
+    const h0 = await p.evaluate(() => document.getElementById('note').getBoundingClientRect().height);
+    await p.click('#note-more');
+    const h1 = await p.evaluate(() => document.getElementById('note').getBoundingClientRect().height);
+    assert(h1 > h0, `"more" does not open the note (${h0} → ${h1} px)`);
+  }
+  await p.context().close();
+});
+
 await check('phone: on the attention weights (the opening dismissed) the matrix starts within 1.2 screens', async () => {
   const p = await newPage({ width: 390, height: 844 });
   await open(p, '?preset=default&step=layer0.head0.weights');
@@ -276,6 +312,26 @@ await check('phone: on the attention weights (the opening dismissed) the matrix 
   const top = await p.evaluate(() => document.querySelector('#view .result table.grid').getBoundingClientRect().top);
   await p.screenshot({ path: path.join(artifacts, 'map-phone-weights.png'), fullPage: true });
   assert(top < 1.2 * 844, `the weights' matrix starts at ${top}px`);
+  await p.context().close();
+});
+
+// Issue 22: the timing line names where the weights came from — a trained preset reads them
+// from its shipped model file and must never say "seeded" (the readout's tooltip always names
+// them; its text only when they took ≥ 0.05 ms).
+await check('the timing line: a trained preset\'s weights are "from the shipped model file", never "seeded" (English, German)', async () => {
+  const p = await newPage();
+  const cases = [
+    ['?preset=trained-number-words', 'weights from the shipped model file', /seeded/i],
+    ['?preset=trained-brackets&lang=de', 'Gewichte aus der mitgelieferten Modelldatei', /Seed/],
+    ['?preset=default', 'seeded weights', /shipped/],
+    ['?preset=default&lang=de', 'Gewichte aus dem Seed', /mitgeliefert/],
+  ];
+  for (const [q, want, never] of cases) {
+    await open(p, q);
+    const perf = await p.evaluate(() => ({ text: document.getElementById('perf').textContent, title: document.getElementById('perf').title }));
+    assert(perf.title.includes(want), `${q}: the timing's tooltip "${perf.title}" does not say "${want}"`);
+    for (const s of [perf.text, perf.title]) assert(!never.test(s), `${q}: the timing line says "${s}"`);
+  }
   await p.context().close();
 });
 

@@ -21,6 +21,7 @@ export const app = {
   // how the page is shown
   embed: false, // embed=1: the compact layout
   view: null, // the view keys (embed/embed-params.js readEmbedParams), figure.js
+  noteOpen: false, // on a phone: the reader opened the note under the title in full (step-card.js)
   urlExtra: {}, // what links the page writes keep besides the state (view=, theme=, lang=: figure.js)
   // timings for the readout (step-card.js updatePerf)
   computeMs: 0,

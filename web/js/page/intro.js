@@ -1,9 +1,13 @@
 // intro.js — the short opening: what the page shows and how to use it, in plain words. Shown
-// until the reader dismisses it, then not again (localStorage); never in embed mode (main.js).
+// until the reader dismisses it, then not again (localStorage); never in embed mode or in a
+// figure (main.js). On a phone it starts as one line (its title) that expands on a tap, so the
+// step's first numbers are on the first screen (issue 22); on wider screens it starts open.
 import { el } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
 
 const KEY = 'encoder-walkthrough.intro-dismissed';
+// The width below which the page is laid out for phones (style.css's phone bar).
+const PHONE = '(max-width: 760px)';
 
 function dismissed() {
   try {
@@ -18,9 +22,13 @@ export function showIntro(slot) {
   if (dismissed()) return;
   const box = el('section', 'intro');
   box.setAttribute('aria-label', t('shell.intro.label'));
-  box.append(el('h2', 'intro-title', t('shell.intro.title')), el('p', '', t('shell.intro.what')));
+  const more = el('details', 'intro-more');
+  more.open = !window.matchMedia(PHONE).matches;
+  const summary = el('summary', 'intro-summary');
+  summary.append(el('h2', 'intro-title', t('shell.intro.title')));
   const ul = el('ul', 'intro-list');
   for (const k of ['type', 'move', 'point', 'presets']) ul.append(el('li', '', t(`shell.intro.${k}`)));
+  more.append(summary, el('p', '', t('shell.intro.what')), ul);
   const close = el('button', 'intro-close', t('shell.intro.dismiss'));
   close.type = 'button';
   close.addEventListener('click', () => {
@@ -31,6 +39,6 @@ export function showIntro(slot) {
     }
     box.remove();
   });
-  box.append(ul, close);
+  box.append(more, close);
   slot.replaceChildren(box);
 }

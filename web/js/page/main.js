@@ -87,7 +87,8 @@ async function start() {
     $('settings').open = false;
   }
   installPhoneBar();
-  if (!app.embed) showIntro($('intro-slot'));
+  // The opening is the full page's: never in an embed, never in a figure (a figure is the step alone).
+  if (!app.embed && app.view.view !== 'figure') showIntro($('intro-slot'));
   $('prev').addEventListener('click', () => showStep(app.index - 1));
   $('next').addEventListener('click', () => showStep(app.index + 1));
   for (const [box, sel] of [['toc-list', 'a.toc-link'], ['map', 'a.map-node, a.map-head']])

@@ -8,16 +8,28 @@ import { presetHasWeights, presetIsTrained } from '../model/settings.js';
 import { USER_PRESET } from './run-options.js';
 import { t, has, num } from '../lib/i18n.js';
 
+// Where the weights of `state` come from: 'user' (trained in this page or loaded from a file),
+// 'shipped' (a trained preset: the model file shipped with the site), 'given' (a tutorial's
+// numbers, the rest seeded) or 'seeded'.
+export function weightsSource(state = app.shownState) {
+  const p = app.presets.find((x) => x.name === state.preset);
+  if (p && p.name === USER_PRESET && app.userWeights) return 'user';
+  if (presetIsTrained(p)) return 'shipped';
+  if (p && presetHasWeights(p)) return 'given';
+  return 'seeded';
+}
+
 // {kind: 'trained' | 'given' | 'seeded', text} for the trace on screen: one line from the catalog.
 export function weightsInfo(state = app.shownState) {
   const p = app.presets.find((x) => x.name === state.preset);
   const u = app.userWeights;
-  if (p && p.name === USER_PRESET && u)
+  const source = weightsSource(state);
+  if (source === 'user')
     return { kind: 'trained', text: u.source === 'trained'
       ? t('provenance.userTrained', { task: u.task, steps: u.steps, metric: t(u.classifier ? 'provenance.accuracy' : 'provenance.exact'), acc: pct(u.accuracy), n: u.evalN })
       : t('provenance.loaded', { name: u.name, bytes: num(u.bytes) }) };
-  if (presetIsTrained(p)) return { kind: 'trained', text: trainedLine(p) };
-  if (p && presetHasWeights(p)) return { kind: 'given', text: t('provenance.given', { title: p.title }) };
+  if (source === 'shipped') return { kind: 'trained', text: trainedLine(p) };
+  if (source === 'given') return { kind: 'given', text: t('provenance.given', { title: p.title }) };
   return { kind: 'seeded', text: t('provenance.seeded', { seed: state.seed }) };
 }
 // "Trained on number words → digits (4000 steps, seed 1)": the task, steps and seed are flags of

@@ -1,7 +1,7 @@
 // step-card.js — the page's step card: the step on screen (drawn by view/step-view.js, as the
 // web component draws it) with what only the page has around it — its place in the model
 // (crumbs), the counter and previous/next, its id, shape and kind, where the weights come
-// from, the timing readout — and going to a step by id. The page's view context (theme,
+// from, the note folded on a phone, the timing readout — and going to a step by id. The page's view context (theme,
 // window, the cell explained, navigation) is made here, from app.js.
 import { app } from './app.js';
 import { $, el } from '../lib/dom.js';
@@ -14,7 +14,7 @@ import { prepareStepView, drawStepView } from '../view/step-view.js';
 import { FIGURE_WINDOW } from '../embed/embed-params.js';
 import { markToc } from './toc.js';
 import { writeURL } from './url.js';
-import { showProvenance, weightsInfo } from './provenance.js';
+import { showProvenance, weightsInfo, weightsSource } from './provenance.js';
 import { isDark } from './theme.js';
 
 // The view context of `step` on the page: its theme, its window (a figure shows all that fits),
@@ -66,6 +66,7 @@ export async function showStep(index, opts = {}) {
   showMeta(step);
   drawStepView(ctx, { title: $('step-title'), formula: $('formula'), note: $('note'), notation: notationBox(), body: $('view') }, { fetchError });
   showProvenance(step);
+  foldNote();
   app.renderMs = performance.now() - t0;
   updatePerf();
   markToc();
@@ -89,6 +90,32 @@ function showMeta(step) {
   add(t('steps.meta.kind'), step.kind);
 }
 
+// On a phone the note under the title starts as its first lines and a "more" button, so that
+// the step's first numbers are on the first screen (issue 22); the reader's choice holds for the
+// steps after. Elsewhere (wider screens, embeds, figures) the note is whole and has no button.
+const PHONE = '(max-width: 760px)';
+function foldNote() {
+  const note = $('note');
+  let more = $('note-more');
+  if (!more) {
+    more = el('button', 'note-more');
+    more.id = 'note-more';
+    more.type = 'button';
+    more.setAttribute('aria-controls', 'note');
+    more.addEventListener('click', () => {
+      app.noteOpen = !app.noteOpen;
+      foldNote();
+    });
+    note.after(more);
+  }
+  const phone = !app.embed && app.view.view !== 'figure' && window.matchMedia(PHONE).matches;
+  note.classList.toggle('folded', phone && !app.noteOpen);
+  // Measured only on a phone (a layout read): the button shows when the folded note hides lines.
+  more.hidden = !phone || note.hidden || (!app.noteOpen && note.scrollHeight <= note.clientHeight + 1);
+  more.textContent = t(app.noteOpen ? 'steps.note.less' : 'steps.note.more');
+  more.setAttribute('aria-expanded', String(app.noteOpen));
+}
+
 // The notation key's <details>, made once, after the provenance line.
 function notationBox() {
   let key = $('notation');
@@ -106,10 +133,13 @@ export function updatePerf() {
   // the build is named after the render time.
   const isa = app.isa === 'wasmsimd' || app.isa === 'wasmrelaxed' ? 'wasm simd' : `wasm ${app.isa || ''}`.trim();
   const tm = app.timing;
-  const w = tm && tm.weights >= 0.05 ? t('steps.perf.weights', { ms: msText(tm.weights) }) : '';
+  // The weights' part is named for where they come from: a trained preset's are read from its
+  // shipped model file, not seeded (provenance.js).
+  const source = app.shownState ? t(`steps.perf.source.${weightsSource()}`) : '';
+  const w = tm && tm.weights >= 0.05 ? t('steps.perf.weights', { source, ms: msText(tm.weights) }) : '';
   const build = BUILD_LABELS[app.build] ? ` · ${BUILD_LABELS[app.build]}` : '';
   $('perf').textContent = t('steps.perf', { compute: msText(app.computeMs), isa, weights: w, render: msText(app.renderMs), build });
-  $('perf').title = tm ? t('steps.perf.title', { forward: msText(tm.forward), weights: msText(tm.weights), load: msText(tm.load), copy: msText(tm.copy) }) : '';
+  $('perf').title = tm ? t('steps.perf.title', { forward: msText(tm.forward), source, weights: msText(tm.weights), load: msText(tm.load), copy: msText(tm.copy) }) : '';
 }
 
 export function goTo(id, opts = {}) {
