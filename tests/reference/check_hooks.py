@@ -403,15 +403,20 @@ def check_model(cli, rng, index, failures):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
-    ap.add_argument("--models", type=int, default=12)
+    ap.add_argument("--models", type=int, default=8)
     ap.add_argument("--seed", type=int, default=20)
     a = ap.parse_args()
     rng = np.random.default_rng(a.seed)
     failures, steps = [], 0
     for i in range(a.models):
         steps += check_model(a.cli, rng, i, failures)
-    for f in failures[:40]:
-        print("FAIL", f)
+    seen = {}  # the first failure of each model and check, then how many more
+    for f in failures:
+        head, rest = f.split(":", 1)
+        key = head if "," in head.split(")")[-1] else head + ":" + rest.split()[0]  # an intervention, or each check
+        seen.setdefault(key, []).append(f)
+    for key, fs in seen.items():
+        print("FAIL", fs[0] + ("  (and %d more steps)" % (len(fs) - 1) if len(fs) > 1 else ""))
     print("%d models, %d intervened steps compared, %d failures" % (a.models, steps, len(failures)))
     return 1 if failures else 0
 
