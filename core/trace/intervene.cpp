@@ -77,6 +77,13 @@ const Step& editable_step(const Trace& t, const std::string& id, const std::stri
   return *s;
 }
 
+Edit edit(Edit::Kind kind, const std::string& what) {
+  Edit e;
+  e.kind = kind;
+  e.what = what;
+  return e;
+}
+
 std::string first_names(const std::map<std::string, std::string>& heads) {
   std::string s;
   int n = 0;
@@ -89,7 +96,7 @@ std::string first_names(const std::map<std::string, std::string>& heads) {
 
 Edit ablate_edit(const std::string& spec, const Trace& t, const ColumnMeans* means, std::string& step) {
   const auto heads = head_context_steps(t);
-  Edit e{Edit::Kind::Ablate, spec};
+  Edit e = edit(Edit::Kind::Ablate, spec);
   const auto h = heads.find(spec);
   int column = -1;
   if (h != heads.end()) {
@@ -127,7 +134,7 @@ Edit patch_edit(const PatchSpec& p, const Trace& t, const Trace& donor) {
   if (d->shape != s.shape)
     throw Error("cannot patch \"" + p.id + "\": it has shape " + shape_text(s.shape) + " in this run but " +
                 shape_text(d->shape) + " in the donor's; the two sentences must have as many tokens (source, and target for decoder steps)");
-  Edit e{Edit::Kind::Patch, p.id};
+  Edit e = edit(Edit::Kind::Patch, p.id);
   e.values = d->data;
   e.positions = p.positions;
   if (p.positions.empty()) return e;
@@ -222,7 +229,7 @@ Interventions resolve_interventions(const InterventionSpec& spec, const Trace& t
     const std::string what = s.cell.id + "[…]=" + std::to_string(s.value);
     if (const Step* st = trace.find(s.cell.id); st && st->kind != "grad") {
       const Step& step = editable_step(trace, s.cell.id, s.cell.id);
-      Edit e{Edit::Kind::Set, what};
+      Edit e = edit(Edit::Kind::Set, what);
       e.offset = offset_of(s.cell, step.shape, step.axes);
       e.value = s.value;
       iv.edits[s.cell.id].push_back(std::move(e));
