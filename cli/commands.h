@@ -40,6 +40,11 @@ struct AnalyzeArgs {
   std::uint64_t seed = 1;
   double require = -1;        // exit 1 below this accuracy (-1: no requirement)
   bool beat_unigram = false;  // masked-words: exit 1 unless above the unigram baseline
+  // What-if tables (core/session/sweep.h), printed as JSON: accuracy with these ablations, an
+  // ablation sweep over every head and FFN block, a patching sweep of `text` from `patch_from`.
+  std::vector<std::string> ablate;
+  bool mean = false, ablate_sweep = false, patch_sweep = false;
+  std::string text, patch_from;
 };
 ew::Model analysis_model(const AnalyzeArgs& a);
 

@@ -3,6 +3,7 @@
 // (each step's title, formula, shape and values with "..." elision; print.cpp), or the
 // session's JSON document with --json; `train` and `analyze` are in train.cpp and masked.cpp.
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -30,6 +31,16 @@ const char* kUsage =
     "  --generate     decode greedily, one token per run, until </s> (at most 32 tokens); the\n"
     "                 walkthrough (or JSON, with \"generated\") is that of the last round\n"
     "  --edge N       values shown at each edge of a row/column before '...' (default 3)\n"
+    "What if? (docs/trace.md, \"Interventions\"; each repeatable flag may be given many times):\n"
+    "  --ablate ID          switch off a head (layer0.head1, decoder0.self.head0, decoder0.cross.head1)\n"
+    "                       or a feed-forward unit (layer0.ffn_hidden[3]); repeatable\n"
+    "  --ablate-mode M      zero (default) or mean (its mean over the task's held-out inputs)\n"
+    "  --ablate-task NAME   the task whose held-out inputs give the means (default: the shipped model's)\n"
+    "  --set 'ID[r,c]=V'    set one cell of a parameter or a step; repeatable\n"
+    "  --patch-from TEXT    run TEXT first (the donor) and ...\n"
+    "  --patch ID[@p,q]     ... copy its step ID (only rows p, q of the token axis) into this run; repeatable\n"
+    "  --lens               each layer's output through the model's own head (lens.<layer>.*)\n"
+    "  --attribute          the predicted logit split into parts (attr.*; pre-norm models)\n"
     "  --config-schema  print the configuration fields (name, type, default, range, values) as JSON\n";
 
 
@@ -37,9 +48,39 @@ const char* kUsage =
 struct Args {
   std::string model_path, preset_name;
   std::optional<std::string> text;
-  bool json = false, backward = false, generate = false;
+  bool json = false, backward = false, generate = false, lens = false, attribute = false;
   int edge = 3;
+  ew::InterventionSpec intervene;
+  std::string mean_task;
 };
+
+// The intervention flags (--ablate … --patch); false: not one of them. Throws ew::Error for a
+// spec the parser refuses.
+bool intervention_flag(const std::string& arg, const std::function<std::string(const char*)>& value, Args& a) {
+  ew::InterventionSpec& iv = a.intervene;
+  if (arg == "--ablate") {
+    iv.ablate.push_back(value("--ablate"));
+  } else if (arg == "--ablate-mode") {
+    const std::string m = value("--ablate-mode");
+    if (m != "zero" && m != "mean") throw ew::Error("--ablate-mode is zero or mean, got \"" + m + "\"");
+    iv.ablate_mode = m == "mean" ? ew::AblateMode::Mean : ew::AblateMode::Zero;
+  } else if (arg == "--ablate-task") {
+    a.mean_task = value("--ablate-task");
+  } else if (arg == "--set") {
+    iv.set.push_back(ew::parse_set(value("--set")));
+  } else if (arg == "--patch-from") {
+    iv.patch_from = value("--patch-from");
+  } else if (arg == "--patch") {
+    iv.patch.push_back(ew::parse_patch(value("--patch")));
+  } else if (arg == "--lens") {
+    a.lens = true;
+  } else if (arg == "--attribute") {
+    a.attribute = true;
+  } else {
+    return false;
+  }
+  return true;
+}
 
 // --edge N: a whole number from 1 to 1000; else 0.
 int edge_value(const std::string& v) {
@@ -53,13 +94,19 @@ int edge_value(const std::string& v) {
 int parse_args(int argc, char** argv, Args& a) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    auto value = [&](const char* flag) -> std::string {
+    std::function<std::string(const char*)> value = [&](const char* flag) -> std::string {
       if (i + 1 >= argc) {
         std::cerr << "encoder-walkthrough: " << flag << " needs a value\n" << kUsage;
         std::exit(2);
       }
       return argv[++i];
     };
+    try {
+      if (intervention_flag(arg, value, a)) continue;
+    } catch (const ew::Error& e) {
+      std::cerr << "encoder-walkthrough: " << e.what() << "\n";
+      return 2;
+    }
     if (arg == "--model") {
       a.model_path = value("--model");
     } else if (arg == "--preset") {
@@ -106,6 +153,10 @@ void walkthrough(const Args& a) {
   o.backward = a.backward;
   o.generate = a.generate;
   o.prediction = o.fills = true;
+  o.intervene = a.intervene;
+  o.mean_task = a.mean_task;
+  o.lens = a.lens;
+  o.attribute = a.attribute;
   ew::ModelSource source{ew::ModelSource::Kind::Preset, a.preset_name, a.text};
   if (!a.model_path.empty()) source = {ew::ModelSource::Kind::File, a.model_path, a.text};
   ew::Session s;
@@ -113,6 +164,7 @@ void walkthrough(const Args& a) {
   if (a.generate && model.config.decoder_layers == 0) throw ew::Error("--generate needs a decoder (config.decoder_layers > 0)");
   s.run(o);
   if (s.report().contains("backward_error")) throw ew::Error(s.report()["backward_error"].get<std::string>());
+  if (s.report().contains("attribution_error")) throw ew::Error(s.report()["attribution_error"].get<std::string>());
   if (a.json) {
     std::cout << ew::session_json(s, {}).dump() << "\n";
   } else {

@@ -52,7 +52,7 @@ void print_step(const ew::Step& s, int edge) {
   std::string shape = "(";
   for (std::size_t i = 0; i < s.shape.size(); ++i) shape += (i ? ", " : "") + std::to_string(s.shape[i]);
   shape += s.shape.size() == 1 ? ",)" : ")";
-  std::cout << "\n== " << s.title << "  [" << s.id << "]\n";
+  std::cout << "\n== " << s.title << "  [" << s.id << "]" << (s.intervened ? "  (intervened)" : "") << "\n";
   std::cout << "   " << s.formula << "\n";
   if (!s.note.empty()) std::cout << "   " << s.note << "\n";
   std::cout << "   shape: " << shape;
@@ -138,5 +138,19 @@ void print_answers(const nlohmann::json& report) {
       for (const auto& f : fills[i]) std::cout << "  " << f["token"].get<std::string>() << " " << f["p"].get<double>();
       std::cout << "\n";
     }
+  }
+  if (report.contains("next_tokens")) {
+    std::cout << "\nNext token at each decoder position:";
+    for (const auto& tok : report["next_tokens"]) std::cout << " " << tok.get<std::string>();
+    std::cout << "\n";
+  }
+  if (report.contains("attribution")) {
+    const auto& a = report["attribution"];
+    std::cout << "\nAttribution of \"" << a["target"].get<std::string>() << "\" at position " << a["position"].get<int>()
+              << ": logit " << a["logit"].get<double>() << ", the parts (attr.parts) sum to " << a["sum"].get<double>() << "\n";
+  }
+  if (report.contains("baseline_prediction")) {
+    std::cout << "\nWithout the interventions:";
+    print_answers(report["baseline_prediction"]);
   }
 }

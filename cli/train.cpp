@@ -20,6 +20,7 @@
 #include "io/presets.h"
 #include "io/safetensors.h"
 #include "model/error.h"
+#include "session/sweep.h"
 #include "train/analyze.h"
 #include "train/masked_words.h"
 #include "train/train.h"
@@ -260,6 +261,20 @@ std::vector<Flag> analyze_flags(AnalyzeArgs& a) {
       {"corpus", true, [&a](const std::string& v) { a.corpus = v; }, "masked-words: the corpus directory (default build/corpus)"},
       {"beat-unigram", false, [&a](const std::string&) { a.beat_unigram = true; },
        "masked-words: exit 1 unless top-1 and top-5 are both above the unigram baseline's"},
+      {"ablate", true, [&a](const std::string& v) { a.ablate.push_back(v); },
+       "accuracy with this head or unit switched off (repeatable; JSON)"},
+      {"ablate-mode", true,
+       [&a](const std::string& v) {
+         if (v != "zero" && v != "mean") throw ew::Error("--ablate-mode is zero or mean, got \"" + v + "\"");
+         a.mean = v == "mean";
+       },
+       "zero (default) or mean: its mean over 100 held-out inputs"},
+      {"ablate-sweep", false, [&a](const std::string&) { a.ablate_sweep = true; },
+       "accuracy with each head and each FFN block switched off in turn (JSON)"},
+      {"patch-sweep", false, [&a](const std::string&) { a.patch_sweep = true; },
+       "share of the logit difference restored by patching each layer x position and each head (JSON; no --task)"},
+      {"text", true, [&a](const std::string& v) { a.text = v; }, "--patch-sweep: the sentence patched into"},
+      {"patch-from", true, [&a](const std::string& v) { a.patch_from = v; }, "--patch-sweep: the donor sentence"},
   };
 }
 
@@ -274,12 +289,44 @@ std::string analyze_usage() {
          usage_of(analyze_flags(a));
 }
 
+// analyze's what-if tables (core/session/sweep.h) as JSON.
+int what_if(const AnalyzeArgs& a, const std::string& usage) {
+  if (a.preset.empty() == a.model_path.empty() || (a.patch_sweep ? a.text.empty() || a.patch_from.empty() : a.task.empty())) {
+    std::cerr << "encoder-walkthrough analyze: give one of --preset or --model, and --task (ablations) or --text and "
+                 "--patch-from (--patch-sweep)\n" << usage;
+    return 2;
+  }
+  try {
+    const ew::Model model = analysis_model(a);
+    const ew::AblateMode mode = a.mean ? ew::AblateMode::Mean : ew::AblateMode::Zero;
+    nlohmann::json out;
+    if (a.patch_sweep) {
+      out = ew::patch_sweep(model, a.text, a.patch_from);
+    } else if (a.ablate_sweep) {
+      out = ew::ablation_sweep(model, ew::find_task(a.task), mode, a.seed, a.n);
+    } else {
+      const ew::Task& task = ew::find_task(a.task);
+      ew::Model m = model;
+      ew::Trace t;
+      out = {{"task", task.name}, {"n", a.n}, {"mode", a.mean ? "mean" : "zero"}, {"ablate", a.ablate},
+             {"accuracy", ew::held_out_accuracy(m, t, task, a.seed, a.n)},
+             {"ablated_accuracy", ew::ablated_accuracy(model, task, a.ablate, mode, a.seed, a.n)}};
+    }
+    std::cout << out.dump(1) << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "encoder-walkthrough analyze: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int analyze_main(int argc, char** argv) {
   AnalyzeArgs a;
   const std::string usage = analyze_usage();
   parse_flags(argc, argv, analyze_flags(a), "analyze", usage);
+  if (a.patch_sweep || a.ablate_sweep || !a.ablate.empty()) return what_if(a, usage);
   if (a.task.empty() || a.preset.empty() == a.model_path.empty()) {
     std::cerr << "encoder-walkthrough analyze: give --task, and one of --preset or --model\n" << usage;
     return 2;

@@ -1,6 +1,7 @@
 // trace_json.cpp — the trace as one JSON document (trace_json.h).
 #include "io/trace_json.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -98,6 +99,7 @@ ojson text_json(const TextInfo& t) {
     text["sentences"] = t.sentences;
     text["skip_reason"] = kRegexSkipReason;
   }
+  if (!t.attr_parts.empty()) text["attr_parts"] = t.attr_parts;  // attr.parts' axis labels
   return text;
 }
 
@@ -106,13 +108,15 @@ ojson step_json(const Step& s, bool data) {
             {"shape", s.shape}, {"inputs", s.inputs}, {"head", s.head}, {"axes", axes_json(s.axes)},
             {"place", place_json(s.place)}};
   if (!s.of.empty()) out["of"] = s.of;
+  if (s.intervened) out["intervened"] = true;
   if (data) out["data"] = values(s.data.data(), s.size());
   return out;
 }
 
-ojson param_json(const Param& p, bool data) {
+ojson param_json(const Param& p, bool data, bool intervened) {
   const std::vector<std::size_t> shape(p.value.shape().begin(), p.value.shape().end());
   ojson out{{"id", p.id}, {"shape", shape}, {"axes", axes_json(p.axes)}, {"place", place_json(p.place)}};
+  if (intervened) out["intervened"] = true;
   if (data) out["data"] = values(p.value.data(), p.value.size());
   return out;
 }
@@ -129,7 +133,9 @@ ojson trace_json(const Trace& trace, const Model& model, const JsonOptions& opt)
   for (std::size_t i = 0; i < trace.size(); ++i) steps.push_back(step_json(trace[i], opt.step_data));
   if (opt.params) {
     ojson& params = doc["params"] = ojson::array();
-    for (const Param& p : model.params) params.push_back(param_json(p, opt.param_data));
+    const auto& set = trace.intervened_params;
+    for (const Param& p : model.params)
+      params.push_back(param_json(p, opt.param_data, std::find(set.begin(), set.end(), p.id) != set.end()));
   }
   return doc;
 }

@@ -16,6 +16,8 @@ std::string block_prefix(const Place& p) {
   } else if (p.section == "masked_lm") {
     s = "mlm.";
   }
+  if (p.block == "lens") s = "lens." + s;  // a layer's logit lens: "lens.layer1.", "lens.decoder0."
+  if (p.block == "attribution") s = "attr.";
   if (p.head >= 0) s += "head" + std::to_string(p.head) + ".";
   return s;
 }

@@ -26,7 +26,8 @@ struct ParamKey {
 // The prefix every id inside `place` starts with: "layer1." (an encoder layer), "decoder0."
 // (a decoder layer's add & norm and feed-forward), "decoder0.self." / "decoder0.cross." (its
 // attention blocks), "cls." (the classifier), "mlm." (the masked-word head), then "head2." for
-// a per-head place; "" elsewhere.
+// a per-head place; "" elsewhere. The logit lens of a layer (block "lens") is "lens." + the
+// layer's prefix ("lens.layer1."), a logit attribution (block "attribution") "attr.".
 std::string block_prefix(const Place& place);
 
 // The id of a step of `role` at `place` ("layer1.head0." + "weights"); with a `group` (the

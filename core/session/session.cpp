@@ -1,7 +1,9 @@
 // session.cpp — one run and everything it can ask for (session.h).
 #include "session/session.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "io/model_file.h"
 #include "io/presets.h"
@@ -10,9 +12,12 @@
 #include "model/error.h"
 #include "model/params.h"
 #include "session/answers.h"
+#include "session/means.h"
+#include "trace/attribution.h"
 #include "trace/backward.h"
 #include "trace/forward.h"
 #include "trace/generate.h"
+#include "trace/lens.h"
 
 namespace ew {
 
@@ -27,7 +32,8 @@ struct Switch {
 };
 const Switch kSwitches[] = {{"backward", &RunOptions::backward},         {"generate", &RunOptions::generate},
                             {"user_weights", &RunOptions::user_weights}, {"prediction", &RunOptions::prediction},
-                            {"fills", &RunOptions::fills}};
+                            {"fills", &RunOptions::fills},           {"lens", &RunOptions::lens},
+                            {"attribute", &RunOptions::attribute}};
 
 std::string shown(const json& v) {
   const std::string s = v.dump();
@@ -36,6 +42,48 @@ std::string shown(const json& v) {
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::vector<std::string> strings(const std::string& key, const json& v) {
+  if (!v.is_array()) throw Error("the run option \"" + key + "\" must be a list of strings, got " + shown(v));
+  std::vector<std::string> out;
+  for (const json& x : v) {
+    if (!x.is_string()) throw Error("the run option \"" + key + "\" must be a list of strings, got " + shown(x));
+    out.push_back(x.get<std::string>());
+  }
+  return out;
+}
+
+std::string text(const std::string& key, const json& v) {
+  if (!v.is_string()) throw Error("the run option \"" + key + "\" must be a string, got " + shown(v));
+  return v.get<std::string>();
+}
+
+// The intervention keys of the run options (trace/intervene.h); false: not one of them.
+bool intervention_option(RunOptions& o, const std::string& key, const json& v) {
+  InterventionSpec& iv = o.intervene;
+  if (key == "ablate") {
+    iv.ablate = strings(key, v);
+  } else if (key == "ablate_mode") {
+    const std::string m = text(key, v);
+    if (m != "zero" && m != "mean") throw Error("the run option \"ablate_mode\" is \"zero\" or \"mean\", got " + shown(v));
+    iv.ablate_mode = m == "mean" ? AblateMode::Mean : AblateMode::Zero;
+  } else if (key == "mean_task") {
+    o.mean_task = text(key, v);
+  } else if (key == "set") {
+    if (!v.is_object()) throw Error("the run option \"set\" must be an object {\"ID[r,c]\": number}, got " + shown(v));
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      if (!it.value().is_number()) throw Error("\"set\": the value of \"" + it.key() + "\" must be a number, got " + shown(it.value()));
+      iv.set.push_back(make_set(it.key(), it.value().get<double>()));
+    }
+  } else if (key == "patch_from") {
+    iv.patch_from = text(key, v);
+  } else if (key == "patch") {
+    for (const std::string& p : strings(key, v)) iv.patch.push_back(parse_patch(p));
+  } else {
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -53,8 +101,9 @@ RunOptions run_options_from_json(const json& j) {
       o.max_len = v.get<int>();
       continue;
     }
+    if (intervention_option(o, key, v)) continue;
     const Switch* s = nullptr;
-    std::string names = "max_len";
+    std::string names = "max_len, ablate, ablate_mode, mean_task, set, patch_from, patch";
     for (const Switch& x : kSwitches) {
       if (key == x.name) s = &x;
       names += std::string(", ") + x.name;
@@ -86,7 +135,7 @@ Model Session::read_model(const ModelSource& source, const RunOptions& options) 
 }
 
 const Model& Session::load(const ModelSource& source, const RunOptions& options) {
-  const bool reuse = ok_ && !options.user_weights;
+  const bool reuse = ok_ && !options.user_weights && !params_set_;
   ok_ = next_ready_ = false;
   next_ = read_model(source, options);
   if (reuse) reuse_seeded_params(next_, model_);  // only the text changed: keep the weights
@@ -122,16 +171,97 @@ void Session::run(const RunOptions& options) {
   Model model = std::move(next_);
   report_ = json::object();
   backward_asked_ = options.backward;
+  params_set_ = false;
+  const bool intervene = !options.intervene.empty();
+  if (intervene && options.backward)
+    throw Error("the backward pass and interventions do not go together: run the intervention without --backward");
   const auto t0 = std::chrono::steady_clock::now();
-  forward(model, options);
+  if (intervene) intervened_forward(model, options);
+  else forward(model, options);
   ms_ = ms_since(t0);
   const auto t1 = std::chrono::steady_clock::now();
   if (options.backward) backward(model);
   backward_ms_ = ms_since(t1);
+  if (options.lens) rec_lens(trace_, model);
+  if (options.attribute) {
+    try {
+      report_["attribution"] = rec_attribution(trace_, model);
+    } catch (const Error& e) {
+      report_["attribution_error"] = e.what();
+    }
+  }
   model_ = std::move(model);
   ok_ = true;
-  if (options.prediction && model_.config.num_labels > 0) report_["prediction"] = prediction_json(model_, trace_);
-  if (options.fills && model_.config.masked_lm) report_["fills"] = fills_json(trace_);
+  const json answered = answers(model_, options);
+  for (auto it = answered.begin(); it != answered.end(); ++it) report_[it.key()] = it.value();
+}
+
+// A run's answers: the prediction, the fills, and (with interventions, for a decoder that is
+// not generating) each position's most probable next token.
+json Session::answers(const Model& m, const RunOptions& options) const {
+  json out = json::object();
+  if (options.prediction && m.config.num_labels > 0) out["prediction"] = prediction_json(m, trace_);
+  if (options.fills && m.config.masked_lm) out["fills"] = fills_json(trace_);
+  if (!options.intervene.empty() && m.config.decoder_layers > 0 && !options.generate) {
+    const Step& p = trace_.at("probs");
+    const int V = p.shape[1];
+    json next = json::array();
+    for (int i = 0; i < p.shape[0]; ++i) {
+      const float* row = p.data.data() + static_cast<std::size_t>(i) * V;
+      next.push_back(trace_.text.vocab[std::max_element(row, row + V) - row]);
+    }
+    out["next_tokens"] = next;
+  }
+  return out;
+}
+
+const ColumnMeans& Session::means(const Model& model, const RunOptions& options) {
+  const Task* task = options.mean_task.empty() ? shipped_task(model) : &find_task(options.mean_task);
+  if (!task)
+    throw Error("mean ablation replaces a unit by its mean over a task's held-out inputs: this model is not one of the "
+                "shipped trained models, so name the task (mean_task, --ablate-task)");
+  const std::string key = task->name + "\n" + model.weights;
+  if (model.weights.empty() || !means_.count(key)) means_[key] = held_out_means(model, *task, 100);
+  return means_[key];
+}
+
+// The run with interventions: first without them (the baseline's answers, and the trace whose
+// steps the specs resolve against), then the donor sentence when patching, then with them.
+void Session::intervened_forward(Model& model, const RunOptions& options) {
+  const InterventionSpec& spec = options.intervene;
+  if (options.generate && (spec.patch_from || !spec.patch.empty()))
+    throw Error("patching and generation do not go together: the decoder's length changes every round");
+  forward(model, options);
+  json baseline = answers(model, options);
+  for (const char* key : {"generated"})
+    if (report_.contains(key)) baseline[key] = report_[key];
+  report_ = json::object();
+  Trace donor;
+  if (spec.patch_from) {
+    Model d = model;
+    d.text = *spec.patch_from;
+    ew::run(d, donor);
+  }
+  const ColumnMeans* column_means = spec.ablate_mode == AblateMode::Mean && !spec.ablate.empty() ? &means(model, options) : nullptr;
+  const Interventions iv = resolve_interventions(spec, trace_, model, spec.patch_from ? &donor : nullptr, column_means);
+  if (options.generate)
+    for (const auto& [id, edits] : iv.edits)
+      for (const Edit& e : edits)
+        if (e.kind == Edit::Kind::Set && trace_.at(id).place.section != "encoder" && trace_.at(id).place.section != "input")
+          throw Error("with generation, set cells of encoder steps or of parameters: \"" + id + "\" changes length every round");
+  params_set_ = !iv.params.empty();
+  struct Detach {  // the trace never keeps a pointer to these interventions past this run
+    Trace& t;
+    ~Detach() { t.interventions = nullptr; }
+  } detach{trace_};
+  trace_.interventions = &iv;
+  forward(model, options);
+  for (std::size_t i = 0; i < trace_.size(); ++i)
+    for (float v : trace_[i].data)
+      if (std::isnan(v) || (std::isinf(v) && v > 0))
+        throw Error("with these interventions step \"" + trace_[i].id + "\" is not finite (NaN or +inf): a set value "
+                    "breaks the arithmetic after it (e.g. a negative variance or a zero row sum)");
+  report_["baseline_prediction"] = baseline;
 }
 
 void Session::run(const ModelSource& source, const RunOptions& options) {

@@ -11,12 +11,13 @@
 //
 // Seams for what comes next. A model comes from a ModelSource: a checkpoint directory is one
 // more Kind, read in read_model (session.cpp). What a run asks for is RunOptions, read from JSON
-// in run_options_from_json only: interventions, a donor run, logit lens and attribution steps
-// are more fields there. What a run answers besides its trace is report(), a JSON object each
+// in run_options_from_json only (interventions, a donor run, the logit lens and attribution
+// are fields there: Session::intervened_forward runs them). What a run answers besides its trace is report(), a JSON object each
 // stage of run() writes its own keys into ("generated", "rounds", "prediction", "fills",
-// "backward_error"; a baseline_prediction or a lens would be more keys), which session_json
-// writes after the trace's keys, in name order.
+// "next_tokens", "backward_error", "baseline_prediction", "attribution", "attribution_error"),
+// which session_json writes after the trace's keys, in name order.
 #pragma once
+#include <map>
 #include <optional>
 #include <string>
 
@@ -24,6 +25,7 @@
 
 #include "io/trace_json.h"
 #include "model/model.h"
+#include "trace/intervene.h"
 #include "trace/trace.h"
 
 namespace ew {
@@ -49,10 +51,20 @@ struct RunOptions {
   bool user_weights = false;  // configuration and parameters from set_user_weights' file
   bool prediction = false;    // a classifier's answer ("prediction")
   bool fills = false;         // a masked-word head's top 5 for each [MASK] ("fills")
+  // Interventions (trace/intervene.h): ablations, cell sets, a donor sentence and patches. The
+  // run is then the forward pass with them applied; "baseline_prediction" holds the answers of
+  // the same run without them.
+  InterventionSpec intervene;
+  std::string mean_task;      // mean ablation's task ("": the shipped model's own)
+  bool lens = false;          // lens.<layer>.* steps (trace/lens.h)
+  bool attribute = false;     // attr.* steps and "attribution" (trace/attribution.h); for a
+                              // model that does not decompose, "attribution_error" says why
 };
 
-// {"backward", "generate", "max_len", "user_weights", "prediction", "fills"}, each optional;
-// null reads as {}. An unknown key or a value of the wrong type is an ew::Error naming it.
+// {"backward", "generate", "max_len", "user_weights", "prediction", "fills", "lens",
+// "attribute", "ablate": [id…], "ablate_mode": "zero"|"mean", "mean_task", "set": {cell: number},
+// "patch_from": text, "patch": ["ID@p,q"…]}, each optional; null reads as {}. An unknown key, a
+// value of the wrong type or a spec the parser refuses is an ew::Error naming it.
 RunOptions run_options_from_json(const nlohmann::json& j);
 
 // What the document holds besides the trace's keys and the report.
@@ -93,6 +105,9 @@ class Session {
   Model read_model(const ModelSource& source, const RunOptions& options) const;
   void forward(Model& model, const RunOptions& options);
   void backward(Model& model);
+  void intervened_forward(Model& model, const RunOptions& options);
+  nlohmann::json answers(const Model& model, const RunOptions& options) const;
+  const ColumnMeans& means(const Model& model, const RunOptions& options);
 
   Model model_, next_;  // the last model run; the one loaded for the next run
   Trace trace_;
@@ -101,6 +116,8 @@ class Session {
   nlohmann::json report_ = nlohmann::json::object();
   double ms_ = 0, backward_ms_ = 0;
   bool backward_asked_ = false;
+  bool params_set_ = false;  // the last run set parameter cells: its weights are not reused
+  std::map<std::string, ColumnMeans> means_;  // mean ablation's means by task and weights
 };
 
 // The last run as one document: the trace's keys (io/trace_json.h), then the report's, then

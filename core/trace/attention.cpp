@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "trace/intervene.h"
+
 namespace ew {
 
 namespace {
@@ -66,6 +68,33 @@ HeadSteps record_head(Rec r, const AttentionArgs& a, int h, const std::string& q
   return s;
 }
 
+// An intervention edits this head's step of `role` in this run (trace/intervene.h).
+bool touched(const Rec& r, const Place& at, const char* role) {
+  return r.trace.interventions && r.trace.interventions->touches(step_id(at, role));
+}
+
+// The softmax of head h's scores in its pieces, each over every row before the next, for an
+// edit of the scores, scaled scores, row maxima or row sums: each piece reads the edited one.
+void softmax_pieces(const Rec& r, const Place& at, int rows, int Tk, float scale, const float* mask, const HeadSteps& s) {
+  const std::size_t n = static_cast<std::size_t>(rows) * Tk;
+  intervene(r.trace, step_id(at, "scores"));
+  for (std::size_t i = 0; i < n; ++i) s.scaled[i] = s.scores[i] * scale + mask[i];
+  intervene(r.trace, step_id(at, "scaled"));
+  for (int i = 0; i < rows; ++i) s.rowmax[i] = ew_f32_rmax(s.scaled + static_cast<std::size_t>(i) * Tk, Tk);
+  intervene(r.trace, step_id(at, "rowmax"));
+  for (int i = 0; i < rows; ++i) {
+    const std::size_t row = static_cast<std::size_t>(i) * Tk;
+    // A row whose every key is masked has weights 0 and sum 0, as the fused kernel defines it.
+    s.rowsum[i] = std::isinf(s.rowmax[i]) ? 0.0f : ew_f32_raddexpminusmax(s.weights + row, s.scaled + row, Tk, s.rowmax[i]);
+    if (std::isinf(s.rowmax[i])) std::fill(s.weights + row, s.weights + row + Tk, 0.0f);
+  }
+  intervene(r.trace, step_id(at, "rowsum"));
+  for (int i = 0; i < rows; ++i) {
+    float* w = s.weights + static_cast<std::size_t>(i) * Tk;
+    if (s.rowsum[i] != 0.0f) ew_f32_vscale(w, w, Tk, 1.0f / s.rowsum[i]);
+  }
+}
+
 // Scores, scaled + masked scores with the softmax pieces, and the weighted sum of head h.
 void run_head(const Rec& r, const AttentionArgs& a, int h, const float* q, const float* k, const float* v,
               const HeadSteps& s) {
@@ -73,19 +102,28 @@ void run_head(const Rec& r, const AttentionArgs& a, int h, const float* q, const
   const int d = c.d_model, dk = c.d_k(), Tq = a.q.T, Tk = a.kv.T;
   const float scale = c.scale ? 1.0f / std::sqrt(static_cast<float>(dk)) : 1.0f;
   const std::size_t sq = static_cast<std::size_t>(Tq) * Tk;
+  const Place at{r.place.section, r.place.layer, r.place.block, h};
+  const bool apart = touched(r, at, "scores") || touched(r, at, "scaled") || touched(r, at, "rowmax") ||
+                     touched(r, at, "rowsum");
   for (int b = 0; b < r.B; ++b) {
     const float* qb = q + (static_cast<std::size_t>(b) * Tq) * d + h * dk;
     const float* kb = k + (static_cast<std::size_t>(b) * Tk) * d + h * dk;
-    const float* vb = v + (static_cast<std::size_t>(b) * Tk) * d + h * dk;
     ew_f32_scores(s.scores + b * sq, Tk, qb, d, kb, d, Tq, Tk, dk);
+    if (apart) continue;
     for (int i = 0; i < Tq; ++i) {
       const std::size_t row = b * sq + static_cast<std::size_t>(i) * Tk;
       ew_f32_softmax_row(s.scaled + row, s.weights + row, s.rowmax + b * Tq + i, s.rowsum + b * Tq + i,
                          s.scores + row, a.mask.data + row, Tk, scale);
     }
+  }
+  if (apart) softmax_pieces(r, at, r.B * Tq, Tk, scale, a.mask.data, s);
+  intervene(r.trace, step_id(at, "weights"));
+  for (int b = 0; b < r.B; ++b) {
+    const float* vb = v + (static_cast<std::size_t>(b) * Tk) * d + h * dk;
     ew_f32_matmul(s.context + (static_cast<std::size_t>(b) * Tq) * dk, dk, s.weights + b * sq, Tk, vb, d, nullptr,
                   Tq, Tk, dk, Activation::None);
   }
+  intervene(r.trace, s.context_id);
 }
 
 }  // namespace
@@ -124,6 +162,7 @@ Tensor rec_attention(Rec r, const AttentionArgs& a) {
   for (std::size_t row = 0; row < static_cast<std::size_t>(r.B) * a.q.T; ++row)
     for (int h = 0; h < H; ++h)
       std::copy(contexts[h] + row * dk, contexts[h] + (row + 1) * dk, concat + row * d + h * dk);
+  intervene(r.trace, step_id(r.place, "concat"));
 
   return rec_linear(r, "attn_out", rows_of(r, a.q, feat), "Output projection W_o (" + a.what + ")",
                     "\\mathrm{MHA}(" + (cross ? xq + ", H, H" : xq) + ") = C W^{O} + b^{O}",

@@ -15,6 +15,7 @@
 #include "model/positional.h"
 #include "model/tokenizer.h"
 #include "model/vocab.h"
+#include "trace/intervene.h"
 #include "trace/layers.h"
 #include "trace/record.h"
 
@@ -101,6 +102,7 @@ Tensor rec_embed(Rec r, const std::string& pre, const std::vector<std::vector<in
       std::copy(E.value.data() + static_cast<std::size_t>(id) * d, E.value.data() + static_cast<std::size_t>(id + 1) * d,
                 emb + (static_cast<std::size_t>(b) * T + t) * d);
     }
+  intervene(r.trace, pre + "embedding");
   const Tensor tok{pre + "embedding", emb};
   if (c.positional == Positional::None)
     return rec_copy(re, out_id, rows, (sym == "Y" ? "Decoder" : "Encoder") + std::string(" input (no positional encoding)"),
@@ -122,6 +124,7 @@ Tensor rec_embed(Rec r, const std::string& pre, const std::vector<std::vector<in
   } else {
     sinusoidal_positional(pos, T, d);
   }
+  intervene(r.trace, pre + "positional");
   const std::string input_title = sym == "Y" ? "Decoder input: embedding + position"
                                                                  : "Encoder input: embedding + position";
   const std::string sum_role = learned ? pre + "embedding_sum" : out_id;
@@ -133,6 +136,7 @@ Tensor rec_embed(Rec r, const std::string& pre, const std::vector<std::vector<in
   for (int b = 0; b < B; ++b)
     for (std::size_t i = 0; i < static_cast<std::size_t>(T) * d; ++i)
       sum[b * static_cast<std::size_t>(T) * d + i] = emb[b * static_cast<std::size_t>(T) * d + i] + pos[i];
+  intervene(r.trace, sum_role);
   if (!learned) return {out_id, sum};
   return rec_layernorm(re, pre + "embedding_ln", out_id, rows, "Embedding LayerNorm", {sum_role, sum},
                        {{"input", -1, "embedding", -1}, "embedding_ln", {}},
@@ -158,6 +162,7 @@ Tensor rec_mask(Rec r, const std::string& id, const std::string& title, int Tq, 
     for (int i = 0; i < Tq; ++i)
       for (int j = 0; j < Tk; ++j)
         m[(static_cast<std::size_t>(b) * Tq + i) * Tk + j] = (j >= key_len[b] || (causal && j > i)) ? kNegInf : 0.0f;
+  intervene(r.trace, id);
   return {id, m};
 }
 
@@ -313,6 +318,7 @@ Tensor rec_encoder(Rec r, const Tokens& t) {
                           "The model file supplies these rows directly: no tokenizer, embedding or positions.");
     std::copy(r.model.input->data(), r.model.input->data() + s.size(), s.data.data());
     x = {"input", s.data.data()};
+    intervene(r.trace, "input");
   } else {
     x = rec_embed(r, "", t.src_ids, t.T, "input", "source");
   }
@@ -341,6 +347,7 @@ void rec_classifier(Rec r, const Tensor& out, int T) {
   for (int b = 0; b < B; ++b)
     std::copy(out.data + static_cast<std::size_t>(b) * T * d, out.data + (static_cast<std::size_t>(b) * T + 1) * d,
               pooled + static_cast<std::size_t>(b) * d);
+  intervene(r.trace, pooled_id);
   const Tensor logits = rec_linear(r, "logits", label_dims, "Classifier logits",
                                    "z = h W^{\\text{cls}} + b^{\\text{cls}}", {pooled_id, pooled}, "W", "b");
   rec_softmax(r, "probs", label_dims, "Label probabilities", logits);
@@ -360,6 +367,7 @@ void rec_masked_lm(Rec r, const Tensor& out, int T) {
   const Tensor logits{step.id, step.data.data()};
   const Param& E = r.model.at("embedding_table");
   ew_f32_scores(step.data.data(), V, out.data, d, E.value.data(), d, r.B * T, V, d);
+  intervene(r.trace, logits.id);
   rec_softmax(r.in("softmax"), "probs", vocab_dims, "Masked-word probabilities", logits,
               "Row t is the model's distribution for the word at position t.");
 }
@@ -388,6 +396,7 @@ void rec_decoder(Rec r, const Tokens& t, const Tensor& enc) {
                       .data.data();
   const Param& E = r.model.at("embedding_table");
   ew_f32_scores(logits, V, z.data, d, E.value.data(), d, S, V, d);
+  intervene(r.trace, "logits");
   rec_softmax(r.in("softmax"), "probs", vocab_dims, "Next-token probabilities", {"logits", logits},
               "Row t is the model's distribution for the token after target position t.");
 }
@@ -402,6 +411,7 @@ void run(Model& m, Trace& trace) {
   const auto setup0 = std::chrono::steady_clock::now();
   ensure_params(m, static_cast<int>(trace.text.vocab.size()), std::max(t.T, t.S));
   trace.setup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - setup0).count();
+  apply_param_sets(m, trace);  // an intervention's parameter cells, once every parameter exists
 
   Rec r{trace, m, t.B, "source", {}};
   const Tensor out = rec_encoder(r, t);

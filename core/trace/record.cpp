@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "trace/intervene.h"
+
 namespace ew {
 
 Rec Rec::in(const char* block, int head) const {
@@ -63,6 +65,40 @@ Step& add_activation_step(Rec r, const std::string& role, const Dims& dims, cons
                        : "Negative pre-activations become 0.");
 }
 
+// An intervention edits step `id` in this run (trace/intervene.h).
+bool touched(const Rec& r, const std::string& id) {
+  return r.trace.interventions && r.trace.interventions->touches(id);
+}
+
+// LayerNorm in its pieces, for an edit of the mean or the variance: every row's mean, then
+// (edited) every row's variance from it, then (edited) the normalised rows from both.
+void layernorm_pieces(const Rec& r, float* y, float* mean, float* var, const float* x, const float* gamma,
+                      const float* beta, int R, int C, const std::string& mean_id, const std::string& var_id) {
+  for (int i = 0; i < R; ++i) {
+    float s = 0;
+    for (int c = 0; c < C; ++c) s += x[static_cast<std::size_t>(i) * C + c];
+    mean[i] = s / static_cast<float>(C);
+  }
+  intervene(r.trace, mean_id);
+  for (int i = 0; i < R; ++i) {
+    float s = 0;
+    for (int c = 0; c < C; ++c) {
+      const float d = x[static_cast<std::size_t>(i) * C + c] - mean[i];
+      s += d * d;
+    }
+    var[i] = s / static_cast<float>(C);
+  }
+  intervene(r.trace, var_id);
+  const float eps = r.model.config.layer_norm_eps;
+  for (int i = 0; i < R; ++i) {
+    const float inv = 1.0f / std::sqrt(var[i] + eps);
+    for (int c = 0; c < C; ++c) {
+      const std::size_t k = static_cast<std::size_t>(i) * C + c;
+      y[k] = (x[k] - mean[i]) * inv * gamma[c] + beta[c];
+    }
+  }
+}
+
 }  // namespace
 
 Tensor rec_linear(Rec r, const std::string& role, const Dims& dims, const std::string& title,
@@ -73,8 +109,10 @@ Tensor rec_linear(Rec r, const std::string& role, const Dims& dims, const std::s
   const int in = static_cast<int>(w.value.shape()[0]);
   Step& s = add_step(r, role, dims, title, formula, "linear", {x.id, w.id, bias.id}, note);
   float* y = s.data.data();
+  const std::string id = s.id;
   ew_f32_matmul_packed(y, last(dims), x.data, in, w.packed, bias.value.data(), rows(dims), Activation::None);
-  return {s.id, y};
+  intervene(r.trace, id);
+  return {id, y};
 }
 
 Tensor rec_linear_act(Rec r, const std::string& role, const std::string& act_role, const Dims& dims,
@@ -88,9 +126,18 @@ Tensor rec_linear_act(Rec r, const std::string& role, const std::string& act_rol
   float* pre = pre_step.data.data();
   Step& act_step = add_activation_step(r, act_role, dims, pre_id, act);
   float* y = act_step.data.data();
-  // One pass: bias and activation fused into the matmul's store; both results recorded.
-  ew_f32_matmul_packed(pre, last(dims), x.data, in, w.packed, bias.value.data(), rows(dims), act, y);
-  return {act_step.id, y};
+  const std::string act_id = act_step.id;
+  if (touched(r, pre_id)) {  // an edit of the pre-activation: the activation reads the edited values
+    ew_f32_matmul_packed(pre, last(dims), x.data, in, w.packed, bias.value.data(), rows(dims), Activation::None);
+    intervene(r.trace, pre_id);
+    const std::size_t n = count(dims);
+    for (std::size_t i = 0; i < n; ++i) y[i] = ew_activation(pre[i], act);
+  } else {
+    // One pass: bias and activation fused into the matmul's store; both results recorded.
+    ew_f32_matmul_packed(pre, last(dims), x.data, in, w.packed, bias.value.data(), rows(dims), act, y);
+  }
+  intervene(r.trace, act_id);
+  return {act_id, y};
 }
 
 Tensor rec_add(Rec r, const std::string& role, const Dims& dims, const std::string& title,
@@ -99,14 +146,18 @@ Tensor rec_add(Rec r, const std::string& role, const Dims& dims, const std::stri
   float* y = s.data.data();
   const std::size_t n = s.size();
   for (std::size_t i = 0; i < n; ++i) y[i] = a.data[i] + b.data[i];
-  return {s.id, y};
+  const std::string id = s.id;
+  intervene(r.trace, id);
+  return {id, y};
 }
 
 Tensor rec_copy(Rec r, const std::string& role, const Dims& dims, const std::string& title,
                 const std::string& formula, const Tensor& x, const std::string& note) {
   Step& s = add_step(r, role, dims, title, formula, "copy", {x.id}, note);
   std::copy(x.data, x.data + s.size(), s.data.data());
-  return {s.id, s.data.data()};
+  const std::string id = s.id;
+  intervene(r.trace, id);
+  return {id, s.data.data()};
 }
 
 Tensor rec_layernorm(Rec r, const std::string& role, const std::string& out_role, const Dims& dims,
@@ -127,9 +178,16 @@ Tensor rec_layernorm(Rec r, const std::string& role, const std::string& out_role
                        "\\mathrm{LN}(x)_{ic} = \\frac{x_{ic} - \\mu_i}{\\sqrt{\\sigma^2_i + \\varepsilon}}\\,\\gamma_c + \\beta_c",
                        "layernorm", {x.id, mean_id, var_id, gamma.id, beta.id}, note);
   float* y = out.data.data();
-  ew_f32_layernorm(y, mean, var, x.data, gamma.value.data(), beta.value.data(), rows(dims), last(dims),
-                   r.model.config.layer_norm_eps);
-  return {out.id, y};
+  const std::string out_id = out.id;
+  if (touched(r, mean_id) || touched(r, var_id)) {
+    layernorm_pieces(r, y, mean, var, x.data, gamma.value.data(), beta.value.data(), rows(dims), last(dims), mean_id,
+                     var_id);
+  } else {
+    ew_f32_layernorm(y, mean, var, x.data, gamma.value.data(), beta.value.data(), rows(dims), last(dims),
+                     r.model.config.layer_norm_eps);
+  }
+  intervene(r.trace, out_id);
+  return {out_id, y};
 }
 
 Tensor rec_softmax(Rec r, const std::string& role, const Dims& dims, const std::string& title, const Tensor& x,
@@ -145,16 +203,22 @@ Tensor rec_softmax(Rec r, const std::string& role, const Dims& dims, const std::
   Step& out = add_step(r, role, dims, title, "p_{ij} = \\frac{e^{z_{ij} - m_i}}{s_i}", "softmax", {x.id, max_id, sum_id},
                        note);
   float* y = out.data.data();
-  // Softmax as its three pieces: row max, exp(x - max) with its sum, scale by 1/sum.
+  const std::string out_id = out.id;
+  // Softmax as its three pieces: row max, exp(x - max) with its sum, scale by 1/sum. Each piece
+  // over every row before the next when an edit targets the max or the sum.
   const int n = last(dims);
+  const bool apart = touched(r, max_id) || touched(r, sum_id);
+  for (int i = 0; i < rows(dims); ++i) mx[i] = ew_f32_rmax(x.data + static_cast<std::size_t>(i) * n, n);
+  if (apart) intervene(r.trace, max_id);
+  for (int i = 0; i < rows(dims); ++i)
+    sum[i] = ew_f32_raddexpminusmax(y + static_cast<std::size_t>(i) * n, x.data + static_cast<std::size_t>(i) * n, n, mx[i]);
+  if (apart) intervene(r.trace, sum_id);
   for (int i = 0; i < rows(dims); ++i) {
-    const float* xi = x.data + static_cast<std::size_t>(i) * n;
     float* yi = y + static_cast<std::size_t>(i) * n;
-    mx[i] = ew_f32_rmax(xi, n);
-    sum[i] = ew_f32_raddexpminusmax(yi, xi, n, mx[i]);
     ew_f32_vscale(yi, yi, n, 1.0f / sum[i]);
   }
-  return {out.id, y};
+  intervene(r.trace, out_id);
+  return {out_id, y};
 }
 
 }  // namespace ew

@@ -10,6 +10,7 @@ void Trace::begin() {
   index_.clear();
   text = TextInfo{};
   setup_ms = 0.0;
+  intervened_params.clear();
 }
 
 Step& Trace::add(const std::string& id, const std::string& role, const Dims& dims, const Place& place,
@@ -36,6 +37,7 @@ Step& Trace::add(const std::string& id, const std::string& role, const Dims& dim
   step.place = place;
   step.head = place.head;
   step.of.clear();
+  step.intervened = false;
   step.data.resize(count);  // keeps its capacity: no allocation when shapes repeat
   index_.emplace(id, n_);
   ++n_;
@@ -43,6 +45,11 @@ Step& Trace::add(const std::string& id, const std::string& role, const Dims& dim
 }
 
 const Step* Trace::find(const std::string& id) const {
+  auto it = index_.find(id);
+  return it == index_.end() ? nullptr : &steps_[it->second];
+}
+
+Step* Trace::find(const std::string& id) {
   auto it = index_.find(id);
   return it == index_.end() ? nullptr : &steps_[it->second];
 }

@@ -36,6 +36,7 @@ struct Step {
   Place place;
   std::string of;  // a gradient step dL/dX (kind "grad"): the id of X (a step or parameter)
   std::vector<float> data;  // row-major, prod(shape) values; -inf marks a masked entry
+  bool intervened = false;  // an intervention changed its values (trace/intervene.h)
 
   std::size_t size() const { return data.size(); }
 };
@@ -54,7 +55,11 @@ struct TextInfo {
   std::vector<std::string> sentences;                   // per batch item: the text tokenized
   // Per batch item: the characters the regex tokenizer (also under BPE) skipped.
   std::vector<std::vector<SkippedSpan>> skipped;
+  // The names of the parts of a logit attribution (attr.parts' axis labels "parts").
+  std::vector<std::string> attr_parts;
 };
+
+struct Interventions;
 
 class Trace {
  public:
@@ -66,6 +71,7 @@ class Trace {
             const std::string& title, const std::string& formula, const std::string& kind,
             std::vector<std::string> inputs = {}, const std::string& note = {});
   const Step* find(const std::string& id) const;  // nullptr when absent
+  Step* find(const std::string& id);
   const Step& at(const std::string& id) const;    // throws ew::Error when absent
   std::size_t size() const { return n_; }
   const Step& operator[](std::size_t i) const { return steps_[i]; }
@@ -75,6 +81,10 @@ class Trace {
   // Wall time this run spent creating parameters (seeded weights are drawn and packed on the
   // first run of a model; 0 on reruns), so callers can report it apart from the arithmetic.
   double setup_ms = 0.0;
+  // Interventions applied to each step as it is computed (trace/intervene.h): set by the
+  // caller for one run, kept by begin(); null: none.
+  const Interventions* interventions = nullptr;
+  std::vector<std::string> intervened_params;  // parameters a run's interventions set
 
  private:
   std::vector<Step> steps_;  // steps_[0..n_) are this run's; the rest are kept buffers

@@ -1,0 +1,150 @@
+// sweep.cpp — ablation and patching sweeps (sweep.h).
+#include "session/sweep.h"
+
+#include <algorithm>
+
+#include "model/error.h"
+#include "model/naming.h"
+#include "session/means.h"
+#include "trace/forward.h"
+#include "train/analyze.h"
+
+namespace ew {
+
+using nlohmann::json;
+
+namespace {
+
+// A run of `model` on the first held-out example: the registry the ablations resolve against.
+Trace registry(Model& m, const Task& task, std::uint64_t seed) {
+  const Example ex = task.sample(seed, 0, Split::HeldOut);
+  m.text = ex.source;
+  if (task.decoder()) m.target = ex.target, m.target_given = true;
+  Trace t;
+  run(m, t);
+  return t;
+}
+
+double accuracy_with(const Model& model, const Task& task, const std::vector<std::string>& ablate, AblateMode mode,
+                     const ColumnMeans* means, std::uint64_t seed, int n) {
+  Model m = model;
+  const Trace reg = registry(m, task, seed);
+  InterventionSpec spec;
+  spec.ablate = ablate;
+  spec.ablate_mode = mode;
+  const Interventions iv = resolve_interventions(spec, reg, m, nullptr, means);
+  Trace t;
+  t.interventions = &iv;
+  return held_out_accuracy(m, t, task, seed, n);
+}
+
+// The specs that switch off a whole feed-forward block: every unit of its ffn_hidden step.
+std::vector<std::string> all_units(const Step& hidden) {
+  std::vector<std::string> out;
+  for (int j = 0; j < hidden.shape.back(); ++j) out.push_back(hidden.id + "[" + std::to_string(j) + "]");
+  return out;
+}
+
+}  // namespace
+
+double ablated_accuracy(const Model& model, const Task& task, const std::vector<std::string>& ablate, AblateMode mode,
+                        std::uint64_t seed, int n) {
+  const ColumnMeans means = mode == AblateMode::Mean ? held_out_means(model, task, 100) : ColumnMeans{};
+  return accuracy_with(model, task, ablate, mode, &means, seed, n);
+}
+
+json ablation_sweep(const Model& model, const Task& task, AblateMode mode, std::uint64_t seed, int n) {
+  const ColumnMeans means = mode == AblateMode::Mean ? held_out_means(model, task, 100) : ColumnMeans{};
+  Model m = model;
+  const Trace reg = registry(m, task, seed);
+  json rows = json::array();
+  for (const auto& [head, ctx] : head_context_steps(reg))
+    rows.push_back({{"ablate", head}, {"accuracy", accuracy_with(model, task, {head}, mode, &means, seed, n)}});
+  for (const std::string& id : ffn_hidden_steps(reg)) {
+    const Step& s = reg.at(id);
+    rows.push_back({{"ablate", step_id(s.place, "ffn")},
+                    {"accuracy", accuracy_with(model, task, all_units(s), mode, &means, seed, n)}});
+  }
+  Trace t;
+  return {{"task", task.name}, {"n", n}, {"mode", mode == AblateMode::Mean ? "mean" : "zero"},
+          {"accuracy", held_out_accuracy(m, t, task, seed, n)}, {"ablations", rows}};
+}
+
+namespace {
+
+// What the sweep compares: the output row where the answers first differ and both answers.
+struct Answer {
+  std::string logits;
+  std::size_t row = 0, width = 0;
+  int text = 0, donor = 0;
+  double ld(const Trace& t) const {
+    const float* z = t.at(logits).data.data() + row * width;
+    return static_cast<double>(z[donor]) - z[text];
+  }
+};
+
+Answer find_answer(const Model& m, const Trace& a, const Trace& b) {
+  Answer ans;
+  ans.logits = m.config.decoder_layers > 0 ? "logits" : m.config.num_labels > 0 ? "cls.logits" : "mlm.logits";
+  if (!a.find(ans.logits)) throw Error("a patching sweep needs a head whose answers it compares");
+  if (a.text.vocab != b.text.vocab)
+    throw Error("a patching sweep compares the two runs' logits, which needs a model with its own vocabulary "
+                "(a trained preset): this model's vocabulary is built from each text");
+  const Step& za = a.at(ans.logits);
+  const Step& zb = b.at(ans.logits);
+  if (za.shape != zb.shape) throw Error("the two sentences do not line up: their outputs have different shapes");
+  ans.width = za.shape.back();
+  for (ans.row = 0; ans.row < za.size() / ans.width; ++ans.row) {
+    const float* ra = za.data.data() + ans.row * ans.width;
+    const float* rb = zb.data.data() + ans.row * ans.width;
+    ans.text = static_cast<int>(std::max_element(ra, ra + ans.width) - ra);
+    ans.donor = static_cast<int>(std::max_element(rb, rb + ans.width) - rb);
+    if (ans.text != ans.donor) return ans;
+  }
+  throw Error("the two sentences get the same answers: there is no logit difference to restore");
+}
+
+}  // namespace
+
+json patch_sweep(const Model& model, const std::string& text, const std::string& patch_from) {
+  Model a = model, b = model;
+  a.text = text, b.text = patch_from;
+  a.text2.clear(), b.text2.clear();
+  Trace ta, tb;
+  run(a, ta);
+  run(b, tb);
+  const Answer ans = find_answer(a, ta, tb);
+  const double ld_a = ans.ld(ta), ld_b = ans.ld(tb);
+  // The share of the logit difference restored by patching `spec` from the donor.
+  const auto restored = [&](const PatchSpec& p) {
+    InterventionSpec spec;
+    spec.patch_from = patch_from;
+    spec.patch = {p};
+    const Interventions iv = resolve_interventions(spec, ta, a, &tb, nullptr);
+    Trace t;
+    t.interventions = &iv;
+    run(a, t);
+    return (ans.ld(t) - ld_a) / (ld_b - ld_a);
+  };
+  json residual = json::array(), heads = json::array(), head_ids = json::array();
+  for (std::size_t i = 0; i < ta.size(); ++i) {
+    const Step& s = ta[i];
+    const bool stream = s.id == "input" || s.id == "decoder_input" || (s.role == "output" && s.place.layer >= 0);
+    if (!stream) continue;
+    json row = json::array();
+    for (int p = 0; p < s.shape[s.shape.size() - 2]; ++p) row.push_back(restored({s.id, {p}}));
+    residual.push_back({{"step", s.id}, {"restored", row}});
+  }
+  for (const auto& [head, ctx] : head_context_steps(ta)) {
+    head_ids.push_back(head);
+    heads.push_back(restored({ctx, {}}));
+  }
+  const std::vector<std::string>& names = ta.text.vocab.empty() || ans.logits == "cls.logits" ? a.label_names : ta.text.vocab;
+  const auto name = [&](int i) { return i < static_cast<int>(names.size()) ? names[i] : std::to_string(i); };
+  return {{"text", text}, {"patch_from", patch_from}, {"row", ans.row}, {"answer", name(ans.text)},
+          {"donor_answer", name(ans.donor)}, {"logit_diff", {{"text", ld_a}, {"donor", ld_b}}},
+          {"source_tokens", ta.text.source_tokens.at(0)}, {"target_tokens", ta.text.target_tokens},
+          {"residual", residual}, {"heads", {{"heads", head_ids}, {"restored", heads}}}};
+}
+
+}  // namespace ew

@@ -1,0 +1,105 @@
+// lens.cpp — the logit lens and direct logit attribution (lens.h).
+#include "trace/lens.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "model/error.h"
+#include "model/naming.h"
+#include "trace/record.h"
+
+namespace ew {
+
+namespace {
+
+// A layer's output step: where it is and its values (data pointers outlive later adds).
+struct LayerOut {
+  std::string id;
+  Place place;
+  const float* data;
+  int T;
+};
+
+std::vector<LayerOut> layer_outputs(const Trace& t) {
+  std::vector<LayerOut> out;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const Step& s = t[i];
+    if (s.role == "output" && s.place.layer >= 0 && s.kind != "grad")
+      out.push_back({s.id, s.place, s.data.data(), s.shape[s.shape.size() - 2]});
+  }
+  return out;
+}
+
+// The final LayerNorm of a stack ("final_ln" of the encoder, "decoder_final_ln"): its key.
+ParamKey final_ln(const std::string& section) {
+  return {{section, -1, "stack_output", -1}, section == "decoder" ? "decoder_final_ln" : "final_ln", ""};
+}
+
+// The classifier on the first token of each sentence of `h` ([B,] T, d): pooled, logits.
+Tensor lens_classifier(Rec r, const Tensor& h, int T) {
+  const Config& c = r.model.config;
+  const int d = c.d_model, L = c.num_labels;
+  Dims pooled_dims, label_dims;
+  if (r.B > 1) pooled_dims.push_back(dim(r.B, "batch", "batch"));
+  label_dims = pooled_dims;
+  pooled_dims.push_back(dim(d, "feature"));
+  label_dims.push_back(dim(L, "label", "labels"));
+  Step& ps = r.trace.add(step_id(r.place, "pooled"), "pooled", pooled_dims, r.place, "Lens: first token's row",
+                         "h = H^{(\\ell)}_{0}", "pool", {h.id});
+  const std::string pooled_id = ps.id;
+  float* pooled = ps.data.data();
+  for (int b = 0; b < r.B; ++b) std::copy_n(h.data + static_cast<std::size_t>(b) * T * d, d, pooled + b * d);
+  const Param& W = r.model.at("cls.W");
+  const Param& bias = r.model.at("cls.b");
+  Step& ls = r.trace.add(step_id(r.place, "logits"), "logits", label_dims, r.place, "Lens: classifier logits",
+                         "z^{(\\ell)} = h W^{\\text{cls}} + b^{\\text{cls}}", "linear", {pooled_id, W.id, bias.id},
+                         "The model's own classifier applied to this layer's first token.");
+  ew_f32_matmul_packed(ls.data.data(), L, pooled, d, W.packed, bias.value.data(), r.B, Activation::None);
+  return {ls.id, ls.data.data()};
+}
+
+// Every row of `h` against the token table (the masked-word head, the decoder's projection).
+Tensor lens_vocab(Rec r, const Tensor& h, int T) {
+  const int d = r.model.config.d_model, V = static_cast<int>(r.trace.text.vocab.size());
+  const Param& E = r.model.at("embedding_table");
+  Step& ls = r.trace.add(step_id(r.place, "logits"), "logits", per_token(r, T, dim(V, "vocab", "vocab")), r.place,
+                         "Lens: logits over the vocabulary", "z^{(\\ell)} = H^{(\\ell)} E^{\\top}", "logits",
+                         {h.id, E.id}, "The model's own tied output projection applied to this layer's output.");
+  ew_f32_scores(ls.data.data(), V, h.data, d, E.value.data(), d, r.B * T, V, d);
+  return {ls.id, ls.data.data()};
+}
+
+void lens_layer(Trace& t, const Model& m, const LayerOut& o) {
+  const Config& c = m.config;
+  const bool dec = o.place.section == "decoder";
+  const int B = dec ? 1 : static_cast<int>(std::max<std::size_t>(1, t.text.source_tokens.size()));
+  Rec r{t, m, B, dec ? "target" : "source", {o.place.section, o.place.layer, "lens", -1}};
+  Tensor h{o.id, o.data};
+  if (c.norm == NormOrder::Pre) {
+    const ParamKey ln = final_ln(o.place.section);
+    h = rec_layernorm(r, ln.norm, "", per_token(r, o.T, dim(c.d_model, "feature")), "Lens: final LayerNorm", h, ln,
+                      "The stack's own final LayerNorm (γ, β) applied to this layer's output.");
+  }
+  const Tensor logits = !dec && c.num_labels > 0 ? lens_classifier(r, h, o.T) : lens_vocab(r, h, o.T);
+  Dims dims;
+  for (std::size_t a = 0; a < t.at(logits.id).shape.size(); ++a)
+    dims.push_back({t.at(logits.id).shape[a], t.at(logits.id).axes[a]});
+  rec_softmax(r, "probs", dims, "Lens: probabilities", logits, "What the model would answer if it stopped here.");
+}
+
+}  // namespace
+
+void rec_lens(Trace& trace, const Model& model) {
+  const Config& c = model.config;
+  int n = 0;
+  for (const LayerOut& o : layer_outputs(trace)) {
+    if (o.place.section == "encoder" && c.num_labels == 0 && !c.masked_lm) continue;
+    lens_layer(trace, model, o);
+    ++n;
+  }
+  if (!n)
+    throw Error("the logit lens reads layers through the model's own head, and this model has none for its layers "
+                "(no classifier, masked-word head or decoder)");
+}
+
+}  // namespace ew
