@@ -57,7 +57,7 @@ export function loadBuild(b) {
   return Promise.resolve({ default: factory });
 }`;
   const r = await esbuild.build({
-    entryPoints: [path.join(root, 'web/js/worker.js')], bundle: true, format: 'iife', minify: true, write: false,
+    entryPoints: [path.join(root, 'web/js/engine/worker.js')], bundle: true, format: 'iife', minify: true, write: false,
     logLevel: 'error', supported: { 'import-meta': false },
     plugins: [{
       name: 'inline-wasm',
@@ -76,7 +76,7 @@ export function loadBuild(b) {
 // ---- the page's modules, with the Worker started from a blob -------------------------------------
 async function pageSource(worker) {
   const engine = `
-import { EngineClient as Base } from ${JSON.stringify(path.join(root, 'web/js/engine.js'))};
+import { EngineClient as Base } from ${JSON.stringify(path.join(root, 'web/js/engine/engine.js'))};
 const SOURCE = ${JSON.stringify(worker)};
 export class EngineClient extends Base {
   constructor() {
@@ -84,13 +84,13 @@ export class EngineClient extends Base {
   }
 }`;
   const r = await esbuild.build({
-    entryPoints: [path.join(root, 'web/js/main.js')], bundle: true, format: 'iife', minify: true, write: false,
+    entryPoints: [path.join(root, 'web/js/page/main.js')], bundle: true, format: 'iife', minify: true, write: false,
     logLevel: 'error',
     plugins: [{
       name: 'blob-worker',
       setup(b) {
-        b.onResolve({ filter: /^\.\/engine\.js$/ }, (a) => (a.importer.endsWith(`${path.sep}main.js`) ? { path: 'engine', namespace: 'single' } : null));
-        b.onLoad({ filter: /^engine$/, namespace: 'single' }, () => ({ contents: engine, resolveDir: path.join(root, 'web/js'), loader: 'js' }));
+        b.onResolve({ filter: /^\.\.\/engine\/engine\.js$/ }, (a) => (a.importer.endsWith(path.join('page', 'main.js')) ? { path: 'engine', namespace: 'single' } : null));
+        b.onLoad({ filter: /^engine$/, namespace: 'single' }, () => ({ contents: engine, resolveDir: path.join(root, 'web/js/page'), loader: 'js' }));
       },
     }],
   });

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test.sh — the one command that runs every test (README; .ci/run calls it):
-#   the house: the layering of core/ (tests/layers.mjs)
+#   the house: the layering of core/ and of web/js (tests/layers.mjs)
 #   native release: doctest suites + the NumPy/PyTorch reference (ctest)
 #   native ASan+UBSan: the doctest suites
 #   wasm (SIMD128, and the relaxed-SIMD build's as relaxed_*) in Node: the same doctest suites, then the wasm trace vs the native one,
@@ -10,7 +10,7 @@
 #   browser: the built page in headless Chromium against the native CLI; trained models
 #     (tests/browser/trained.mjs: generation, the backward pass, training in the page)
 #   blog: the page embedded in a post on another origin (iframes, <encoder-walkthrough>),
-#     exports, and the single-file build from file://
+#     exports, and the single-file build from file://; several elements on one page (elements.mjs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test
@@ -20,7 +20,7 @@ export NODE_PATH=/usr/share/nodejs
 started=$SECONDS
 section() { printf '\n==== [%d s] %s ====\n' "$((SECONDS - started))" "$*"; }
 
-section "the house: core/ includes point down its layers (tests/layers.mjs)"
+section "the house: core/ includes and web/js imports point down their layers, no import cycle (tests/layers.mjs)"
 node tests/layers.mjs
 
 section "native release: build + ctest"
@@ -41,7 +41,8 @@ ctest --preset wasm
 section "wasm module vs native CLI"
 node tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrough
 
-section "page: every step kind's explanations recomputed from real traces (Node)"
+section "page: the matrix's elision model (Node); every step kind's explanations recomputed from real traces (Node)"
+node tests/web/matrix-layout.mjs
 node tests/web/kinds.mjs
 node tests/web/adamw.mjs
 node tests/web/notes.mjs
@@ -75,6 +76,9 @@ node tests/browser/labels.mjs
 
 section "blog embeds: figure iframes, the web component, exports, the single-file build (Chromium)"
 node tests/browser/blog.mjs --cli build/native-release/encoder-walkthrough
+
+section "browser: several <encoder-walkthrough> elements on one page: each its own theme, width and language; the alignment's cells open their head"
+node tests/browser/elements.mjs --cli build/native-release/encoder-walkthrough
 
 section "browser: the page in German (lang=, the browser's preference, the switcher, embed mode, the web component)"
 node tests/browser/i18n.mjs --strict-english

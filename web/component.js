@@ -9,10 +9,10 @@
 // ONE engine: a hidden iframe of this site (engine.html) running one Worker, one wasm instance
 // (a page cannot start a Worker from another origin). element.exportStep(format[, id]) → File.
 // The host's CSP must allow this site in script-src, style-src and frame-src (README).
-import { RemoteEngine } from './js/remote-engine.js';
-import { useSchema, fromURL } from './js/state.js';
-import { FigureElementView } from './js/component-view.js';
-import { chooseLang, setLang, LANG_NAMES, t } from './js/i18n.js';
+import { RemoteEngine } from './js/engine/remote-engine.js';
+import { useSchema, fromURL } from './js/model/settings.js';
+import { FigureElementView } from './js/embed/component-view.js';
+import { chooseLang, setLang, LANG_NAMES, t } from './js/lib/i18n.js';
 
 const here = new URL('.', import.meta.url);
 let shared = null; // {engine, presets} once the engine answered 'init'
@@ -72,12 +72,13 @@ class EncoderWalkthroughElement extends HTMLElement {
     this.dispatchEvent(new CustomEvent('encoder-walkthrough:shown', { detail: { step: this.view.stepId } }));
   }
   // The element's language: its lang attribute, else the reader's browser, else English (the
-  // host page's <html lang> is left alone). One language at a time per host page: the catalog
-  // is shared, so elements asking for different languages draw in the last one asked.
+  // host page's <html lang> is left alone). Elements in different languages each draw in
+  // their own (the view switches the shared catalog wherever it writes: component-view.js).
   // Returns the note for a lang attribute this site has no catalog for ('' otherwise).
   useLang(q) {
     const c = chooseLang(q.has('lang') ? `?lang=${encodeURIComponent(q.get('lang'))}` : '', navigator.languages || [navigator.language]);
     setLang(c.lang, null);
+    this.view.language = c.lang;
     this.view.lang = c.fromURL ? c.lang : undefined;
     if (c.bad === null) return '';
     return t('i18n.badLang', { lang: String(c.bad).slice(0, 20), shown: LANG_NAMES[c.lang] });

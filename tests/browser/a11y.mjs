@@ -94,7 +94,7 @@ const STATES = [
   // lang=de (the ui branch wires it into the page); the step is redrawn in German here too, so
   // this branch's German messages are checked whether or not the page reads lang= yet.
   ['German, decoder self-attention', '?lang=de&preset=default&step=decoder0.self.head0.weights', async (p) => {
-    await p.evaluate(async () => (await import('./js/i18n.js')).setLang('de'));
+    await p.evaluate(async () => (await import('./js/lib/i18n.js')).setLang('de'));
     await goTo(p, 'decoder0.self.head0.scaled');
     await goTo(p, 'decoder0.self.head0.weights');
     const text = await p.textContent('#view');
@@ -131,7 +131,7 @@ await check('axe: no violations — phone width (390×844), first load and atten
 // Every value of every scale (256 samples each, both themes): the ink colors.js puts on the cell
 // against the cell's colour, WCAG's 4.5:1 for small text (the cells are 11.5 px).
 await check('contrast: the ink on every value of every scale (diverging, sequential/prob; light and dark) ≥ 4.5:1', async () => {
-  const { scaleAt, inkFor, contrast, cellColor, useDarkScales } = await import('../../web/js/colors.js');
+  const { scaleAt, inkFor, contrast, cellColor } = await import('../../web/js/lib/colors.js');
   const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
   let worst = { r: Infinity };
   for (const dark of [false, true])
@@ -144,16 +144,14 @@ await check('contrast: the ink on every value of every scale (diverging, sequent
   assert(worst.r >= 4.5, `${worst.scale} (${worst.dark ? 'dark' : 'light'}) at ${worst.i}/255 = rgb(${worst.rgb}): ${worst.r.toFixed(2)}:1`);
   // The same through the function the matrices call, over real value ranges.
   for (const dark of [false, true]) {
-    useDarkScales(dark);
     for (const [scale, lo, hi] of [['diverging', -3, 1], ['sequential', -2, 5], ['prob', 0, 0.4]])
       for (let i = 0; i <= 255; i++) {
         const v = lo + ((hi - lo) * i) / 255;
-        const c = cellColor(v, scale, lo, hi);
+        const c = cellColor(v, scale, lo, hi, dark);
         const r = contrast(c.rgb, hex(c.fg));
         assert(r >= 4.5, `cellColor(${v}, ${scale}) ${dark ? 'dark' : 'light'}: ${r.toFixed(2)}:1`);
       }
   }
-  useDarkScales(false);
   console.log(`     worst: ${worst.r.toFixed(2)}:1 (${worst.scale}, ${worst.dark ? 'dark' : 'light'}, ${worst.i}/255)`);
 });
 

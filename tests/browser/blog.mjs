@@ -19,8 +19,10 @@ import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { root, arg, launchChromium, checks, assert } from '../harness.mjs';
 import { runCli, runCliPreset, compareTrace, REL, ABS } from '../wasm/compare.mjs';
-import { defaults, buildModel, useSchema } from '../../web/js/state.js';
-import { fmt } from '../../web/js/format.js';
+import { defaults, buildModel, useSchema } from '../../web/js/model/settings.js';
+import { fmt } from '../../web/js/lib/format.js';
+import { stepTitle } from '../../web/js/model/titles.js';
+import { traceFromCli } from '../web/page-trace.mjs';
 
 const cli = path.resolve(root, arg('--cli', 'build/native-release/encoder-walkthrough'));
 useSchema(JSON.parse(execFileSync(cli, ['--config-schema'], { encoding: 'utf8' })));
@@ -147,7 +149,10 @@ async function checkElement(page, id, width) {
   const r = await elementInfo(page, id);
   assert(!r.bad.length, `${id}@${width}: inner scrollbars ${JSON.stringify(r.bad)}`);
   assert(!r.notice, `${id}@${width}: unexpected notice "${r.notice}"`);
-  assert(r.title === stepOf(id).title, `${id}@${width}: title "${r.title}", expected "${stepOf(id).title}"`);
+  // The page's title of the step (the catalog's, model/titles.js), as the page's step card shows it.
+  const trace = traceFromCli(native[id]);
+  const want = stepTitle(trace.get(FIGS[id].step), trace);
+  assert(r.title === want, `${id}@${width}: title "${r.title}", expected "${want}"`);
   checkCells(`${id}@${width}`, r.cells, stepOf(id));
 }
 

@@ -59,7 +59,7 @@ async function open(query, backward) {
 // Shows every step in turn (the step view's own showStep, awaited) and reads what the card says.
 function walkPage() {
   return page.evaluate(async () => {
-    const [{ showStep }, { app }] = await Promise.all([import('./js/step-view.js'), import('./js/app.js')]);
+    const [{ showStep }, { app }] = await Promise.all([import('./js/page/step-card.js'), import('./js/page/app.js')]);
     const out = [];
     for (let i = 0; i < app.trace.steps.length; i++) {
       await showStep(i);
@@ -180,7 +180,7 @@ for (const [name, query] of [['trained number-words', '?lang=de&preset=trained-n
     // lang= into the start-up is the ui part's; the page rewrites its URL, so the query is
     // passed from here).
     await page.evaluate(async (q) => {
-      const i18n = await import('./js/i18n.js');
+      const i18n = await import('./js/lib/i18n.js');
       i18n.setLang(i18n.chooseLang(q, []).lang);
     }, query);
     const rows = await walkPage();
@@ -191,7 +191,7 @@ for (const [name, query] of [['trained number-words', '?lang=de&preset=trained-n
     assert(rows.some((r) => / Nach „/.test(r.note)), 'no German tutorial line');
     if (name === 'trained number-words') {
       const title = await page.evaluate(async () => {
-        const [{ showStep }, { app }] = await Promise.all([import('./js/step-view.js'), import('./js/app.js')]);
+        const [{ showStep }, { app }] = await Promise.all([import('./js/page/step-card.js'), import('./js/page/app.js')]);
         await showStep(app.trace.steps.findIndex((s) => s.id === 'decoder0.cross.head1.weights'));
         return document.getElementById('step-title').textContent;
       });

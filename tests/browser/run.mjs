@@ -17,8 +17,8 @@ import { startServer } from '../../scripts/serve.mjs';
 import { root, arg, launchChromium, checks, assert } from '../harness.mjs';
 import { runCli, runCliPreset, compareTrace } from '../wasm/compare.mjs';
 import { execFileSync } from 'node:child_process';
-import { defaults, buildModel, useSchema } from '../../web/js/state.js';
-import { KINDS } from '../../web/js/kinds/index.js';
+import { defaults, buildModel, useSchema } from '../../web/js/model/settings.js';
+import { KINDS } from '../../web/js/view/kinds/index.js';
 
 const cli = path.resolve(root, arg('--cli', 'build/native-release/encoder-walkthrough'));
 // The page's settings come from the core's config schema; the test's own model files too.
@@ -152,7 +152,7 @@ await check('steps through every step with Next, →, j (each renders numbers, n
     const title = await page.textContent('#step-title');
     // The title is the catalog's (notes/title.js: by role and place), not the engine's English one.
     const want = await page.evaluate(async (id) => {
-      const [{ stepTitle }, { app }] = await Promise.all([import('./js/notes/title.js'), import('./js/app.js')]);
+      const [{ stepTitle }, { app }] = await Promise.all([import('./js/model/titles.js'), import('./js/page/app.js')]);
       return stepTitle(app.trace.get(id), app.trace);
     }, trace.steps[i].id);
     assert(title && title === want && !title.includes('⟦'), `step ${i}: title "${title}" ≠ "${want}"`);

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// adamw.mjs — the page's "one AdamW update" (web/js/render/adamw.js) against
+// adamw.mjs — the page's "one AdamW update" (web/js/view/render/adamw.js) against
 // torch.optim.AdamW (Debian's python3-torch, float64): one step from fresh moments for
 // weights and gradients of every sign and scale (0, tiny, huge, negative), with and without
 // weight decay; the new value must agree to 1e-12 relative.
 //   node tests/web/adamw.mjs
 import { execFileSync } from 'node:child_process';
 import process from 'node:process';
-import { adamwUpdate, ADAMW } from '../../web/js/render/adamw.js';
+import { adamwUpdate, ADAMW } from '../../web/js/view/render/adamw.js';
 
 const cases = [];
 for (const w of [0.597, -1.3, 0, 2.5e-3, 40]) for (const g of [2.78e-6, -0.31, 0, 1e-12, 7.5]) for (const decay of [true, false]) cases.push({ w, g, decay });

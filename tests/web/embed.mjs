@@ -11,16 +11,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import process from 'node:process';
 import { root, arg } from '../harness.mjs';
-import { readEmbedParams, resolveStep, defaultFigureStep } from '../../web/js/embed-params.js';
-import { npyBytes } from '../../web/js/npy.js';
-import { pngWithText } from '../../web/js/png-text.js';
-import { traceJson, f32 } from '../../web/js/export.js';
+import { readEmbedParams, resolveStep, defaultFigureStep } from '../../web/js/embed/embed-params.js';
+import { npyBytes } from '../../web/js/lib/npy.js';
+import { pngWithText } from '../../web/js/lib/png-text.js';
+import { traceJson, f32, exportStep } from '../../web/js/embed/export.js';
+import { traceFromCli } from './page-trace.mjs';
+import { stepTitle, stepFormula } from '../../web/js/model/titles.js';
+import { setLang } from '../../web/js/lib/i18n.js';
 
 const cli = path.resolve(root, arg('--cli', 'build/native-release/encoder-walkthrough'));
 let failures = 0;
-function check(name, fn) {
+async function check(name, fn) {
   try {
-    fn();
+    await fn();
     console.log(`ok   ${name}`);
   } catch (e) {
     failures++;
@@ -33,7 +36,7 @@ function assert(c, msg) {
 const params = (q) => readEmbedParams((k) => new URLSearchParams(q).get(k));
 const tmp = mkdtempSync(path.join(tmpdir(), 'ew-embed-'));
 
-check('view keys: valid values are read and kept for links', () => {
+await check('view keys: valid values are read and kept for links', () => {
   const p = params('view=figure&inputs=1&controls=text,nav&theme=dark');
   assert(p.view === 'figure' && p.inputs && p.controls.has('text') && p.controls.has('nav') && p.theme === 'dark' && !p.notes.length, JSON.stringify(p));
   assert(JSON.stringify(p.given) === JSON.stringify({ view: 'figure', inputs: '1', controls: 'text,nav', theme: 'dark' }), JSON.stringify(p.given));
@@ -41,7 +44,7 @@ check('view keys: valid values are read and kept for links', () => {
   assert(d.view === 'full' && !d.inputs && !d.controls.size && d.theme === 'auto' && !d.notes.length, JSON.stringify(d));
 });
 
-check('view keys: each bad value is named in a notice and replaced by its default', () => {
+await check('view keys: each bad value is named in a notice and replaced by its default', () => {
   const p = params('view=poster&inputs=yes&controls=text,zoom&theme=sepia');
   assert(p.view === 'full' && !p.inputs && p.controls.has('text') && p.controls.size === 1 && p.theme === 'auto', JSON.stringify(p));
   for (const w of ['unknown view "poster"', 'inputs must be 0 or 1, got "yes"', 'unknown controls "zoom"', 'theme must be one of auto, light, dark, got "sepia"'])
@@ -52,7 +55,7 @@ check('view keys: each bad value is named in a notice and replaced by its defaul
   assert(long.notes[0].length < 150, 'a long bad value is clipped in its notice');
 });
 
-check('a mistyped step id: the closest id, with a notice naming both; a good id: no notice', () => {
+await check('a mistyped step id: the closest id, with a notice naming both; a good id: no notice', () => {
   const ids = ['token_ids', 'layer0.q', 'layer0.head0.weights', 'layer0.head1.weights', 'layer1.head0.weights'];
   let r = resolveStep(ids, 'layer0.head1.weigths', 0);
   assert(ids[r.index] === 'layer0.head1.weights' && /no step "layer0.head1.weigths".*"layer0.head1.weights"/.test(r.note), JSON.stringify(r));
@@ -64,7 +67,7 @@ check('a mistyped step id: the closest id, with a notice naming both; a good id:
   assert(defaultFigureStep(steps) === 2 && defaultFigureStep(steps.slice(0, 2)) === 0, 'default figure step');
 });
 
-check('.npy: NumPy reads the shape, dtype and values (-inf kept); header padded to 64 bytes', () => {
+await check('.npy: NumPy reads the shape, dtype and values (-inf kept); header padded to 64 bytes', () => {
   const data = new Float32Array([1.5, -2.25, -Infinity, 3.4028234663852886e38, 1e-45, 0, 7, 8, 9, 10, 11, 12]);
   for (const shape of [[12], [3, 4], [2, 3, 2]]) {
     const bytes = npyBytes(data, shape);
@@ -79,7 +82,7 @@ check('.npy: NumPy reads the shape, dtype and values (-inf kept); header padded 
   }
 });
 
-check('PNG tEXt chunk: right length and CRC (zlib), placed after IHDR, non-ASCII escaped', () => {
+await check('PNG tEXt chunk: right length and CRC (zlib), placed after IHDR, non-ASCII escaped', () => {
   // A 1×1 PNG (signature + IHDR + IDAT + IEND), as a canvas would make.
   const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
   const out = Buffer.from(pngWithText(new Uint8Array(png), 'encoder-walkthrough', '{"text":"naïve ✓"}'));
@@ -93,7 +96,7 @@ check('PNG tEXt chunk: right length and CRC (zlib), placed after IHDR, non-ASCII
   assert(out.length === png.length + 12 + len && out.subarray(41 + len + 4).equals(png.subarray(33)), 'the rest of the PNG moved intact');
 });
 
-check('JSON export = the CLI\'s --json: every number of every step and parameter identical', () => {
+await check('JSON export = the CLI\'s --json: every number of every step and parameter identical', () => {
   for (const args of [['--preset', 'padding-batch'], ['--preset', 'seed004-bert'], []]) {
     const nat = JSON.parse(execFileSync(cli, [...args, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
     const strip = (list) => list.map(({ data, ...rest }) => rest);
@@ -107,6 +110,37 @@ check('JSON export = the CLI\'s --json: every number of every step and parameter
     assert(JSON.stringify(ours) === JSON.stringify(nat), `${args.join(' ') || 'default'}: export differs from the CLI's JSON`);
   }
   assert(f32(0.1) === '0.1' && f32(Math.fround(0.1)) === '0.1' && f32(-Infinity) === '-inf' && f32(16777217) === '16777216', 'f32 formatting');
+});
+
+// The page's Trace of the CLI's --json trace for these arguments.
+const cliTrace = (args) => traceFromCli(JSON.parse(execFileSync(cli, [...args, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 })));
+
+await check('SVG, PNG metadata, CSV and LaTeX carry the page\'s title and formula in the reader\'s language (a German page exports German titles)', async () => {
+  const trace = cliTrace([]);
+  const text = async (id, format) => Buffer.from(await (await exportStep({ trace, settings: {}, link: 'https://example.org/', batch: 0, dark: false }, id, format)).arrayBuffer()).toString('utf8');
+  for (const id of ['decoder0.cross.head0.weights', 'layer0.ln1']) {
+    const step = trace.get(id);
+    setLang('en', null);
+    const en = stepTitle(step, trace);
+    setLang('de', null);
+    const de = stepTitle(step, trace);
+    assert(de !== en && de !== step.title, `${id}: the German title "${de}" is not German`);
+    const escaped = de.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`); // as SVG text
+    for (const format of ['svg', 'csv', 'tex']) {
+      const body = await text(id, format);
+      const shown = format === 'svg' ? escaped : de;
+      assert(body.includes(shown), `${id}.${format} lacks the German title "${de}":\n${body.slice(0, 300)}`);
+      assert(!body.includes(`"${step.title}"`) && !body.includes(`>${step.title}<`), `${id}.${format} has the engine's English title "${step.title}"`);
+    }
+    assert((await text(id, 'svg')).includes(`&#34;title&#34;:&#34;${escaped}&#34;`), `${id}.svg: the metadata's title is not the German one`);
+    assert((await text(id, 'tex')).includes(stepFormula(step, trace)), `${id}.tex: not the page's formula`);
+  }
+  // A gradient's formula is the page's (∂L/∂ with the symbol of its tensor), not the engine's.
+  const back = cliTrace(['--backward']);
+  const g = back.steps.find((s) => s.role === 'grad' && back.get(s.of) && !back.get(s.of).isParam);
+  const tex = Buffer.from(await (await exportStep({ trace: back, settings: {}, link: '', batch: 0 }, g.id, 'tex')).arrayBuffer()).toString('utf8');
+  assert(stepFormula(g, back) !== g.formula && tex.includes(stepFormula(g, back)) && tex.includes(stepTitle(g, back)), `${g.id}.tex:\n${tex}`);
+  setLang('en', null);
 });
 
 rmSync(tmp, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-// i18n.mjs — the message catalog (web/js/i18n.js) in Node, no browser: every language has
+// i18n.mjs — the message catalog (web/js/lib/i18n.js) in Node, no browser: every language has
 // exactly English's keys, each area file holds only its own area's keys, the same
 // placeholders per key in every language, function messages callable with their params, no
 // empty message; and a static scan of the page's modules for reader-visible English written
@@ -11,7 +11,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { root, checks, assert } from '../harness.mjs';
-import { CATALOGS, LANG_NAMES, chooseLang, setLang, t, num, fill } from '../../web/js/i18n.js';
+import { CATALOGS, LANG_NAMES, chooseLang, setLang, t, num, fill } from '../../web/js/lib/i18n.js';
 
 const { check, results } = checks(6);
 const ALL = process.argv.includes('--all');
@@ -42,7 +42,7 @@ await check('every language has exactly the keys English has', async () => {
 });
 
 await check('each area file (i18n/<lang>/<area>.js) has a counterpart in every language and only keys <area>.*', async () => {
-  const dir = path.join(root, 'web/js/i18n');
+  const dir = path.join(root, 'web/js/lib/i18n');
   const files = (l) => readdirSync(path.join(dir, l)).filter((f) => f.endsWith('.js')).sort();
   for (const l of langs) assert(files(l).join() === files('en').join(), `${l} has areas ${files(l)}, en has ${files('en')}`);
   for (const l of langs)
@@ -117,9 +117,9 @@ await check('chooseLang: lang= first, then the browser, then English; a bad lang
 
 // ---- the static scan ---------------------------------------------------------------------------
 // The files the ui engineer converted (issue 11, item 8): a hit in one of these fails.
-const UI_FILES = ['form.js', 'train-panel.js', 'generate.js', 'plot.js', 'weights-io.js', 'export-menu.js', 'export.js',
-  'figure.js', 'embed-params.js', 'component-view.js', 'overview.js', 'heads-mini.js', 'run-options.js', 'api.js',
-  'builds.js', 'load-build.js', 'language.js', '../component.js', '../embed.js'].map((f) => path.normalize(path.join('web/js', f)));
+const UI_FILES = ['page/form.js', 'train/train-panel.js', 'page/generate.js', 'train/plot.js', 'page/weights-io.js', 'embed/export-menu.js', 'embed/export.js',
+  'page/figure.js', 'embed/embed-params.js', 'embed/component-view.js', 'view/matrix/overview.js', 'train/heads-mini.js', 'page/run-options.js', 'page/api.js',
+  'engine/builds.js', 'engine/load-build.js', 'page/language.js', '../component.js', '../embed.js'].map((f) => path.normalize(path.join('web/js', f)));
 
 // A string literal (quotes kept): '…', "…" or `…` (whose ${…} parts are dropped below).
 const LIT = String.raw`('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|\x60(?:[^\x60\\]|\\.)*\x60)`;
@@ -172,8 +172,8 @@ function pageModules() {
     for (const f of readdirSync(path.join(root, d))) {
       const p = path.join(d, f);
       if (statSync(path.join(root, p)).isDirectory()) {
-        if (p !== path.join('web/js/i18n') && f !== 'vendor') walk(p);
-      } else if (f.endsWith('.js') && p !== path.join('web/js/i18n.js')) out.push(p);
+        if (p !== path.join('web/js/lib/i18n') && f !== 'vendor') walk(p);
+      } else if (f.endsWith('.js') && p !== path.join('web/js/lib/i18n.js')) out.push(p);
     }
   };
   walk('web/js');

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// kinds.mjs — the page's step kinds (web/js/kinds/) against real traces, in Node: for the
+// kinds.mjs — the page's step kinds (web/js/view/kinds/) against real traces, in Node: for the
 // trace of every preset and of models chosen to reach every branch (a padded batch, causal,
 // pre-norm with its final LayerNorm, GELU, learned positions, a classifier, two decoder
 // layers, BPE, explicit input rows), built by the wasm module exactly as the page's Worker
@@ -21,8 +21,8 @@ import path from 'node:path';
 import process from 'node:process';
 import { root, arg, loadWasmModule } from '../harness.mjs';
 import { traceOf as pageTrace } from './page-trace.mjs';
-import { KINDS, explain } from '../../web/js/kinds/index.js';
-import { setLang } from '../../web/js/i18n.js';
+import { KINDS, explain } from '../../web/js/view/kinds/index.js';
+import { setLang } from '../../web/js/lib/i18n.js';
 
 const modPath = path.resolve(root, arg('--module', 'build/wasm/node/encoder_walkthrough_node.js'));
 if (!existsSync(modPath)) {
@@ -87,7 +87,7 @@ for (const { name, trace } of traces) {
   for (const step of trace.steps) {
     kindsSeen.add(step.kind);
     if (!KINDS[step.kind]) {
-      fail(`${name}: step ${step.id} has kind "${step.kind}", which no module in web/js/kinds/ registers`);
+      fail(`${name}: step ${step.id} has kind "${step.kind}", which no module in web/js/view/kinds/ registers`);
       continue;
     }
     const L = trace.layout(step);

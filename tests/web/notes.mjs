@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// notes.mjs — the step titles, notes and notation key (web/js/notes/*, notation.js) on every
+// notes.mjs — the step titles, notes and notation key (web/js/model/titles.js, web/js/view/notes/*, view/notation.js) on every
 // step of every preset and of the trained presets with the backward pass, in English and
 // German, on traces built in Node by the wasm module (as tests/web/kinds.mjs builds them):
 // every step gets a title and a note from the catalog (no ⟦key⟧), each note names a tutorial
@@ -11,11 +11,11 @@ import path from 'node:path';
 import process from 'node:process';
 import { root, arg, loadWasmModule } from '../harness.mjs';
 import { traceOf as pageTrace } from './page-trace.mjs';
-import { setLang, t } from '../../web/js/i18n.js';
-import { stepTitle, stepCrumbs } from '../../web/js/notes/title.js';
-import { noteFor } from '../../web/js/notes/index.js';
-import { scaledFacts, attendedFacts } from '../../web/js/notes/attention.js';
-import { notationEntries } from '../../web/js/notation.js';
+import { setLang, t } from '../../web/js/lib/i18n.js';
+import { stepTitle, stepCrumbs } from '../../web/js/model/titles.js';
+import { noteFor } from '../../web/js/view/notes/index.js';
+import { scaledFacts, attendedFacts } from '../../web/js/view/notes/attention.js';
+import { notationEntries } from '../../web/js/view/notation.js';
 
 const modPath = path.resolve(root, arg('--module', 'build/wasm/node/encoder_walkthrough_node.js'));
 if (!existsSync(modPath)) {

@@ -1,7 +1,8 @@
-// page-trace.mjs — the page's Trace (web/js/trace.js) from one load of the wasm engine in Node,
+// page-trace.mjs — the page's Trace (web/js/model/trace.js) from one load of the wasm engine in Node,
 // copying the step and parameter views as the Worker does; shared by the Node suites that run
-// page modules on real traces (kinds.mjs, notes.mjs).
-import { Trace } from '../../web/js/trace.js';
+// page modules on real traces (kinds.mjs, notes.mjs). traceFromCli: the same from the native
+// CLI's --json (embed.mjs, and the browser suites that compute what a page should show).
+import { Trace } from '../../web/js/model/trace.js';
 
 export function traceOf(engine, model, options) {
   const meta = JSON.parse(options ? engine.runWith(JSON.stringify(model), JSON.stringify(options)) : engine.load(JSON.stringify(model)));
@@ -16,4 +17,17 @@ export function traceOf(engine, model, options) {
   const steps = pack(meta.steps.length, (i) => engine.stepData(i));
   const params = pack(meta.params.length, (i) => engine.paramData(i));
   return new Trace({ meta, steps, params, generation: 1, timing: {} });
+}
+
+// The page's Trace of a CLI --json trace (null data entries are −inf), every step's data at hand.
+export function traceFromCli(json) {
+  const pack = (list) => {
+    const offsets = [0];
+    for (const x of list) offsets.push(offsets[offsets.length - 1] + x.data.length);
+    const all = new Float32Array(offsets[list.length]);
+    list.forEach((x, i) => all.set(x.data.map((v) => (v === null ? -Infinity : v)), offsets[i]));
+    return { buffer: all.buffer, offsets };
+  };
+  const strip = (list) => list.map(({ data, ...rest }) => rest);
+  return new Trace({ meta: { ...json, ok: true, steps: strip(json.steps), params: strip(json.params) }, steps: pack(json.steps), params: pack(json.params), generation: 1, timing: {} });
 }

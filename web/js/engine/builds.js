@@ -1,0 +1,45 @@
+// builds.js — which build of the WebAssembly module this browser runs, decided by
+// WebAssembly.validate of two tiny modules (no user-agent sniffing):
+//   relaxed  dist/encoder_walkthrough_relaxed.js  relaxed SIMD: f32x4.relaxed_madd, fused
+//            multiply-add where the CPU has it (Chromium ≥ 114; Node with
+//            --experimental-wasm-relaxed-simd)
+//   simd     dist/encoder_walkthrough.js          WebAssembly SIMD128 (every current browser)
+//   scalar   dist/encoder_walkthrough_scalar.js   no SIMD at all (the wasm preset builds it
+//            without -msimd128; scripts/test.sh checks that it validates with SIMD disabled)
+import { t } from '../lib/i18n.js';
+
+// A function () → v128 returning v128.const 0 (type 0x7b).
+const HEAD = [0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0];
+const V128_ZERO = [0xfd, 12, ...new Array(16).fill(0)];
+const SIMD_PROBE = Uint8Array.from([...HEAD, 10, 22, 1, 20, 0, ...V128_ZERO, 11]);
+// The same with f32x4.relaxed_madd (opcode fd 85 02) of three zero vectors.
+const RELAXED_PROBE = Uint8Array.from([...HEAD, 10, 61, 1, 59, 0, ...V128_ZERO, ...V128_ZERO, ...V128_ZERO,
+  0xfd, 0x85, 2, 11]);
+
+export const BUILD_FILES = {
+  relaxed: 'encoder_walkthrough_relaxed.js',
+  simd: 'encoder_walkthrough.js',
+  scalar: 'encoder_walkthrough_scalar.js',
+};
+
+// What the page says about each build (with the kernels' own name, Module.kernelIsa()).
+// Getters: the label in the reader's language at the time it is read (i18n/<lang>/builds.js).
+export const BUILD_LABELS = {
+  get relaxed() { return t('builds.relaxed'); },
+  get simd() { return t('builds.simd'); },
+  get scalar() { return t('builds.scalar'); },
+};
+
+// 'relaxed' | 'simd' | 'scalar' for this WebAssembly implementation.
+export function pickBuild(wasm) {
+  if (wasm.validate(RELAXED_PROBE)) return 'relaxed';
+  if (wasm.validate(SIMD_PROBE)) return 'simd';
+  return 'scalar';
+}
+
+// The builds this WebAssembly implementation can run, fastest first (a build whose file fails
+// to load is skipped for the next one).
+export function usableBuilds(wasm) {
+  const order = ['relaxed', 'simd', 'scalar'];
+  return order.slice(order.indexOf(pickBuild(wasm)));
+}

@@ -1,0 +1,98 @@
+// titles.js — a step's title, crumbs, short name and formula, the one source of them for the
+// page, the web component and every export: the catalog's words (area `steps`) built from its
+// role, kind, place and the model's config — never from its id or the engine's English title.
+// Gradients are titled by the tensor they belong to (`of`).
+import { t } from '../lib/i18n.js';
+import { symbolOf, symbolTex } from './symbols.js';
+
+// The catalog key of a step's name (without its place): role, refined by section/kind where
+// one role names two different things (pre- vs post-norm LayerNorms, output vs classifier).
+function nameKey(step, trace) {
+  const r = step.role, p = step.place || {}, pre = trace.config && trace.config.norm === 'pre';
+  if (r === 'ln2' && pre) return `steps.ln2.pre.${p.section === 'decoder' ? 'decoder' : 'encoder'}`;
+  if (['ln1', 'ln2', 'ln3'].includes(r)) return `steps.${r}.${pre ? 'pre' : 'post'}`;
+  if (r === 'residual2') return `steps.residual2.${p.section === 'decoder' ? 'decoder' : 'encoder'}`;
+  if (r === 'residual1') return `steps.residual1.${p.section === 'decoder' ? 'decoder' : 'encoder'}`;
+  if (r === 'logits' || r === 'probs') return `steps.${r}.${p.section}`;
+  if (r === 'output' || r === 'decoder_output') {
+    if (p.block === 'stack_output') return `steps.${r}.stack${step.kind === 'layernorm' ? '.final' : ''}`;
+    return `steps.output.${step.kind === 'layernorm' ? 'addnorm' : 'layer'}`;
+  }
+  if (r === 'decoder_input') return `steps.decoder_input${step.kind === 'layernorm' ? '.ln' : ''}`;
+  if (r === 'input') return `steps.input.${step.kind === 'layernorm' ? 'ln' : step.kind === 'add' ? 'add' : 'given'}`;
+  if (r === 'positional' || r === 'target_positional') return `steps.${r}.${step.kind === 'lookup' ? 'learned' : 'sin'}`;
+  return `steps.${r}`;
+}
+
+// The step a statistic (mean, var, rowmax, rowsum) is computed for: the step that reads it.
+export function consumerOf(step, trace) {
+  return trace.steps.find((s) => s.role !== 'grad' && s.index > step.index && (s.inputs || []).includes(step.id)) || null;
+}
+
+// "Attention weights A" — the name without its place.
+export function stepName(step, trace) {
+  if (!step) return '';
+  if (step.isParam) {
+    const where = placeText(step.place);
+    const name = t('steps.param', { sym: symbolOf(step) });
+    return where ? t('steps.withPlace', { name, where }) : name;
+  }
+  if (step.role === 'grad') {
+    const of = trace.get(step.of);
+    return t('steps.grad', { sym: symbolOf(step, trace), of: of ? stepTitle(of, trace) : step.of });
+  }
+  const params = { sym: symbolOf(step, trace), act: actName(trace) };
+  if (['mean', 'var', 'rowmax', 'rowsum'].includes(step.role)) {
+    const c = consumerOf(step, trace);
+    params.of = c ? stepName(c, trace) : '';
+  }
+  return t(nameKey(step, trace), params);
+}
+const actName = (trace) => ((trace.config && trace.config.activation) === 'gelu' ? 'GELU' : 'ReLU');
+
+// The block a step sits in, named for a reader (self-attention is "masked" in the decoder).
+function blockName(p) {
+  if (p.block === 'self_attention') return t(p.section === 'decoder' ? 'steps.block.maskedSelf' : 'steps.block.self');
+  if (p.block === 'cross_attention') return t('steps.block.cross');
+  return '';
+}
+// "(head 1, cross-attention, decoder layer 0)"; '' outside the layers.
+export function placeText(p) {
+  if (!p || p.layer < 0) return '';
+  const parts = [];
+  if (p.head >= 0) parts.push(t('steps.head', { h: p.head }));
+  const b = blockName(p);
+  if (b) parts.push(b);
+  parts.push(t(p.section === 'decoder' ? 'steps.decoderLayer' : 'steps.encoderLayer', { l: p.layer }));
+  return parts.join(', ');
+}
+
+// The full title: name and place.
+export function stepTitle(step, trace) {
+  const name = stepName(step, trace);
+  if (step.role === 'grad' || step.isParam) return name;
+  const where = placeText(step.place);
+  return where ? t('steps.withPlace', { name, where }) : name;
+}
+
+// "Decoder › layer 0 › cross-attention › head 1" (a gradient: "Backward pass › …" of its tensor).
+export function stepCrumbs(step, trace) {
+  const grad = step.role === 'grad';
+  const of = grad ? trace.get(step.of) : null;
+  const p = (of && of.place) || step.place || {};
+  const parts = grad ? [t('steps.section.backward')] : [];
+  parts.push(t(`steps.section.${p.section}`));
+  if (p.layer >= 0) parts.push(t('steps.layer', { l: p.layer }));
+  const b = blockName(p) || (p.block === 'ffn' ? t('steps.block.ffn') : p.block === 'add_norm' ? t('steps.block.addNorm') : '');
+  if (b) parts.push(b);
+  if (p.head >= 0) parts.push(t('steps.head', { h: p.head }));
+  return parts.join(' › ');
+}
+
+// The step's formula (LaTeX): the engine's, except a gradient's, written with the page's symbol
+// of the tensor it differentiates (the engine's names it by id).
+export function stepFormula(step, trace) {
+  if (step.role !== 'grad') return step.formula;
+  const of = trace.get(step.of);
+  return of ? `\\frac{\\partial L}{\\partial ${symbolTex(symbolOf(of, trace))}}` : step.formula;
+}

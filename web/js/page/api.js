@@ -1,0 +1,137 @@
+/**
+ * api.js — window.encoderWalkthrough: a small JavaScript API for blog authors and tests.
+ *
+ *   await encoderWalkthrough.ready
+ *       A Promise that resolves when the engine has loaded and the first trace is on screen.
+ *
+ *   encoderWalkthrough.getState()
+ *       → the settings and text, with the same keys (and typed values) as the URL:
+ *         {text, text2?, d_model, num_heads, d_ff, num_layers, decoder_layers, norm,
+ *          activation, layer_norm_eps, causal, positional, scale, seed, tokenizer,
+ *          bpe_merges? (tokenizer 'bpe' only), preset? (when a preset is chosen), step}
+ *         text/text2 are absent for presets that give their own input rows.
+ *
+ *   await encoderWalkthrough.setState(partial)
+ *       Merges `partial` (same keys; values typed or as URL strings) into the state and
+ *       recomputes. {preset: name} first resets to that preset's settings; {preset: ''} to
+ *       the defaults. Resolves with getState() once the new trace is rendered; rejects with
+ *       an Error whose message says what is wrong (e.g. "config.num_heads (3) must divide
+ *       config.d_model (8)"); the page shows the same message and keeps the last good trace.
+ *       {step: id} alone just navigates.
+ *
+ *   await encoderWalkthrough.getTrace()
+ *       → {tokens, text, config, steps: [{id, title, kind, shape, inputs, head, data}]}
+ *         for the trace on screen; data is a Float32Array copy (row-major; -Infinity marks
+ *         a masked entry). Step ids are those of docs/trace.md. The Worker keeps the trace
+ *         and the page holds only the steps it has shown, so the result is a thenable (await
+ *         it): awaiting fetches the rest first. The metadata is there at once, without
+ *         fetching anything: getTrace().tokens, .text and .config. null before a trace.
+ *
+ *   encoderWalkthrough.goTo(stepId)
+ *       Shows that step; returns true, or false when the trace has no such step.
+ *
+ *   await encoderWalkthrough.exportStep(stepId, format)
+ *       → a File: format 'svg' | 'png' (the heatmap as shown, settings in its metadata),
+ *         'csv' | 'npy' (the step's values), 'tex' (its formula), 'json' (the whole trace in
+ *         the CLI's --json format; stepId is then ignored). Rejects for an unknown step/format.
+ *
+ * Embedding (README, "Embed it in a blog post"): an iframe of "…/?view=figure&step=…" sized by
+ * embed.js, the <encoder-walkthrough> element (component.js), or the single file. URL keys are
+ * the model file's config keys plus text, text2, preset, step, and view, inputs, controls, theme,
+ * lang (en | de: the page's language; language.js).
+ *   Trained models (train/train-panel.js, generate.js, weights-io.js; README's table):
+ *   await generate() → the generated tokens, once the final round is shown
+ *   await train({task, steps, lr, seed, d_model, num_heads, d_ff, num_layers,
+ *                decoder_layers, batch}, onProgress) → {steps, loss, accuracy, ms}
+ *       (a second call while one runs rejects); stopTraining(); loadWeights(ArrayBuffer);
+ *   await exportWeights() → ArrayBuffer (safetensors)
+ *
+ * Embedding: <iframe src="https://…/?text=…&d_model=8&num_heads=2&step=layer0.head0.weights&embed=1"
+ * width="100%" height="640" title="Encoder walkthrough"></iframe>. URL keys are the model
+ * file's config keys plus text, text2, preset and step; embed=1 gives a compact layout.
+ */
+import { t } from '../lib/i18n.js';
+import { parseValue, publicState, presetSettings, defaults, SETTING_KEYS } from '../model/settings.js';
+
+export function installApi(app, hooks) {
+  hooks.ready.catch(() => {});
+  const api = {
+    ready: hooks.ready.then(() => api),
+    getState() {
+      return publicState(app.shownState || app.state, app.presets);
+    },
+    async setState(partial = {}) {
+      await hooks.ready;
+      if (partial === null || typeof partial !== 'object') throw new Error('setState expects an object');
+      const keys = Object.keys(partial);
+      if (keys.length === 1 && keys[0] === 'step') {
+        if (!api.goTo(String(partial.step))) throw new Error(`no step "${partial.step}" in this trace`);
+        return api.getState();
+      }
+      const next = nextState(app, hooks, partial);
+      app.state = next;
+      hooks.syncForm(next, true);
+      await hooks.requestCompute(next, { useStateStep: 'step' in partial || 'preset' in partial });
+      return api.getState();
+    },
+    getTrace() {
+      const t = app.trace;
+      if (!t) return null;
+      const head = () => ({ tokens: t.tokens.slice(), text: structuredClone(t.text), config: { ...t.config } });
+      // Lazy: the steps are fetched only when the result is awaited (or .then is called).
+      let whole = null;
+      const fetchWhole = () => (whole ||= t.ensureAll(app.engine).then(() => ({
+        ...head(),
+        steps: t.steps.map((s) => ({
+          id: s.id, title: s.title, kind: s.kind, shape: s.shape.slice(), inputs: s.inputs.slice(), head: s.head,
+          data: s.data.slice(),
+        })),
+      })));
+      return {
+        ...head(),
+        then: (ok, fail) => fetchWhole().then(ok, fail),
+        catch: (fail) => fetchWhole().catch(fail),
+      };
+    },
+    goTo(stepId) {
+      return hooks.goTo(String(stepId));
+    },
+    async exportStep(stepId, format) {
+      await hooks.ready;
+      return hooks.exportStep(String(stepId), String(format));
+    },
+  };
+  Object.assign(api, hooks.extra || {}); // generate, train, stopTraining, loadWeights, exportWeights (main.js)
+  Object.defineProperty(window, 'encoderWalkthrough', { value: Object.freeze(api), configurable: false, writable: false });
+  return api;
+}
+
+// The state setState(partial) asks for: {preset} first resets to that preset's settings (or
+// the defaults), then every other key is parsed as the URL would be. A bad key or value is
+// shown on the page and thrown.
+function nextState(app, hooks, partial) {
+  const fail = (msg) => {
+    hooks.showError(msg);
+    throw new Error(msg);
+  };
+  let next = { ...(app.shownState || app.state) };
+  if ('preset' in partial) {
+    const name = partial.preset || '';
+    const p = app.presets.find((x) => x.name === name);
+    if (name && !p) fail(t('api.unknownPreset', { name: String(name).slice(0, 60) }));
+    next = p ? presetSettings(p) : defaults();
+    if (!next.step) next.step = app.state.step;  // a preset opens on its own step
+  }
+  for (const k of Object.keys(partial)) {
+    if (k === 'preset') continue;
+    if (k === 'step') {
+      next.step = String(partial.step);
+      continue;
+    }
+    if (!SETTING_KEYS.includes(k)) fail(t('api.unknownSetting', { name: String(k).slice(0, 60) }));
+    const r = parseValue(k, partial[k]);
+    if (r.error) fail(r.error);
+    next[k] = r.value;
+  }
+  return next;
+}

@@ -1,0 +1,94 @@
+// generate.js — the model's answer beside the walkthrough (issue 10): for an encoder–decoder,
+// a "Generate" control that decodes greedily — run the decoder, take the argmax of the last
+// row, append it, run again, until </s> — listing every round (the decoder input growing, the
+// chosen token and its probability); any round can be revisited (the walkthrough then shows
+// that round). A classifier shows its predicted label and every label's probability. And the
+// switch that adds the backward pass to the walkthrough.
+import { t, num } from '../lib/i18n.js';
+import { app } from './app.js';
+import { $, el } from '../lib/dom.js';
+import { chooseRound } from './run-options.js';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+let hooks = null;
+let animating = 0;
+
+export function installGenerate(h) {
+  hooks = h;
+  $('generate').textContent = t('generate.button');
+  $('generate').title = t('generate.buttonTitle');
+  $('generate').addEventListener('click', () => generate().catch(() => {}));
+  $('backward').addEventListener('change', () => {
+    app.backward = $('backward').checked;
+    hooks.requestCompute(app.state).catch(() => {});
+  });
+}
+
+// Decodes and shows the rounds one after the other; resolves with the generated tokens.
+export async function generate() {
+  if (!app.trace || !app.trace.config.decoder_layers) throw new Error(t('generate.needsDecoder'));
+  $('generate').disabled = true;
+  try {
+    await hooks.requestCompute(app.state, { generate: true });
+    await showRounds(true);
+    return app.rounds ? app.rounds.generated.slice() : [];
+  } finally {
+    $('generate').disabled = false;
+  }
+}
+
+function roundText(r, k) {
+  const input = ['<s>', ...(r.decoder_input ? r.decoder_input.split(' ') : [])].join(' ');
+  return { n: `${k + 1}.`, input, token: r.token, p: `p = ${num(r.prob, 3)}` };
+}
+
+// The list of rounds; `animate` adds them one by one (what the loop did, in order).
+async function showRounds(animate) {
+  const list = $('rounds');
+  const r = app.rounds;
+  const token = ++animating;
+  list.replaceChildren();
+  $('gen-output').textContent = r ? t('generate.output', { tokens: r.generated.join(' ') || t('generate.nothing') }) : '';
+  if (!r) return;
+  const current = app.round ? app.round.index : r.list.length - 1;
+  for (let k = 0; k < r.list.length; k++) {
+    if (animate) await sleep(140);
+    if (token !== animating) return;
+    const rt = roundText(r.list[k], k);
+    const b = el('button', 'round');
+    b.type = 'button';
+    b.dataset.round = k;
+    b.append(el('span', 'round-n', rt.n), el('span', 'round-in mono', rt.input), el('span', 'round-arrow', ' → '),
+      el('strong', 'round-tok mono', rt.token), el('span', 'round-p muted', ` ${rt.p}`));
+    b.title = t('generate.round', { n: k + 1, input: rt.input, token: rt.token, p: rt.p });
+    if (k === current) b.setAttribute('aria-current', 'step');
+    b.addEventListener('click', () => {
+      chooseRound(k, app.state);
+      hooks.requestCompute(app.state).catch(() => {});
+    });
+    const li = el('li');
+    li.append(b);
+    list.append(li);
+  }
+}
+
+function showPrediction(meta) {
+  const p = $('prediction');
+  const pr = meta && meta.prediction;
+  p.hidden = !pr;
+  if (!pr) return;
+  p.replaceChildren(el('span', 'muted', t('generate.prediction')), el('strong', '', pr.label), el('span', 'muted',
+    ` (${pr.labels.map((l, i) => `${l} ${t('generate.percent', { value: num(100 * pr.probs[i], 1) })}`).join(' · ')})`));
+}
+
+// After every new trace: the panel for this model.
+export function updateModelPanel(trace) {
+  const dec = trace.config.decoder_layers > 0;
+  $('gen-box').hidden = !dec;
+  showPrediction(app.lastMeta);
+  if (dec) showRounds(false);
+  $('backward').checked = app.backward;
+  const bm = app.lastMeta && app.lastMeta.backward_ms;
+  const err = app.lastMeta && app.lastMeta.backward_error;
+  $('backward-ms').textContent = !app.backward ? '' : err ? t('generate.noBackward', { why: err }) : bm !== undefined ? t('generate.backwardMs', { ms: num(bm, 2) }) : '';
+}

@@ -1,0 +1,185 @@
+// main.js — the page's entry: wires the modules together (compute queue → trace → form,
+// table of contents and step card), reads the URL, handles the keyboard, and exposes
+// window.encoderWalkthrough (api.js). Each part lives in its own module:
+//   app.js (shared state), compute.js (the queue to the engine Worker), form.js (settings),
+//   toc.js (map and step list), step-card.js (the step on screen), url.js, messages.js;
+//   the training panel (../train/) and the embeds (../embed/) get what they need passed in.
+import './language.js'; // first: the reader's language, before any module renders text
+import { app } from './app.js';
+import { $ } from '../lib/dom.js';
+import { EngineClient } from '../engine/engine.js';
+import { useSchema, defaults, fromURL, publicState, toURL } from '../model/settings.js';
+import { localizePresets } from '../model/settings.js';
+import { showError, showNotice, appendNotice } from './messages.js';
+import { requestCompute, onTraceShown } from './compute.js';
+import { buildForm, syncForm } from './form.js';
+import { buildToc } from './toc.js';
+import { showStep, goTo } from './step-card.js';
+import { installApi } from './api.js';
+import { setupView } from './figure.js';
+import { resolveStep, defaultFigureStep } from '../embed/embed-params.js';
+import { startAutoHeight } from '../embed/autoheight.js';
+import { exportStep } from '../embed/export.js';
+import { exportMenu } from '../embed/export-menu.js';
+import { isDark } from './theme.js';
+import { installGenerate, updateModelPanel, generate } from './generate.js';
+import { showTextNote } from './provenance.js';
+import { firstLoadState, firstLoadStep } from './first-load.js';
+import { installTraining, train, stopTraining } from '../train/train-panel.js';
+import { installWeightsIO, useWeights, loadWeights, exportWeights } from './weights-io.js';
+import { t } from '../lib/i18n.js';
+import { installPhoneBar, describeModel, closePanels } from './layout-shell.js';
+import { showIntro } from './intro.js';
+
+// The reader's language is set by language.js (imported first); the static markup follows it.
+document.title = t('shell.docTitle');
+
+// A new trace: show its settings and steps, and stay on the step on screen (the reader may
+// have moved while this computed) unless the request names one (a link, setState({step})).
+onTraceShown(async (prevTrace, trace, opts) => {
+  syncForm();
+  updateModelPanel(trace);
+  showTextNote(trace);
+  describeModel(trace.config);
+  buildToc();
+  const onScreen = prevTrace ? prevTrace.steps[app.index]?.id : null;
+  const wanted = opts.useStateStep || !onScreen ? app.state.step : onScreen;
+  // A step this trace lacks: the closest id, with a notice saying so (embed-params.js).
+  // A figure whose link names no step opens on the first attention weights.
+  const figureStart = !prevTrace && !wanted && app.view.view === 'figure';
+  const fallback = figureStart ? defaultFigureStep(trace.steps) : Math.min(app.index, trace.steps.length - 1);
+  const r = resolveStep(trace.steps.map((s) => s.id), wanted, fallback);
+  await showStep(Math.max(0, r.index), { keepCell: true });
+  appendNotice(r.note);
+});
+
+// ---- keyboard ------------------------------------------------------------------------------
+function onKey(e) {
+  if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+  const tg = e.target;
+  const tag = tg && tg.tagName;
+  if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || (tg && tg.isContentEditable)) return;
+  if (tg && tg.closest && tg.closest('[role="grid"]') && ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'].includes(e.key)) return;
+  if (!app.trace) return;
+  const n = app.trace.steps.length;
+  let i = null;
+  if (e.key === 'ArrowRight' || e.key === 'j') i = app.index + 1;
+  else if (e.key === 'ArrowLeft' || e.key === 'k') i = app.index - 1;
+  else if (e.key === 'Home') i = 0;
+  else if (e.key === 'End') i = n - 1;
+  if (i === null) return;
+  e.preventDefault();
+  if (i >= 0 && i < n && i !== app.index) showStep(i);
+}
+
+// ---- start ---------------------------------------------------------------------------------
+async function start() {
+  const viewNotes = setupView(location.search, () => app.trace && showStep(app.index, { keepCell: true }));
+  $('step-meta').after(exportMenu((format) => exportFromPage(app.shownState.step, format)));
+  startAutoHeight(() => (app.shownState ? app.shownState.step : ''));
+  const q = new URLSearchParams(location.search);
+  app.embed = q.get('embed') === '1';
+  document.body.classList.toggle('embed', app.embed);
+  if (app.embed) {
+    $('settings').open = false;
+    $('toc-box').open = false;
+  } else if (window.matchMedia('(max-width: 760px)').matches) {
+    $('settings').open = false;
+  }
+  installPhoneBar();
+  if (!app.embed) showIntro($('intro-slot'));
+  $('prev').addEventListener('click', () => showStep(app.index - 1));
+  $('next').addEventListener('click', () => showStep(app.index + 1));
+  for (const [box, sel] of [['toc-list', 'a.toc-link'], ['map', 'a.map-node, a.map-head']])
+    $(box).addEventListener('click', (e) => {
+      const a = e.target.closest(sel);
+      if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+      e.preventDefault();
+      showStep(Number(a.dataset.i), { focus: false });
+      if (!a.classList.contains('map-head')) closePanels();
+    });
+  $('toc-list').addEventListener('toggle', (e) => {
+    if (e.target.tagName === 'DETAILS') e.target.dataset.userOpen = e.target.open ? '1' : '';
+  }, true);
+  document.addEventListener('keydown', onKey);
+
+  app.engine = new EngineClient();
+  const init = await app.engine.call('init');
+  app.isa = init.isa;
+  app.build = init.build; // which module the Worker loaded (builds.js)
+  useSchema(init.schema);
+  app.presets = localizePresets(init.presets);
+  buildForm();
+  installGenerate({ requestCompute });
+  installWeightsIO({ requestCompute, syncForm });
+  installTraining({ engine: app.engine, showError, dark: isDark, useWeights: (info, text) => useWeights(info, text) });
+  // The link as it came: the first compute rewrites location.search (url.js).
+  const search = location.search;
+  const { state, errors } = firstLoadState(search, app.presets, fromURL);
+  app.state = state;
+  syncForm(state);
+  const bad = [...errors, ...viewNotes];
+  const urlNote = bad.length ? t('shell.badLink', { list: bad.join('; ') }) : '';
+  try {
+    await requestCompute(state, { useStateStep: true });
+    appendNotice(urlNote);
+    // A first visit (no settings in the link) opens on the trained model's alignment.
+    const atStart = await firstLoadStep(app.trace, app.engine);
+    if (atStart) goTo(atStart); // null unless the link was bare (first-load.js)
+  } catch (e) {
+    // A link whose settings cannot run together: say why, then show the defaults.
+    const why = e.message;
+    const d = defaults();
+    app.state = d;
+    syncForm(d);
+    await requestCompute(d);
+    showNotice(`${urlNote ? urlNote + ' ' : ''}${t('shell.linkFailed', { why })}`);
+  }
+}
+
+// A step of the trace on screen as a file (export.js), with the settings and link it came from.
+function exportFromPage(id, format) {
+  const settings = publicState(app.shownState, app.presets);
+  const link = new URL(location.pathname + toURL({ ...app.shownState, step: id }, app.presets), location.href).href;
+  return exportStep({ trace: app.trace, settings: { ...settings, step: id }, link, batch: app.batch, dark: isDark(), engine: app.engine }, id, format);
+}
+
+// Fetch the KaTeX fonts now, so that later formulas render the same with no network.
+function preloadFonts() {
+  if (!document.fonts || !document.fonts.load) return;
+  for (const f of ['1em KaTeX_Main', 'italic 1em KaTeX_Math', 'bold 1em KaTeX_Main', '1em KaTeX_Size1', '1em KaTeX_Size2',
+    '1em KaTeX_Size3', '1em KaTeX_Size4', '1em KaTeX_AMS', 'italic 1em KaTeX_Main'])
+    document.fonts.load(f).catch(() => {});
+}
+
+const ready = start().then(preloadFonts).catch((e) => {
+  showError(e.message || String(e));
+  throw e;
+});
+installApi(app, {
+  ready,
+  requestCompute,
+  goTo: (id) => goTo(id),
+  syncForm,
+  showError,
+  showStep,
+  exportStep: exportFromPage,
+  // Trained models (api.js documents them; README's table too).
+  extra: {
+    generate: () => generate(),
+    train: (options, onProgress) => train(options, onProgress),
+    stopTraining: () => stopTraining(),
+    loadWeights: (buffer) => loadWeights(buffer, t('train.w.apiBuffer')),
+    exportWeights: () => exportWeights(),
+  },
+});
+
+// Offline reloads: once the page is up, a service worker (sw.js) caches the whole site. The
+// page works without it (file://, browsers or embeds that refuse one).
+ready
+  .then(() => {
+    // Not for the single-file build (data-single-file): its folder's sw.js is someone else's.
+    if ('serviceWorker' in navigator && location.protocol.startsWith('http') && !document.documentElement.hasAttribute('data-single-file'))
+      return navigator.serviceWorker.register('sw.js').catch(() => {});
+  })
+  .catch(() => {});

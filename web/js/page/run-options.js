@@ -1,0 +1,67 @@
+// run-options.js — what a recompute asks of the engine beyond the forward pass (issue 10):
+// the backward pass (the reader's switch), greedy generation (trained encoder–decoders always
+// generate, so the walkthrough shows the model's own answer; a seeded one when asked), a
+// generation round the reader went back to (its decoder input), and weights a reader trained
+// or loaded (a preset named USER_PRESET whose model file says weights: USER_WEIGHTS).
+import { app } from './app.js';
+import { CONFIG_KEYS } from '../model/settings.js';
+
+export const USER_PRESET = 'your-weights';
+export const USER_WEIGHTS = 'user:';
+
+// The backward switch survives the reload of a language switch (language.js), which keeps
+// everything else in the URL: kept in sessionStorage for that one reload.
+const CARRY = 'encoder-walkthrough:carry';
+try {
+  const carried = JSON.parse(sessionStorage.getItem(CARRY) || 'null');
+  sessionStorage.removeItem(CARRY);
+  if (carried && carried.backward === true) app.backward = true;
+} catch {
+  // no sessionStorage (a sandboxed frame, file:// in some browsers): the switch starts off
+}
+if (typeof window !== 'undefined')
+  window.addEventListener('encoder-walkthrough:before-lang-switch', () => {
+    try {
+      sessionStorage.setItem(CARRY, JSON.stringify({ backward: app.backward }));
+    } catch {
+      // as above
+    }
+  });
+
+// The model file and engine options for one request; `opts.generate` asks for generation.
+export function engineRequest(model, state, opts = {}) {
+  const options = {};
+  if (model.weights === USER_WEIGHTS) {
+    delete model.weights;
+    options.user_weights = true;
+  }
+  const trained = typeof model.weights === 'string' || !!options.user_weights;
+  if (app.backward) options.backward = true;
+  if (app.round && (app.round.text !== state.text || app.round.preset !== state.preset)) app.round = null;
+  if (opts.generate) app.round = null;
+  if (opts.generate || (trained && !app.round)) options.generate = true;
+  if (app.round) model.target = app.round.input;
+  return { model, options: Object.keys(options).length ? options : null };
+}
+
+// Keeps what the engine said about the run now on screen.
+export function noteRun(meta, state) {
+  app.lastMeta = meta;
+  // A preset whose weights file holds its configuration: learn it from the first run, so the
+  // form shows the model's real settings (and changing one falls back to seeded weights).
+  const p = app.presets.find((x) => x.name === state.preset);
+  if (p && typeof p.model.weights === 'string' && !p.config) {
+    p.config = meta.config;
+    for (const k of CONFIG_KEYS) if (k in meta.config) state[k] = meta.config[k];
+  }
+  if (meta.rounds) app.rounds = { text: state.text, preset: state.preset, list: meta.rounds, generated: meta.generated };
+  else if (!app.round) app.rounds = null;
+}
+
+// Go back to round k of the last generation (its decoder input); k = null: generate afresh.
+export function chooseRound(k, state) {
+  const r = app.rounds;
+  app.round = r && k !== null
+    ? { text: state.text, preset: state.preset, index: k, input: r.list[k].decoder_input }
+    : null;
+}

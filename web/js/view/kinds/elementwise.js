@@ -1,0 +1,77 @@
+// kinds/elementwise.js — steps whose cell depends on one cell of each input: residual adds,
+// copies and the classifier's pooling, activations (ReLU, exact GELU), and values given by
+// the model file.
+import { lay, rowIn, val, symOf, fmt, term, paren } from './common.js';
+import { exact } from '../../lib/format.js';
+import { t as tr } from '../../lib/i18n.js';
+
+function add({ trace, step, R, c, v, lines, H, inp }) {
+  const A = inp(0), Bt = inp(1);
+  const Ra = rowIn(trace, A, R), Rb = rowIn(trace, Bt, R);
+  const a = val(trace, A, Ra, c), b = val(trace, Bt, Rb, c);
+  lines.push({ t: `${symOf(step)}[i, ${c}] = ${symOf(A)}[i, ${c}] + ${symOf(Bt)}[i, ${c}]`, cls: 'formula' });
+  lines.push({ t: `= ${fmt(a)} + ${paren(fmt(b))}` });
+  lines.push({ t: `= ${exact(v)}`, cls: 'result' });
+  lines.push({ t: `${symOf(A)}[${Ra % lay(trace, A).per}, ${c}] = ${exact(a)},  ${symOf(Bt)}[${Rb % lay(trace, Bt).per}, ${c}] = ${exact(b)}`, cls: 'muted' });
+  H.push({ id: A.id, cells: [[Ra, c]] });
+  H.push({ id: Bt.id, cells: [[Rb, c]] });
+  return a + b;
+}
+
+function copy({ trace, R, c, v, lines, H, inp }) {
+  const X = inp(0), Rx = rowIn(trace, X, R);
+  lines.push({ t: tr('explain.copy', { x: `${symOf(X)}[${Rx % lay(trace, X).per}, ${c}]` }), cls: 'formula' });
+  lines.push({ t: `= ${exact(v)}`, cls: 'result' });
+  H.push({ id: X.id, cells: [[Rx, c]], rows: [Rx] });
+  return val(trace, X, Rx, c);
+}
+
+function pool({ trace, R, c, v, lines, H, inp }) {
+  const X = inp(0), Rx = R * lay(trace, X).per;  // first token of batch item R
+  lines.push({ t: tr('explain.pool', { x: `${symOf(X)}[0, ${c}]` }), cls: 'formula' });
+  lines.push({ t: `= ${exact(v)}`, cls: 'result' });
+  H.push({ id: X.id, cells: [[Rx, c]], rows: [Rx] });
+  return val(trace, X, Rx, c);
+}
+
+// erf for the GELU readout only (Abramowitz–Stegun 7.1.26, |error| < 1.5e-7: below the
+// digits shown; the recorded value comes from the engine's std::erf).
+export function erf(x) {
+  const s = Math.sign(x), a = Math.abs(x);
+  const t = 1 / (1 + 0.3275911 * a);
+  const y = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-a * a);
+  return s * y;
+}
+
+function activation({ trace, R, c, v, lines, H, inp }) {
+  const X = inp(0), x = val(trace, X, R, c);
+  let y;
+  if (trace.config.activation === 'gelu') {
+    const e = erf(x / Math.SQRT2);
+    lines.push({ t: 'GELU(h) = ½ · h · (1 + erf(h / √2))', cls: 'formula' });
+    lines.push({ t: `= ½ · ${paren(fmt(x))} · (1 + erf(${term(x / Math.SQRT2)}))` });
+    lines.push({ t: `= ½ · ${paren(fmt(x))} · (1 + ${paren(term(e))})` });
+    y = 0.5 * x * (1 + e);
+  } else {
+    lines.push({ t: 'ReLU(h) = max(0, h)', cls: 'formula' });
+    lines.push({ t: `= max(0, ${fmt(x)})` });
+    y = Math.max(0, x);
+  }
+  lines.push({ t: `= ${exact(v)}`, cls: 'result' });
+  H.push({ id: X.id, cells: [[R, c]], rows: [R] });
+  return y;
+}
+
+function given({ R, c, v, lines }) {
+  lines.push({ t: tr('explain.given', { r: R, c }), cls: 'formula' });
+  lines.push({ t: `= ${exact(v)}`, cls: 'result' });
+  return undefined;  // nothing to recompute: the model file is the source
+}
+
+export default {
+  add: { explain: add, scale: 'diverging' },
+  copy: { explain: copy, scale: 'diverging' },
+  pool: { explain: pool, scale: 'diverging' },
+  activation: { explain: activation, scale: 'diverging' },
+  given: { explain: given, scale: 'diverging', get noInputs() { return tr('explain.given.noInputs'); } },
+};

@@ -1,0 +1,43 @@
+// kinds/index.js — the registry of step kinds (docs/trace.md): for each kind the trace can
+// hold, one entry with what the page needs of it — explain(cell) (the arithmetic of one cell
+// with its real operands, returning the float64 value it recomputes), its colour scale, and
+// what to say when it has no inputs (whether it is a per-row statistic, shown as a column, is
+// the model's: model/layout.js PER_ROW_KINDS). A kind
+// the registry does not know is a bug the kinds test (tests/web/kinds.mjs) catches.
+import attention from './attention.js';
+import elementwise from './elementwise.js';
+import embedding from './embedding.js';
+import grad from './grad.js';
+import linear from './linear.js';
+import norm from './norm.js';
+import { colName, rowName, symOf } from './common.js';
+import { exact } from '../../lib/format.js';
+
+export const KINDS = Object.freeze({ ...embedding, ...linear, ...attention, ...norm, ...elementwise, ...grad });
+
+const UNKNOWN = { explain: () => undefined, scale: 'diverging' };
+export function kindOf(kind) {
+  return KINDS[kind] || UNKNOWN;
+}
+
+// The explanation of cell (R, c) of `step` (R a flat row of its matrix layout):
+// {head, where, lines: [{t, cls}], highlights: [{id, rows, cols, cells}], value, check}
+// where `check` is the float64 value the shown arithmetic gives (undefined when there is
+// nothing to recompute) and `value` the recorded float32 one.
+export function explain(trace, step, R, c) {
+  const L = trace.layout(step);
+  const v = step.data[R * L.cols + c];
+  const rn = rowName(trace, step, R);
+  const out = {
+    head: `${symOf(step, trace)}[${L.rows > 1 || L.batches > 1 ? rn.i + ', ' : ''}${c}] = ${exact(v)}`,
+    where: `${rn.text}, ${colName(trace, step, c, rn.b)}`,
+    lines: [],
+    highlights: [],
+    value: v,
+  };
+  const inp = (k) => trace.get(step.inputs[k]);
+  const entry = kindOf(step.kind);
+  out.check = entry.explain({ trace, step, L, R, c, v, lines: out.lines, H: out.highlights, inp });
+  if (!out.lines.length) out.lines.push({ t: `= ${exact(v)}`, cls: 'result' });
+  return out;
+}
