@@ -63,8 +63,9 @@ struct TokenizerSpec;  // hf_tokenizer_spec.h
 class HfTokenizer {
  public:
   // model_type: config.json's ("bert", "distilbert", "gpt2", or "" to go by the files alone).
-  // Throws ew::Error naming the file and what is wrong (codes tokenizer_file_missing,
-  // tokenizer_file_invalid, tokenizer_unsupported).
+  // Throws ew::Error naming the file and what is wrong (codes tokenizer_files_none,
+  // tokenizer_file_missing, tokenizer_file_invalid, tokenizer_unsupported; params in
+  // web/js/lib/i18n/en/errors.js).
   static HfTokenizer from_files(const TokenizerFiles& files, const std::string& model_type = "");
 
   // Invalid UTF-8 → ew::Error (invalid_utf8) as validate_utf8.

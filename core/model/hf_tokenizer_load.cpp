@@ -23,7 +23,7 @@ namespace {
 [[noreturn]] void unsupported(const std::string& file, const std::string& key, const std::string& value,
                               const std::string& supported) {
   throw Error(file + ": " + key + " \"" + value + "\" is not supported (supported: " + supported + ")",
-              "tokenizer_unsupported", {{"file", file}, {"key", key}, {"value", value}});
+              "tokenizer_unsupported", {{"file", file}, {"key", key}, {"value", value}, {"supported", supported}});
 }
 
 json parse_json(const std::string& file, const std::string& text) {
@@ -508,13 +508,13 @@ void load_tokenizer_spec(TokenizerSpec& s, const TokenizerFiles& f, const std::s
   } else if (!gpt2 && !f.vocab_txt.empty()) {
     load_vocab_txt(s, f.vocab_txt, f.tokenizer_config_json);
   } else if (!bert_like && (!f.vocab_json.empty() || !f.merges_txt.empty())) {
-    if (f.vocab_json.empty()) throw Error("vocab.json is missing (merges.txt needs it)", "tokenizer_file_missing", {{"file", "vocab.json"}});
-    if (f.merges_txt.empty()) throw Error("merges.txt is missing (vocab.json needs it)", "tokenizer_file_missing", {{"file", "merges.txt"}});
+    if (f.vocab_json.empty()) throw Error("vocab.json is missing (merges.txt needs it)", "tokenizer_file_missing", {{"file", "vocab.json"}, {"with", "merges.txt"}});
+    if (f.merges_txt.empty()) throw Error("merges.txt is missing (vocab.json needs it)", "tokenizer_file_missing", {{"file", "merges.txt"}, {"with", "vocab.json"}});
     load_gpt2_files(s, f.vocab_json, f.merges_txt);
   } else {
     const std::string want = gpt2 ? "tokenizer.json or vocab.json + merges.txt"
                                   : bert_like ? "tokenizer.json or vocab.txt" : "tokenizer.json, vocab.txt or vocab.json + merges.txt";
-    throw Error("no tokenizer files: the model needs " + want, "tokenizer_file_missing", {{"file", want}});
+    throw Error("no tokenizer files: the model needs " + want, "tokenizer_files_none", {{"needs", want}});
   }
   check_model_type(s, model_type);
   if (s.kind == TokenizerKind::wordpiece) s.wordpiece.set_vocab(&s.vocab);
