@@ -7,7 +7,7 @@
 #     the page's step kinds against real traces, and a leak check over thousands of
 #     recomputes through the Embind surface
 #   csp: the policies of the built pages (tests/web/csp.mjs)
-#   fuzz: the two parsers of files a user drops in, replaying every past crash, then 20 s each
+#   fuzz: the three parsers of files a user drops in, replaying every past crash, then 20 s each
 #   browser: the built page in headless Chromium against the native CLI; trained models
 #     (tests/browser/trained.mjs: generation, the backward pass, training in the page)
 #   blog: the page embedded in a post on another origin (iframes, <encoder-walkthrough>),
@@ -79,7 +79,7 @@ node tests/web/i18n.mjs --all
 section "wasm module: thousands of recomputes leak nothing"
 node tests/wasm/no_leak.mjs
 
-section "fuzz: the model-file and safetensors parsers, 20 s each (libFuzzer + ASan + UBSan)"
+section "fuzz: the model-file, safetensors and tokenizer-file parsers, 20 s each (libFuzzer + ASan + UBSan)"
 bash tests/fuzz/run.sh 20
 
 section "browser: the page in headless Chromium"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# run.sh [SECONDS] — builds the two fuzz targets (the model-file parser and the safetensors
-# reader, the parsers of files a user drops in) with Debian's clang-14 (libclang-rt-14-dev has
+# run.sh [SECONDS] — builds the three fuzz targets (the model-file parser, the safetensors
+# reader and the checkpoint tokenizer files' parsers, the parsers of files a user drops in) with Debian's clang-14 (libclang-rt-14-dev has
 # libFuzzer; clang-19 cannot compile xtensor 0.24's headers), libFuzzer, ASan and UBSan, replays every input in regressions/<target>/ (crashes found before, kept), then
 # fuzzes each target for SECONDS (default 30) from corpus/<target>/. Exits non-zero on a crash
 # or a sanitizer report; a new crashing input is left as crash-* in the work folder — add it
@@ -14,7 +14,7 @@ mkdir -p "$work"
 cxx=${CXX_FUZZ:-clang++-14}
 command -v "$cxx" >/dev/null || { echo "fuzz: $cxx not found (apt-get install clang-14 libclang-rt-14-dev)" >&2; exit 1; }
 flags=(-std=c++17 -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -I"$root/core")
-# The core, compiled once for both targets (two at a time); a file is rebuilt when it or any
+# The core, compiled once for all targets (two at a time); a file is rebuilt when it or any
 # core header is newer than its object.
 mkdir -p "$work/obj"
 models=$(ls "$root"/models/*.safetensors 2>/dev/null | tr '\n' ';')
@@ -26,7 +26,7 @@ for src in "$root"/core/*/*.cpp "$work/builtin_models.cpp"; do
     echo "$cxx ${flags[*]} -c $src -o $obj"
   fi
 done | xargs -P 2 -I{} sh -c '{}'
-for target in model_json safetensors; do
+for target in model_json safetensors tokenizer; do
   bin="$work/fuzz_$target"
   echo "fuzz: linking $target"
   "$cxx" "${flags[@]}" -fsanitize=fuzzer "fuzz_$target.cpp" "$work"/obj/*.o -o "$bin"

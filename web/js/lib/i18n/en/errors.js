@@ -1,5 +1,5 @@
 // i18n/en/errors.js — the core's errors a reader can cause, by the code the core gives them
-// (core/model/error.h; config_schema.cpp, forward.cpp, tokenizer.cpp, wasm/bindings.cpp). An error
+// (core/model/error.h; config_schema.cpp, forward.cpp, tokenizer.cpp, hf_tokenizer*.cpp, wasm/bindings.cpp). An error
 // without a code is shown as the core's own English message.
 export default {
   'errors.config_range': 'The setting {field} must be between {min} and {max}; it is {got}.',
@@ -17,6 +17,11 @@ export default {
   'errors.too_many_tokens': ({ count, max, what }) => `${what === 'text2' ? 'The second sentence' : what === 'target' ? 'The target' : 'The sentence'} has ${count} tokens; the limit (max_tokens) is ${max}.`,
   'errors.unknown_token': 'The token “{token}” is not in the model’s vocabulary, and the vocabulary has no token for unknown words.',
   'errors.invalid_utf8': 'The text is not valid UTF-8 (at byte {byte}).',
+  'errors.tokenizer_files_none': 'No tokenizer files: the model needs {needs}.',
+  'errors.tokenizer_file_missing': '{file} is missing ({with} needs it).',
+  'errors.tokenizer_file_invalid': '{file}: {what}',
+  'errors.tokenizer_unsupported': '{file}: {key} “{value}” is not supported (supported: {supported}).',
+  'errors.token_id_out_of_range': 'Token id {id} is not in the vocabulary (0 … {size} − 1).',
   'errors.too_many_numbers': 'This model would record about {millions} million numbers ({mb} MB); the page stops at {limit} million. Use fewer layers, a smaller d_model or d_ff, or a shorter text.',
   'errors.preset_weights_fallback': '“{title}” gives its own weights, which do not fit {changed} ({error}). Switched to seeded weights (seed {seed}).',
   'errors.engine_start': 'The compute engine (WebAssembly worker) failed to start: {detail}',

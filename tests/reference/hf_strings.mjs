@@ -1,0 +1,86 @@
+// hf_strings.mjs — the strings the checkpoint tokenizers are checked on (check_hf_tokenizers.mjs):
+// written sentences, then seeded random mixes of fragments — accents (composed and decomposed),
+// CJK, Hangul, other scripts, emoji (with modifiers and joiners), digits of several scripts, punctuation runs, white-space
+// runs (Unicode spaces, tabs, newlines), control and format characters, contractions, long
+// words, and special tokens written in the text. Every character is assigned in Unicode 14 (the
+// version of the core's tables and of CPython here): Node's newer Unicode must not differ.
+export const SENTENCES = [
+  'Hello world!',
+  "I'm sure they'll say it's fine, but we've seen what you'd do — don't.",
+  "DON'T SHOUT, it'S THE 'll RULE'S edge",
+  'The quick brown fox jumps over the lazy dog.',
+  'unaffable supercalifragilisticexpialidocious antidisestablishmentarianism',
+  'naïve café résumé Zürich São Paulo Ångström İstanbul straße',
+  'nai\u0308ve cafe\u0301 A\u030Angstro\u0308m',
+  '東京は日本の首都です。北京大学',
+  '한국어 텍스트와 카카오',
+  'Привет, мир! Ελληνικά κείμενα עברית مرحبا بالعالم हिन्दी ไทย',
+  '😀 👍🏽 👨‍👩‍👧 🇫🇷 ❤️ ✨🎉',
+  'Prices: $3.50, €100, ¥2000, 1,234,567.89 and 50% off ½ ² ³ Ⅻ ٣٤ १२३',
+  '2026-11-25 12:30:45 +01:00',
+  'e-mail me at someone@example.com or visit http://example.com/a?b=c&d=e#f',
+  'C++ x86_64 foo_bar __init__ a+b=c a->b a::b',
+  'Wait... what?! Really!!! ??? --- ***',
+  '“Quoted” ‘single’ «guillemets» (parens) [brackets] {braces} <tag>',
+  '  leading and trailing spaces  ',
+  'tabs\tand\nnewlines\r\nand   runs    of     spaces',
+  'a\u00a0b\u3000c\u2003d\u2009e\u202ff',
+  'zero\u200bwidth soft\u00adhyphen bell\u0007char',
+  'The [MASK] sat on the mat. [SEP] Second part [CLS] x',
+  'a[MASK]b [mask] [Mask] [UNK] [PAD]',
+  'Before<|endoftext|>After <|endoftext|> <|endoftext|><|endoftext|>',
+  'ＡＢＣ１２３ ﬁne ﬀ Ω K µ ı ǅ ẞ',
+  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 𝟙𝟚𝟛',
+  `a${'b'.repeat(99)} c${'d'.repeat(100)} e${'é'.repeat(120)}`,
+  '\n\n\n',
+  '   ',
+  'x',
+  '',
+];
+
+const FRAGMENTS = [
+  'Hello', 'world', 'the', 'The', 'THE', 'a', 'I', "don't", "I'm", "we'll", "they've", "she'd", "it's",
+  "you're", "CAN'T", "'s", "'", "''", "'ll", 'naïve', 'café', 'Zürich', 'résumé', 'Ñandú', 'Ångström',
+  'İstanbul', 'straße', 'ﬁne', 'Ⅻ', '½', '²', '٣', '१२३', '東京', '北京大学', 'こんにちは', 'カタカナ',
+  '한국어', 'Привет', 'мир', 'Ελληνικά', 'עברית', 'مرحبا', 'हिन्दी', 'ไทย', 'ქართული', 'Հայերեն',
+  '😀', '👍🏽', '👨‍👩‍👧', '🇫🇷', '❤️', '🎉', '™', '©', '€100', '$3.50', '1,234,567', '3.14159',
+  '2026', '0', '007', '12:30', '#hashtag', '@user', 'e-mail', 'C++', 'x86_64', 'foo_bar',
+  'http://example.com/a?b=c', '...', '!!!', '?!', '—', '–', '“', '”', '‘', '’', '«', '»', '(', ')',
+  '[', ']', '{', '}', '<', '>', '+', '=', '%', '\\', '|', '~', '^', '`', '_', '*', '&', '§', '¶',
+  '[MASK]', '[SEP]', '[CLS]', '[UNK]', '[PAD]', '[mask]', '<|endoftext|>', '<|endoftext', 'unaffable',
+  'playing', 'tokenization', 'walkthrough', 'e\u0301', 'A\u030A', 'o\u0308\u0301', 'Å', 'ǅ', 'ﬀ', 'Ω',
+  '\u2126hm \u212Bngstr\u00F6m', '\uF900\uF91D', '\u1100\u1161\u11A8', 'K', 'µ', 'ı', 'Ⓐ', 'ＡＢＣ', '１２３', '\u200b', '\u00ad', '\u0007', '\u0000', '\ufffd', '\u00a0',
+  '\u3000', '\u2003', '\u2028', '𝔘𝔫𝔦', '𝟙𝟚', 'ꙮ', 'ᚠᛇᚻ', 'ΣΑΣ', 'ΟΔΥΣΣΕΥΣ', '𠀀𠀁', '\ufeff', '\u0085',
+  'x'.repeat(101), 'ab'.repeat(40),
+];
+const SEPARATORS = [' ', ' ', ' ', '', '  ', '\n', '\t', ' \n ', '   ', '\r\n', '\u00a0', '\u3000'];
+
+// mulberry32: a small seeded generator, so every run checks the same strings.
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function testStrings(n, seed = 19) {
+  const r = rng(seed);
+  const pick = (xs) => xs[Math.floor(r() * xs.length)];
+  const out = [...SENTENCES];
+  while (out.length < n) {
+    const k = 1 + Math.floor(r() * 8);
+    let s = r() < 0.3 ? pick(SEPARATORS) : '';
+    for (let i = 0; i < k; ++i) s += (i ? pick(SEPARATORS) : '') + pick(FRAGMENTS);
+    if (r() < 0.2) s += pick(SEPARATORS);
+    out.push(s);
+  }
+  return out;
+}
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop())) {
+  for (const s of testStrings(Number(process.argv[2] || 2000))) console.log(JSON.stringify(s));
+}
