@@ -193,8 +193,15 @@ Checkpoint load_checkpoint(CheckpointFiles&& files) {
 
 GivenTokens checkpoint_tokens(const Checkpoint& c, const std::string& text, const std::string& text2,
                               const std::vector<int>* ids) {
-  if (!ids) return c.tokenizer.encode(text, text2);
   GivenTokens g;
+  if (!ids) {
+    TokenizedText t = c.tokenizer.encode(text, text2);
+    g.ids = std::move(t.ids);
+    g.type_ids = std::move(t.type_ids);
+    g.pieces = std::move(t.pieces);
+    g.tokenizer = c.tokenizer.source();
+    return g;
+  }
   g.tokenizer = "ids";
   const int V = static_cast<int>(c.model.vocab.size());
   int segment = 0;

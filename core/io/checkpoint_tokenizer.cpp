@@ -102,7 +102,7 @@ CheckpointTokenizer CheckpointTokenizer::from_files(const TokenizerFileSet& f, c
 
 bool CheckpointTokenizer::can_encode() const { return false; }
 
-GivenTokens CheckpointTokenizer::encode(const std::string&, const std::string&) const {
+TokenizedText CheckpointTokenizer::encode(const std::string&, const std::string&) const {
   throw Error("this build reads the checkpoint's vocabulary (" + (source_.empty() ? std::string("none found") : source_) +
               ") but cannot tokenize text yet: give the token ids instead (--ids 101,7592,102)");
 }

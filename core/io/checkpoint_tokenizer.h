@@ -7,14 +7,20 @@
 // Until the checkpoint tokenizers (WordPiece, byte-level BPE: model/hf_tokenizer.h) are in
 // this tree, only the vocabularies are read here and text needs token ids given instead (the
 // CLI's --ids); encode() says so. Swapping in the real tokenizer changes only the .cpp.
+// This header does not include model/model.h, so that the .cpp can include the tokenizers'
+// headers alone (model.h and hf_tokenizer.h each name an enum ew::TokenizerKind today).
 #pragma once
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "model/model.h"
-
 namespace ew {
+
+// Text as the checkpoint's tokenizer encodes it (io/checkpoint.h turns it into GivenTokens).
+struct TokenizedText {
+  std::vector<int> ids, type_ids;
+  std::vector<std::string> pieces;
+};
 
 // The tokenizer files' contents ("" = absent), by their standard names.
 struct TokenizerFileSet {
@@ -33,7 +39,7 @@ class CheckpointTokenizer {
 
   bool can_encode() const;
   // Text (and text2: BERT's segment B) → ids, pieces and token types. ew::Error if it cannot.
-  GivenTokens encode(const std::string& text, const std::string& text2) const;
+  TokenizedText encode(const std::string& text, const std::string& text2) const;
   const std::vector<std::string>& vocab() const { return vocab_; }
   int id(const std::string& token) const;  // -1: not in the vocabulary
   const std::string& source() const { return source_; }  // "vocab.txt", ... ("" without files)

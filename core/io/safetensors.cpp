@@ -138,7 +138,7 @@ const TensorEntry* SafeTensorsIndex::find(const std::string& name) const {
 
 float tensor_value(const SafeTensorsIndex& index, const TensorEntry& e, std::size_t i) {
   if (e.dtype == DiskType::Other)
-    throw Error("safetensors: " + quoted(e.name) + " has dtype " + e.dtype_name + "; weights must be F32, F16 or BF16");
+    throw Error("safetensors: " + quoted(e.name) + " has dtype \"" + e.dtype_name + "\"; weights must be F32, F16 or BF16");
   const float v = raw_value(index.data + e.begin + i * e.elem, e.dtype);
   if (!std::isfinite(v))
     throw Error("safetensors: " + quoted(e.name) + " holds a value that is not finite (at index " + std::to_string(i) + ")");
