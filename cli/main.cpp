@@ -30,7 +30,7 @@ const char* kUsage =
     "                 files (bert, distilbert, gpt2; README, \"Open a checkpoint\")\n"
     "  --text2 TEXT   a checkpoint's second sentence (BERT: segment B, after [SEP])\n"
     "  --ids LIST     a checkpoint's input as token ids (comma-separated), instead of text\n"
-    "  --json         print the whole trace as JSON (docs/trace.md)\n"
+    "  --json         print the whole trace as JSON (docs/trace.md; a checkpoint's parameters without their data)\n"
     "  --backward     also the loss and every gradient dL/dX (needs a classifier label or a decoder)\n"
     "  --text TEXT    the sentence to run (replaces the preset's or model file's)\n"
     "  --generate     decode greedily, one token per run, until </s> or <|endoftext|> (at most 32); the\n"
@@ -154,7 +154,9 @@ void walkthrough(const Args& a) {
   s.run(o);
   if (s.report().contains("backward_error")) throw ew::Error(s.report()["backward_error"].get<std::string>());
   if (a.json) {
-    std::cout << ew::session_json(s, {}).dump() << "\n";
+    ew::DocumentOptions doc;
+    doc.trace.param_data = a.checkpoint.empty();  // a checkpoint's weights stay in its file (110 M numbers for BERT-base)
+    std::cout << ew::session_json(s, doc).dump() << "\n";
   } else {
     print_walkthrough(s.trace(), s.model(), a.edge);
     print_answers(s.report());

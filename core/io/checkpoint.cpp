@@ -3,7 +3,6 @@
 
 #include <fstream>
 #include <set>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -21,9 +20,13 @@ namespace {
 std::string read_file(const std::string& path, const char* name) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw Error(std::string(name) + ": missing (looked for " + path + ")");
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
+  f.seekg(0, std::ios::end);  // one buffer of the file's size: no stream growing to twice it
+  const std::streamoff size = f.tellg();
+  f.seekg(0, std::ios::beg);
+  if (size < 0) throw Error(std::string(name) + ": cannot be read (" + path + ")");
+  std::string bytes(static_cast<std::size_t>(size), '\0');
+  if (!f.read(bytes.data(), size)) throw Error(std::string(name) + ": cannot be read (" + path + ")");
+  return bytes;
 }
 
 std::string shape_str(const std::vector<std::size_t>& shape) {
