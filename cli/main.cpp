@@ -7,6 +7,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "commands.h"
 #include "io/presets.h"
@@ -18,6 +19,7 @@ namespace {
 
 const char* kUsage =
     "usage: encoder-walkthrough [--model FILE.json | --preset NAME] [--json] [--edge N]\n"
+    "       encoder-walkthrough --checkpoint DIR [--text T] [--text2 T2 | --ids 101,7592,102] [--json] [--generate]\n"
     "       encoder-walkthrough --list-presets | --config-schema\n"
     "       encoder-walkthrough train --task NAME ... (train --help)\n"
     "       encoder-walkthrough analyze --task NAME (--preset NAME | --model FILE) ... (analyze --help)\n"
@@ -25,10 +27,14 @@ const char* kUsage =
     "Runs a Transformer encoder(-decoder) forward pass and prints every step.\n"
     "  --model FILE   a model file (docs/model-file.md); default: the 'default' preset\n"
     "  --preset NAME  a built-in preset (see --list-presets)\n"
-    "  --json         print the whole trace as JSON (docs/trace.md)\n"
+    "  --checkpoint DIR  a Hugging Face checkpoint: config.json, model.safetensors and its tokenizer\n"
+    "                 files (bert, distilbert, gpt2; README, \"Open a checkpoint\")\n"
+    "  --text2 TEXT   a checkpoint's second sentence (BERT: segment B, after [SEP])\n"
+    "  --ids LIST     a checkpoint's input as token ids (comma-separated), instead of text\n"
+    "  --json         print the whole trace as JSON (docs/trace.md; a checkpoint's parameters without their data)\n"
     "  --backward     also the loss and every gradient dL/dX (needs a classifier label or a decoder)\n"
     "  --text TEXT    the sentence to run (replaces the preset's or model file's)\n"
-    "  --generate     decode greedily, one token per run, until </s> (at most 32 tokens); the\n"
+    "  --generate     decode greedily, one token per run, until </s> or <|endoftext|> (at most 32); the\n"
     "                 walkthrough (or JSON, with \"generated\") is that of the last round\n"
     "  --edge N       values shown at each edge of a row/column before '...' (default 3)\n"
     "What if? (docs/trace.md, \"Interventions\"; each repeatable flag may be given many times):\n"
@@ -46,8 +52,9 @@ const char* kUsage =
 
 // The walkthrough's command line.
 struct Args {
-  std::string model_path, preset_name;
-  std::optional<std::string> text;
+  std::string model_path, preset_name, checkpoint;
+  std::optional<std::string> text, text2;
+  std::optional<std::vector<int>> ids;
   bool json = false, backward = false, generate = false, lens = false, attribute = false;
   int edge = 3;
   ew::InterventionSpec intervene;
@@ -89,6 +96,23 @@ int edge_value(const std::string& v) {
   return !end || *end || n < 1 || n > 1000 ? 0 : static_cast<int>(n);
 }
 
+// --ids 101,7592,102: token ids; empty when the list is not one.
+std::optional<std::vector<int>> ids_value(const std::string& v) {
+  std::vector<int> ids;
+  std::size_t from = 0;
+  while (from <= v.size()) {
+    std::size_t at = v.find(',', from);
+    if (at == std::string::npos) at = v.size();
+    const std::string item = v.substr(from, at - from);
+    char* end = nullptr;
+    const long n = std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || !end || *end || n < 0 || n > 100000000) return std::nullopt;
+    ids.push_back(static_cast<int>(n));
+    from = at + 1;
+  }
+  return ids;
+}
+
 // Reads the flags into `a`. Returns -1 to run the walkthrough, or the exit code of a command
 // that is done (--list-presets, --config-schema, --help) or of a usage error.
 int parse_args(int argc, char** argv, Args& a) {
@@ -119,6 +143,16 @@ int parse_args(int argc, char** argv, Args& a) {
       a.generate = true;
     } else if (arg == "--text") {
       a.text = value("--text");
+    } else if (arg == "--text2") {
+      a.text2 = value("--text2");
+    } else if (arg == "--checkpoint") {
+      a.checkpoint = value("--checkpoint");
+    } else if (arg == "--ids") {
+      const std::string v = value("--ids");
+      if (!(a.ids = ids_value(v))) {
+        std::cerr << "encoder-walkthrough: --ids must be token ids separated by commas (101,7592,102), got \"" << v << "\"\n";
+        return 2;
+      }
     } else if (arg == "--edge") {
       const std::string v = value("--edge");
       if (!(a.edge = edge_value(v))) {
@@ -139,8 +173,12 @@ int parse_args(int argc, char** argv, Args& a) {
       return 2;
     }
   }
-  if (!a.model_path.empty() && !a.preset_name.empty()) {
-    std::cerr << "encoder-walkthrough: give --model or --preset, not both\n";
+  if (!a.model_path.empty() + !a.preset_name.empty() + !a.checkpoint.empty() > 1) {
+    std::cerr << "encoder-walkthrough: give one of --model, --preset and --checkpoint\n";
+    return 2;
+  }
+  if (a.checkpoint.empty() && (a.text2 || a.ids)) {
+    std::cerr << "encoder-walkthrough: --text2 and --ids go with --checkpoint\n";
     return 2;
   }
   return -1;
@@ -157,16 +195,20 @@ void walkthrough(const Args& a) {
   o.mean_task = a.mean_task;
   o.lens = a.lens;
   o.attribute = a.attribute;
-  ew::ModelSource source{ew::ModelSource::Kind::Preset, a.preset_name, a.text};
-  if (!a.model_path.empty()) source = {ew::ModelSource::Kind::File, a.model_path, a.text};
+  ew::ModelSource source{ew::ModelSource::Kind::Preset, a.preset_name, a.text, std::nullopt, std::nullopt};
+  if (!a.model_path.empty()) source = {ew::ModelSource::Kind::File, a.model_path, a.text, std::nullopt, std::nullopt};
+  if (!a.checkpoint.empty()) source = {ew::ModelSource::Kind::Checkpoint, a.checkpoint, a.text, a.text2, a.ids};
   ew::Session s;
   const ew::Model& model = s.load(source, o);
-  if (a.generate && model.config.decoder_layers == 0) throw ew::Error("--generate needs a decoder (config.decoder_layers > 0)");
+  if (a.generate && model.config.decoder_layers == 0 && !model.arch.lm_head)
+    throw ew::Error("--generate needs a decoder (config.decoder_layers > 0) or a language-model head (GPT2LMHeadModel)");
   s.run(o);
   if (s.report().contains("backward_error")) throw ew::Error(s.report()["backward_error"].get<std::string>());
   if (s.report().contains("attribution_error")) throw ew::Error(s.report()["attribution_error"].get<std::string>());
   if (a.json) {
-    std::cout << ew::session_json(s, {}).dump() << "\n";
+    ew::DocumentOptions doc;
+    doc.trace.param_data = a.checkpoint.empty();  // a checkpoint's weights stay in its file (110 M numbers for BERT-base)
+    std::cout << ew::session_json(s, doc).dump() << "\n";
   } else {
     print_walkthrough(s.trace(), s.model(), a.edge);
     print_answers(s.report());

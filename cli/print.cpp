@@ -118,6 +118,11 @@ void print_walkthrough(const ew::Trace& trace, const ew::Model& model, int edge)
 
 
 void print_answers(const nlohmann::json& report) {
+  if (report.contains("checkpoint")) {
+    const auto& c = report["checkpoint"];
+    std::cout << "\nCheckpoint: " << c["architecture"].get<std::string>() << " (" << c["model_type"].get<std::string>() << ")\n";
+    for (const auto& n : c["notes"]) std::cout << "  " << n.get<std::string>() << "\n";
+  }
   if (report.contains("generated")) {
     std::cout << "\nGenerated:";
     for (const auto& tok : report["generated"]) std::cout << " " << tok.get<std::string>();

@@ -42,7 +42,7 @@ section "native release: build + ctest"
 cmake --preset native-release "${strict[@]}" >/dev/null
 cmake --build --preset native-release -j"$jobs"
 require_tests native-release reference_numpy reference_gradients reference_tokenizer reference_optim \
-  reference_batched_gradients reference_hooks 'trained_masked-words_[a-z_-]+'
+  reference_batched_gradients reference_hooks reference_checkpoints 'trained_masked-words_[a-z_-]+'
 ctest --preset native-release -j"$jobs"
 
 section "native ASan+UBSan: build + ctest"

@@ -279,10 +279,10 @@ TEST_CASE("encoding: invalid UTF-8 is refused with the byte offset; an out-of-ra
 }
 
 TEST_CASE("piece_note: how the page shows a piece and what its mark means") {
-  CHECK(ew::piece_note("##ing", ew::TokenizerKind::wordpiece, false).text == "ing");
-  CHECK(std::string(ew::piece_note("##ing", ew::TokenizerKind::wordpiece, false).code) == "continues");
-  CHECK(ew::piece_note("\u0120the", ew::TokenizerKind::byte_bpe, false).text == "\u00B7the");
-  CHECK(std::string(ew::piece_note("\u0120the", ew::TokenizerKind::byte_bpe, false).code) == "space_before");
-  CHECK(ew::piece_note("\u00F0\u0141", ew::TokenizerKind::byte_bpe, false).text == "<F0 9F>");
-  CHECK(std::string(ew::piece_note("[CLS]", ew::TokenizerKind::wordpiece, true).code) == "special");
+  CHECK(ew::piece_note("##ing", ew::HfTokenizerKind::wordpiece, false).text == "ing");
+  CHECK(std::string(ew::piece_note("##ing", ew::HfTokenizerKind::wordpiece, false).code) == "continues");
+  CHECK(ew::piece_note("\u0120the", ew::HfTokenizerKind::byte_bpe, false).text == "\u00B7the");
+  CHECK(std::string(ew::piece_note("\u0120the", ew::HfTokenizerKind::byte_bpe, false).code) == "space_before");
+  CHECK(ew::piece_note("\u00F0\u0141", ew::HfTokenizerKind::byte_bpe, false).text == "<F0 9F>");
+  CHECK(std::string(ew::piece_note("[CLS]", ew::HfTokenizerKind::wordpiece, true).code) == "special");
 }

@@ -31,7 +31,7 @@ std::string message(F f) {
 
 ew::Session run_default(const Json& options) {
   ew::Session s;
-  s.run({ew::ModelSource::Kind::Preset, "default", std::nullopt}, ew::run_options_from_json(options));
+  s.run({ew::ModelSource::Kind::Preset, "default", std::nullopt, std::nullopt, std::nullopt}, ew::run_options_from_json(options));
   return s;
 }
 

@@ -31,8 +31,8 @@ ew::RunOptions cli_options() {  // what the CLI asks for (cli/main.cpp)
   return o;
 }
 
-ModelSource preset(const std::string& name) { return {ModelSource::Kind::Preset, name, std::nullopt}; }
-ModelSource model_json(const Json& j) { return {ModelSource::Kind::Json, j.dump(), std::nullopt}; }
+ModelSource preset(const std::string& name) { return {ModelSource::Kind::Preset, name, std::nullopt, std::nullopt, std::nullopt}; }
+ModelSource model_json(const Json& j) { return {ModelSource::Kind::Json, j.dump(), std::nullopt, std::nullopt, std::nullopt}; }
 
 // Is the bracket string balanced? Counted here, not by the model.
 bool balanced(const std::string& text) {

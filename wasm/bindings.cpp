@@ -50,7 +50,7 @@ class Engine {
   std::string run(const std::string& model_json, const std::string& options_json) {
     try {
       const ew::RunOptions o = ew::run_options_from_json(nlohmann::json::parse(options_json));
-      session_.run({ew::ModelSource::Kind::Json, model_json, std::nullopt}, o);
+      session_.run({ew::ModelSource::Kind::Json, model_json, std::nullopt, std::nullopt, std::nullopt}, o);
       nlohmann::ordered_json meta = ew::session_json(session_, kMetadata);
       meta["ok"] = true;
       return meta.dump();

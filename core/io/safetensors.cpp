@@ -34,12 +34,7 @@ float float_of(std::uint32_t u) {
 
 std::string quoted(const std::string& name) { return "tensor \"" + name.substr(0, 80) + "\""; }
 
-// One header entry, checked: returns {element size, element count, begin, end}.
-struct Entry {
-  std::string name;
-  std::size_t elem, count, begin, end;
-  std::vector<std::size_t> shape;
-};
+using Entry = TensorEntry;
 
 Entry check_entry(const std::string& name, const json& v, std::size_t data_size) {
   const std::string who = quoted(name);
@@ -47,11 +42,20 @@ Entry check_entry(const std::string& name, const json& v, std::size_t data_size)
   for (const char* k : {"dtype", "shape", "data_offsets"})
     if (!v.contains(k)) throw Error("safetensors: " + who + " has no \"" + k + "\"");
   if (v.size() != 3) throw Error("safetensors: " + who + " has keys other than dtype, shape and data_offsets");
-  Entry e{name, 0, 1, 0, 0, {}};
+  Entry e{name, DiskType::F32, "", 0, 1, 0, 0, {}};
   const json& dt = v["dtype"];
-  if (dt == "F32") e.elem = 4;
-  else if (dt == "F16") e.elem = 2;
-  else throw Error("safetensors: " + who + " has dtype " + dt.dump() + "; only F32 and F16 are supported");
+  static const std::pair<const char*, std::size_t> kOther[] = {{"F64", 8}, {"I64", 8}, {"U64", 8}, {"I32", 4}, {"U32", 4},
+                                                               {"I16", 2}, {"U16", 2}, {"I8", 1}, {"U8", 1}, {"BOOL", 1}};
+  if (dt == "F32") e.dtype = DiskType::F32, e.elem = 4;
+  else if (dt == "F16") e.dtype = DiskType::F16, e.elem = 2;
+  else if (dt == "BF16") e.dtype = DiskType::BF16, e.elem = 2;
+  else
+    for (const auto& [n, size] : kOther)
+      if (dt == n) e.dtype = DiskType::Other, e.elem = size;
+  if (!e.elem)
+    throw Error("safetensors: " + who + " has dtype " + dt.dump().substr(0, 40) +
+                "; known: F32, F16, BF16 (weights), F64, I64, U64, I32, U32, I16, U16, I8, U8, BOOL (buffers)");
+  e.dtype_name = dt.get<std::string>();
   const json& sh = v["shape"];
   if (!sh.is_array() || sh.size() > 8) throw Error("safetensors: " + who + " has a shape that is not a list of at most 8 sizes");
   for (const json& d : sh) {
@@ -72,23 +76,24 @@ Entry check_entry(const std::string& name, const json& v, std::size_t data_size)
                 "] outside the " + std::to_string(data_size) + " bytes of data");
   e.begin = static_cast<std::size_t>(b);
   e.end = static_cast<std::size_t>(en);
+  if (e.begin % e.elem)
+    throw Error("safetensors: " + who + " starts at byte " + std::to_string(b) + " of the data, not a multiple of its " +
+                std::to_string(e.elem) + "-byte elements (misaligned)");
   if (e.end - e.begin != e.count * e.elem)
     throw Error("safetensors: " + who + " holds " + std::to_string(e.end - e.begin) + " bytes, but its shape " + sh.dump() +
                 " of " + dt.get<std::string>() + " needs " + std::to_string(e.count * e.elem));
   return e;
 }
 
-std::vector<float> decode(const std::uint8_t* p, const Entry& e) {
-  std::vector<float> out(e.count);
-  for (std::size_t i = 0; i < e.count; ++i) {
-    const std::uint8_t* q = p + e.begin + i * e.elem;
-    out[i] = e.elem == 4 ? float_of(std::uint32_t{q[0]} | std::uint32_t{q[1]} << 8 | std::uint32_t{q[2]} << 16 |
-                                    std::uint32_t{q[3]} << 24)
-                         : half_to_float(static_cast<std::uint16_t>(q[0] | q[1] << 8));
-    if (!std::isfinite(out[i]))
-      throw Error("safetensors: " + quoted(e.name) + " holds a value that is not finite (at index " + std::to_string(i) + ")");
+float raw_value(const std::uint8_t* q, DiskType t) {
+  switch (t) {
+    case DiskType::F32:
+      return float_of(std::uint32_t{q[0]} | std::uint32_t{q[1]} << 8 | std::uint32_t{q[2]} << 16 | std::uint32_t{q[3]} << 24);
+    case DiskType::F16: return half_to_float(static_cast<std::uint16_t>(q[0] | q[1] << 8));
+    case DiskType::BF16: return bf16_to_float(static_cast<std::uint16_t>(q[0] | q[1] << 8));
+    case DiskType::Other: break;
   }
-  return out;
+  return 0.0f;
 }
 
 }  // namespace
@@ -117,7 +122,42 @@ float half_to_float(std::uint16_t h) {
   return float_of(sign | ((exp + 112) << 23) | (mant << 13));
 }
 
+std::uint16_t float_to_bf16(float f) {
+  const std::uint32_t u = bits_of(f);
+  if ((u & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<std::uint16_t>((u >> 16) | 0x40u);  // NaN stays NaN
+  return static_cast<std::uint16_t>((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+}
+
+float bf16_to_float(std::uint16_t h) { return float_of(std::uint32_t{h} << 16); }
+
+const TensorEntry* SafeTensorsIndex::find(const std::string& name) const {
+  for (const TensorEntry& e : entries)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+float tensor_value(const SafeTensorsIndex& index, const TensorEntry& e, std::size_t i) {
+  if (e.dtype == DiskType::Other)
+    throw Error("safetensors: " + quoted(e.name) + " has dtype \"" + e.dtype_name + "\"; weights must be F32, F16 or BF16");
+  const float v = raw_value(index.data + e.begin + i * e.elem, e.dtype);
+  if (!std::isfinite(v))
+    throw Error("safetensors: " + quoted(e.name) + " holds a value that is not finite (at index " + std::to_string(i) + ")");
+  return v;
+}
+
 SafeTensors read_safetensors(const std::uint8_t* p, std::size_t size) {
+  const SafeTensorsIndex index = index_safetensors(p, size);
+  SafeTensors st;
+  st.metadata = index.metadata;
+  for (const Entry& e : index.entries) {
+    std::vector<float> data(e.count);
+    for (std::size_t i = 0; i < e.count; ++i) data[i] = tensor_value(index, e, i);
+    st.tensors.push_back({e.name, e.shape, std::move(data)});
+  }
+  return st;
+}
+
+SafeTensorsIndex index_safetensors(const std::uint8_t* p, std::size_t size) {
   if (size < 8) throw Error("safetensors: the file is " + std::to_string(size) + " bytes, too short for a header length");
   std::uint64_t n = 0;
   for (int i = 7; i >= 0; --i) n = (n << 8) | p[i];
@@ -139,8 +179,8 @@ SafeTensors read_safetensors(const std::uint8_t* p, std::size_t size) {
   }
   if (!h.is_object()) throw Error("safetensors: the header is not a JSON object");
   const std::size_t data_size = size - 8 - static_cast<std::size_t>(n);
-  SafeTensors st;
-  std::vector<Entry> entries;
+  SafeTensorsIndex st;
+  std::vector<Entry>& entries = st.entries;
   for (auto it = h.begin(); it != h.end(); ++it) {
     if (it.key() == "__metadata__") {
       if (!it.value().is_object()) throw Error("safetensors: __metadata__ is not an object");
@@ -161,18 +201,19 @@ SafeTensors read_safetensors(const std::uint8_t* p, std::size_t size) {
   }
   if (at != data_size)
     throw Error("safetensors: the last " + std::to_string(data_size - at) + " bytes of data belong to no tensor");
-  const std::uint8_t* data = p + 8 + n;
-  for (const Entry& e : entries) st.tensors.push_back({e.name, e.shape, decode(data, e)});
+  st.data = p + 8 + n;
   return st;
 }
 
 std::vector<std::uint8_t> write_safetensors(const SafeTensors& st, DiskType type) {
+  if (type == DiskType::Other) throw Error("safetensors: can write F32, F16 or BF16 only");
   const std::size_t elem = type == DiskType::F32 ? 4 : 2;
+  const char* dtype = type == DiskType::F32 ? "F32" : type == DiskType::F16 ? "F16" : "BF16";
   json h = json::object();
   std::size_t at = 0;
   for (const NamedTensor& t : st.tensors) {
     if (t.name == "__metadata__" || h.contains(t.name)) throw Error("safetensors: cannot write two tensors named \"" + t.name + "\"");
-    h[t.name] = {{"dtype", type == DiskType::F32 ? "F32" : "F16"}, {"shape", t.shape}, {"data_offsets", {at, at + t.data.size() * elem}}};
+    h[t.name] = {{"dtype", dtype}, {"shape", t.shape}, {"data_offsets", {at, at + t.data.size() * elem}}};
     at += t.data.size() * elem;
   }
   if (!st.metadata.empty()) h["__metadata__"] = st.metadata;
@@ -185,7 +226,7 @@ std::vector<std::uint8_t> write_safetensors(const SafeTensors& st, DiskType type
   std::uint8_t* q = out.data() + 8 + header.size();
   for (const NamedTensor& t : st.tensors)
     for (float v : t.data) {
-      const std::uint32_t u = type == DiskType::F32 ? bits_of(v) : float_to_half(v);
+      const std::uint32_t u = type == DiskType::F32 ? bits_of(v) : type == DiskType::F16 ? float_to_half(v) : float_to_bf16(v);
       for (std::size_t b = 0; b < elem; ++b) *q++ = static_cast<std::uint8_t>(u >> (8 * b));
     }
   return out;

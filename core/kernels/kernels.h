@@ -22,7 +22,9 @@ namespace ew {
 // "avx2", "sse2" or "scalar".
 const char* kernel_isa();
 
-enum class Activation { None, ReLU, GELU };  // GELU is the exact erf form
+// GELU is the exact erf form; GELUTanh is GPT-2's "gelu_new" (the tanh approximation
+// 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))); Tanh is BERT's pooler.
+enum class Activation { None, ReLU, GELU, GELUTanh, Tanh };
 
 // ---- matmul --------------------------------------------------------------------
 // B (K×N) repacked once for the SIMD matmul (panels of the register tile's
@@ -36,7 +38,7 @@ void ew_f32_pack_b(PackedB* out, const float* B /*K×N*/, int K, int N);
 // C (M×N, row stride ldc) = act(A (M×K, row stride lda) · B (K×N) + bias (N, may be null))
 void ew_f32_matmul__scalar(float* C, int ldc, const float* A, int lda, const float* B, int ldb,
                            const float* bias, int M, int K, int N, Activation act);
-// The activations, elementwise (scalar; GELU uses std::erf).
+// The activations, elementwise (scalar; GELU uses std::erf, GELUTanh and Tanh std::tanh).
 float ew_activation(float x, Activation act);
 // With C_act non-null the activation is fused the other way round: C receives the
 // pre-activation A·B + bias and C_act (same ldc) act(C), both from one pass (the trace

@@ -13,6 +13,9 @@ float ew_activation(float x, Activation act) {
   switch (act) {
     case Activation::ReLU: return x > 0.0f ? x : 0.0f;
     case Activation::GELU: return 0.5f * x * (1.0f + std::erf(x * 0.70710678118654752f));
+    case Activation::GELUTanh:  // √(2/π) = 0.7978845608…
+      return 0.5f * x * (1.0f + std::tanh(0.79788456080286536f * (x + 0.044715f * x * x * x)));
+    case Activation::Tanh: return std::tanh(x);
     case Activation::None: break;
   }
   return x;

@@ -151,7 +151,7 @@ inline void tile(int kc, const float* __restrict ap, const float* __restrict bp,
     if (act == Activation::ReLU)
       for (int v = 0; v < NV; ++v) acc[r][v] = vmax(acc[r][v], vzero());
     store_row(out, acc[r]);
-    if (act == Activation::GELU)
+    if (act != Activation::None && act != Activation::ReLU)  // GELU, GELUTanh, Tanh: scalar
       for (int j = 0; j < nv; ++j) out[j] = ew_activation(out[j], act);
   }
 }

@@ -47,7 +47,7 @@ const std::vector<ConfigField>& config_fields() {
       choice("norm", &Config::norm, "where LayerNorm goes: after each sub-layer (post) or before it (pre)",
              {{"post", NormOrder::Post}, {"pre", NormOrder::Pre}}),
       choice("activation", &Config::activation, "the feed-forward network's non-linearity",
-             {{"relu", Activation::ReLU}, {"gelu", Activation::GELU}}),
+             {{"relu", Activation::ReLU}, {"gelu", Activation::GELU}, {"gelu_new", Activation::GELUTanh}}),
       field("layer_norm_eps", T::Float, &Config::layer_norm_eps, "epsilon added to the variance in LayerNorm", 0, 1, true),
       field("causal", T::Bool, &Config::causal, "mask future positions in the encoder's self-attention"),
       choice("positional", &Config::positional, "how token order enters the model",

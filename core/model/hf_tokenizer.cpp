@@ -133,7 +133,7 @@ std::vector<SpanText> run_pre_tokenizers(const TokenizerSpec& s, const SpanText&
 }
 
 void model_pieces(const TokenizerSpec& s, const SpanText& word, std::vector<Piece>& out) {
-  if (s.kind == TokenizerKind::wordpiece) s.wordpiece.encode_word(word, out);
+  if (s.kind == HfTokenizerKind::wordpiece) s.wordpiece.encode_word(word, out);
   else s.bpe.encode_word(word, 0, static_cast<int>(word.size()), out);
 }
 
@@ -149,7 +149,7 @@ void text_pieces(const TokenizerSpec& s, const SpanText& seg, std::vector<Piece>
       if (p.id >= 0) out.push_back({p.id, s.vocab.tokens[static_cast<std::size_t>(p.id)], p.text.front().begin, p.text.back().end});
       else for (const SpanText& w : run_pre_tokenizers(s, p.text)) model_pieces(s, w, out);
     }
-  } else if (s.kind == TokenizerKind::byte_bpe) {
+  } else if (s.kind == HfTokenizerKind::byte_bpe) {
     for (const auto& [a, b] : gpt2_pre_tokenize(seg)) s.bpe.encode_word(seg, a, b, out);
   } else {
     std::vector<SpanText> words;
@@ -178,7 +178,7 @@ void text_pieces(const TokenizerSpec& s, const SpanText& seg, std::vector<Piece>
 
 std::vector<Piece> encode_text(const TokenizerSpec& s, std::string_view text) {
   SpanText t = span_text(text);
-  if (s.python && s.kind == TokenizerKind::wordpiece && s.bert.lowercase) t = lower_except(t, s.lowercase_keeps);
+  if (s.python && s.kind == HfTokenizerKind::wordpiece && s.bert.lowercase) t = lower_except(t, s.lowercase_keeps);
   std::vector<const AddedToken*> first_pass;  // matched in the text as written
   for (const AddedToken& a : s.added)
     if (s.python || !a.normalized) first_pass.push_back(&a);
@@ -294,7 +294,7 @@ std::string HfTokenizer::decode(const std::vector<int>& ids, bool skip_special_t
   return out;
 }
 
-TokenizerKind HfTokenizer::kind() const { return spec_->kind; }
+HfTokenizerKind HfTokenizer::kind() const { return spec_->kind; }
 const char* HfTokenizer::source() const { return spec_->source.c_str(); }
 int HfTokenizer::vocab_size() const { return spec_->vocab.size(); }
 
@@ -309,9 +309,9 @@ int HfTokenizer::id(const std::string& token) const { return spec_->vocab.id(tok
 bool HfTokenizer::is_special(int id) const { return spec_->special_set.count(id) != 0; }
 SpecialTokenIds HfTokenizer::special_ids() const { return spec_->specials; }
 
-PieceNote piece_note(std::string_view piece, TokenizerKind kind, bool special) {
+PieceNote piece_note(std::string_view piece, HfTokenizerKind kind, bool special) {
   if (special) return {std::string(piece), "special", "a special token the model was trained with"};
-  if (kind == TokenizerKind::wordpiece) {
+  if (kind == HfTokenizerKind::wordpiece) {
     if (piece.substr(0, 2) == "##")
       return {std::string(piece.substr(2)), "continues", "## means: continues the word before it, with no space between"};
     return {std::string(piece), "word_start", "starts a word"};

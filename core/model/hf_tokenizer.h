@@ -39,7 +39,7 @@ struct TokenizerFiles {
   std::string merges_txt;
 };
 
-enum class TokenizerKind { wordpiece, byte_bpe };
+enum class HfTokenizerKind { wordpiece, byte_bpe };
 
 struct HfEncoding {
   std::vector<int> ids;
@@ -74,7 +74,7 @@ class HfTokenizer {
   // The text of generated ids (unknown id → ew::Error token_id_out_of_range).
   std::string decode(const std::vector<int>& ids, bool skip_special_tokens = false) const;
 
-  TokenizerKind kind() const;
+  HfTokenizerKind kind() const;
   const char* source() const;  // "tokenizer.json", "vocab.txt" or "vocab.json + merges.txt"
   int vocab_size() const;      // ids are 0 … vocab_size() − 1
   const std::string& token(int id) const;  // its spelling; throws if id is out of range
@@ -106,6 +106,6 @@ struct PieceNote {
   const char* code;
   const char* english;
 };
-PieceNote piece_note(std::string_view piece, TokenizerKind kind, bool special);
+PieceNote piece_note(std::string_view piece, HfTokenizerKind kind, bool special);
 
 }  // namespace ew

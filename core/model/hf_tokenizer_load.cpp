@@ -107,7 +107,7 @@ std::pair<std::string, std::string> split_merge(const std::string& file, const s
 }
 
 void finish_byte_bpe(const std::string& file, TokenizerSpec& s) {
-  s.kind = TokenizerKind::byte_bpe;
+  s.kind = HfTokenizerKind::byte_bpe;
   s.bpe.vocab = &s.vocab;
   for (int b = 0; b < 256; ++b) {
     std::string sym;
@@ -286,7 +286,7 @@ void read_model(const json& m, TokenizerSpec& s) {
   if (!m.contains("vocab")) invalid(kJson, "model.vocab is missing");
   read_vocab_object(kJson, m["vocab"], "model.vocab", s.vocab);
   if (type == "WordPiece") {
-    s.kind = TokenizerKind::wordpiece;
+    s.kind = HfTokenizerKind::wordpiece;
     s.wordpiece.unk_token = get_string(kJson, m, "model.", "unk_token", "[UNK]");
     s.wordpiece.prefix = get_string(kJson, m, "model.", "continuing_subword_prefix", "##");
     const long long max_chars = get_int(kJson, m, "model.", "max_input_chars_per_word", 100);
@@ -442,7 +442,7 @@ void load_vocab_txt(TokenizerSpec& s, const std::string& text, const std::string
   }
   s.wordpiece.unk_token = unk;
   s.wordpiece.set_vocab(&s.vocab);
-  s.kind = TokenizerKind::wordpiece;
+  s.kind = HfTokenizerKind::wordpiece;
   s.decoder = DecoderKind::wordpiece;
   const int cls_id = s.vocab.id(cls), sep_id = s.vocab.id(sep);
   bert_template(s, {-1, {cls_id}, {cls}, 0}, {-1, {sep_id}, {sep}, 0});
@@ -493,8 +493,8 @@ void load_gpt2_files(TokenizerSpec& s, const std::string& vocab_json, const std:
 
 void check_model_type(const TokenizerSpec& s, const std::string& model_type) {
   const bool bert_like = model_type == "bert" || model_type == "distilbert";
-  if ((bert_like && s.kind != TokenizerKind::wordpiece) || (model_type == "gpt2" && s.kind != TokenizerKind::byte_bpe))
-    invalid(s.source, std::string("holds a ") + (s.kind == TokenizerKind::wordpiece ? "WordPiece" : "byte-level BPE") +
+  if ((bert_like && s.kind != HfTokenizerKind::wordpiece) || (model_type == "gpt2" && s.kind != HfTokenizerKind::byte_bpe))
+    invalid(s.source, std::string("holds a ") + (s.kind == HfTokenizerKind::wordpiece ? "WordPiece" : "byte-level BPE") +
                           " tokenizer, but config.json's model_type is " + model_type);
 }
 
@@ -517,7 +517,7 @@ void load_tokenizer_spec(TokenizerSpec& s, const TokenizerFiles& f, const std::s
     throw Error("no tokenizer files: the model needs " + want, "tokenizer_files_none", {{"needs", want}});
   }
   check_model_type(s, model_type);
-  if (s.kind == TokenizerKind::wordpiece) s.wordpiece.set_vocab(&s.vocab);
+  if (s.kind == HfTokenizerKind::wordpiece) s.wordpiece.set_vocab(&s.vocab);
   if (!s.python) {
     // Added tokens that match normalised text are matched in their normalised spelling.
     for (AddedToken& t : s.added) {
@@ -534,7 +534,7 @@ void load_tokenizer_spec(TokenizerSpec& s, const TokenizerFiles& f, const std::s
                                                   {&s.specials.mask, "[MASK]"}, {&s.specials.pad, "[PAD]"},
                                                   {&s.specials.unk, "[UNK]"}};
     for (const auto& [slot, name] : names) *slot = s.vocab.id(name);
-    if (s.kind == TokenizerKind::wordpiece) s.specials.unk = s.vocab.id(s.wordpiece.unk_token);
+    if (s.kind == HfTokenizerKind::wordpiece) s.specials.unk = s.vocab.id(s.wordpiece.unk_token);
   }
   s.specials.eos = s.vocab.id("<|endoftext|>");
 }

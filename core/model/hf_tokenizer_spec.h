@@ -44,7 +44,7 @@ struct TemplateItem {
 enum class DecoderKind { none, wordpiece, byte_level };
 
 struct TokenizerSpec {
-  TokenizerKind kind = TokenizerKind::wordpiece;
+  HfTokenizerKind kind = HfTokenizerKind::wordpiece;
   std::string source;   // "tokenizer.json", "vocab.txt", "vocab.json + merges.txt"
   bool python = false;  // vocab.txt / vocab.json + merges.txt: transformers' Python tokenizers
   TokenVocab vocab;

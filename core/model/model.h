@@ -50,6 +50,33 @@ struct Config {
   int d_k() const { return d_model / num_heads; }
 };
 
+// What a pretrained checkpoint's architecture (io/checkpoint.h) adds to the configuration:
+// pieces our own models do not have. Not settings of the page's form (not in the config
+// schema); their defaults are our own models'.
+struct Arch {
+  std::string model_type;          // "" (our own), "bert", "distilbert", "gpt2"
+  std::string architecture;        // "BertForMaskedLM", "GPT2LMHeadModel", ... ("" for our own)
+  int type_vocab_size = 0;         // > 0: token-type (segment) embeddings added to the input
+  bool embedding_ln = true;        // learned positions: a LayerNorm after the sum (BERT), or none (GPT-2)
+  bool mlm_transform = false;      // masked-word head: dense + activation + LayerNorm before the
+                                   // tied decoder, which has a bias (BERT, DistilBERT)
+  Activation pooler = Activation::None;  // classifier: a dense layer + this on the first token first
+                                         // (BERT: Tanh; DistilBERT's pre_classifier: ReLU)
+  bool lm_head = false;            // a causal LM head: every position's output against the token
+                                   // table (tied), next-token softmax ("logits", "probs")
+  int eos_id = -1;                 // generation stops at this token (<|endoftext|>)
+  std::vector<std::string> notes;  // what loading ignored or read differently (tensors not used, …)
+};
+
+// Tokens given as ids (a checkpoint's own tokenizer ran before the forward pass, or the CLI's
+// --ids): one sequence, its pieces as the vocabulary spells them and its token types.
+struct GivenTokens {
+  std::vector<int> ids;
+  std::vector<int> type_ids;  // empty: all 0
+  std::vector<std::string> pieces;
+  std::string tokenizer;      // what produced them ("vocab.txt", "ids", ...)
+};
+
 // A named parameter tensor. Matrices are in×out; vectors have one dimension.
 struct Param {
   std::string id;  // param_id of its place, norm and name (model/naming.h)
@@ -90,6 +117,9 @@ struct Model {
   // Masked-word head (config.masked_lm): the right token for each "[MASK]" of text, then
   // text2, in order (empty: no loss, forward only).
   std::vector<std::string> mask_targets;
+
+  Arch arch;                           // a checkpoint's architecture (defaults: our own models)
+  std::optional<GivenTokens> tokens;   // replaces tokenizing text (and text2)
 
   std::vector<Param> params;  // every parameter, in a stable order
   int given_params = 0;       // how many of them the model file supplied (the rest are seeded)

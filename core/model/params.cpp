@@ -64,7 +64,29 @@ void layer_specs(std::vector<Spec>& s, const Config& c, const char* section, int
   }
 }
 
-std::vector<Spec> inventory(const Config& c, int vocab_size, int positions) {
+// What a checkpoint's architecture adds (model.h, Arch): segment table, the masked-word
+// head's transform and decoder bias, the classifier's pooler.
+void arch_specs(std::vector<Spec>& s, const Config& c, const Arch& a, int vocab_size) {
+  const auto d = static_cast<std::size_t>(c.d_model);
+  if (a.type_vocab_size > 0)
+    add(s, {"input", -1, "embedding", -1}, "", "token_type_table", {static_cast<std::size_t>(a.type_vocab_size), d},
+        Init::Table, {{"segment", ""}, {"feature", ""}});
+  if (c.masked_lm && a.mlm_transform) {
+    const Place at{"masked_lm", -1, "transform", -1};
+    add(s, at, "", "W_t", {d, d}, Init::Weight, kMatrix);
+    add(s, at, "", "b_t", {d}, Init::Zeros, kBias);
+    norm_specs(s, "transform_ln", d, at);
+    add(s, {"masked_lm", -1, "projection", -1}, "", "b", {static_cast<std::size_t>(vocab_size)}, Init::Zeros,
+        {{"vocab", "vocab"}});
+  }
+  if (c.num_labels > 0 && a.pooler != Activation::None) {
+    const Place at{"classifier", -1, "pooler", -1};
+    add(s, at, "", "W_p", {d, d}, Init::Weight, kMatrix);
+    add(s, at, "", "b_p", {d}, Init::Zeros, kBias);
+  }
+}
+
+std::vector<Spec> inventory(const Config& c, const Arch& a, int vocab_size, int positions) {
   const auto d = static_cast<std::size_t>(c.d_model);
   const auto labels = static_cast<std::size_t>(c.num_labels);
   const bool pre = c.norm == NormOrder::Pre;
@@ -74,12 +96,13 @@ std::vector<Spec> inventory(const Config& c, int vocab_size, int positions) {
   if (c.positional == Positional::Learned) {
     add(s, {"input", -1, "positional", -1}, "", "position_table", {static_cast<std::size_t>(positions), d}, Init::Table,
         {{"position", ""}, {"feature", ""}});
-    norm_specs(s, "embedding_ln", d, {"input", -1, "embedding", -1});
+    if (a.embedding_ln) norm_specs(s, "embedding_ln", d, {"input", -1, "embedding", -1});
   }
   for (int i = 0; i < c.num_layers; ++i) layer_specs(s, c, "encoder", i);
   if (pre) norm_specs(s, "final_ln", d, {"encoder", -1, "stack_output", -1});
   for (int j = 0; j < c.decoder_layers; ++j) layer_specs(s, c, "decoder", j);
   if (pre && c.decoder_layers > 0) norm_specs(s, "decoder_final_ln", d, {"decoder", -1, "stack_output", -1});
+  arch_specs(s, c, a, vocab_size);
   if (c.num_labels > 0) {
     const Place at{"classifier", -1, "classifier", -1};
     add(s, at, "", "W", {d, labels}, Init::Weight, {{"in", ""}, {"label", "labels"}});
@@ -125,7 +148,7 @@ void seeded_embedding_row(float* out, std::uint64_t seed, const std::string& tok
 void ensure_params(Model& model, int vocab_size, int positions) {
   const Config& c = model.config;
   std::vector<Param> ordered;
-  const std::vector<Spec> specs = inventory(c, vocab_size, positions);
+  const std::vector<Spec> specs = inventory(c, model.arch, vocab_size, positions);
   ordered.reserve(specs.size());
   for (const Spec& spec : specs) {
     // A given parameter's id was made from its place and name by param_id, as spec.id was
@@ -170,7 +193,7 @@ void ensure_params(Model& model, int vocab_size, int positions) {
 
 void reuse_seeded_params(Model& next, Model& prev) {
   if (next.given_params || prev.given_params || next.config.seed != prev.config.seed) return;
-  for (const Spec& spec : inventory(next.config, 1, 1)) {
+  for (const Spec& spec : inventory(next.config, next.arch, 1, 1)) {
     if (spec.init == Init::Table) continue;
     auto it = std::find_if(prev.params.begin(), prev.params.end(), [&](const Param& p) { return p.id == spec.id; });
     if (it == prev.params.end()) continue;

@@ -9,7 +9,7 @@ namespace ew {
 
 // What the index along one dimension of a step means (docs/trace.md, "Axes"): `name` is one
 // of batch, token, query, key, feature, head_feature, hidden, vocab, label, position, in,
-// out, sequence; `labels` says where a reader finds a label for each index: "source" (the
+// out, sequence, segment; `labels` says where a reader finds a label for each index: "source" (the
 // source tokens of the batch item), "target", "vocab", "labels", "batch", or "" (indices).
 struct Axis {
   std::string name;
@@ -20,7 +20,7 @@ struct Axis {
 // records it: section (input, encoder, classifier, decoder, output), layer within its stack
 // (-1: not inside a layer), block (tokens, embedding, positional, mask, self_attention,
 // cross_attention, add_norm, ffn, layer_output, stack_output, classifier, projection,
-// softmax) and head (-1: not per head).
+// softmax; a checkpoint's heads add transform and pooler) and head (-1: not per head).
 struct Place {
   std::string section;
   int layer = -1;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "io/checkpoint.h"
 #include "io/model_file.h"
 #include "io/presets.h"
 #include "io/safetensors.h"
@@ -38,6 +39,16 @@ const Switch kSwitches[] = {{"backward", &RunOptions::backward},         {"gener
 std::string shown(const json& v) {
   const std::string s = v.dump();
   return s.size() > 40 ? s.substr(0, 40) + "…" : s;
+}
+
+// A checkpoint directory's model with the run's tokens (its tokenizer's, or the ids given).
+Model checkpoint_model(const ModelSource& source) {
+  if (source.text2 && source.ids) throw Error("give a second sentence as text (--text2) or everything as --ids, not both");
+  Checkpoint c = load_checkpoint(read_checkpoint_dir(source.value));
+  c.model.text = source.text.value_or(source.ids ? "" : "Hello world.");
+  c.model.text2 = source.text2.value_or("");
+  c.model.tokens = checkpoint_tokens(c, c.model.text, c.model.text2, source.ids ? &*source.ids : nullptr);
+  return std::move(c.model);
 }
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
@@ -125,6 +136,8 @@ Model Session::read_model(const ModelSource& source, const RunOptions& options) 
     m = model_from_string(source.value);
   } else if (source.kind == ModelSource::Kind::File) {
     m = model_from_file(source.value);
+  } else if (source.kind == ModelSource::Kind::Checkpoint) {
+    return checkpoint_model(source);
   } else {
     const Preset* p = find_preset(source.value.empty() ? "default" : source.value);
     if (!p) throw Error("unknown preset \"" + source.value + "\" (see --list-presets)");
@@ -145,7 +158,13 @@ const Model& Session::load(const ModelSource& source, const RunOptions& options)
 
 // The forward pass, or greedy generation (a model with a decoder) whose trace is its last round's.
 void Session::forward(Model& model, const RunOptions& options) {
-  if (options.generate && model.config.decoder_layers > 0) {
+  if (options.generate && model.arch.lm_head) {
+    std::vector<int> ids;
+    const std::vector<GenRound> rounds = generate_causal(model, trace_, options.max_len, &ids);
+    report_["generated"] = generated_tokens(rounds);
+    report_["generated_ids"] = ids;
+    report_["rounds"] = rounds_json(rounds);
+  } else if (options.generate && model.config.decoder_layers > 0) {
     const std::vector<GenRound> rounds = generate_greedy(model, trace_, options.max_len);
     report_["generated"] = generated_tokens(rounds);
     report_["rounds"] = rounds_json(rounds);
@@ -194,6 +213,9 @@ void Session::run(const RunOptions& options) {
   ok_ = true;
   const json answered = answers(model_, options);
   for (auto it = answered.begin(); it != answered.end(); ++it) report_[it.key()] = it.value();
+  if (!model_.arch.model_type.empty())
+    report_["checkpoint"] = {{"model_type", model_.arch.model_type}, {"architecture", model_.arch.architecture},
+                             {"notes", model_.arch.notes}};
 }
 
 // A run's answers: the prediction, the fills, and (with interventions, for a decoder that is

@@ -20,6 +20,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -36,17 +37,21 @@ struct ModelSource {
     Json,    // value: a model file's JSON text (docs/model-file.md)
     File,    // value: the path of a model file ("weights" may name a file beside it)
     Preset,  // value: a built-in preset's name ("" for "default")
+    Checkpoint,  // value: a Hugging Face checkpoint's directory (io/checkpoint.h)
   };
   Kind kind = Kind::Json;
   std::string value;
   std::optional<std::string> text;  // replaces the model's text (the CLI's --text)
+  std::optional<std::string> text2;  // a checkpoint's second sentence (BERT: segment B)
+  std::optional<std::vector<int>> ids;  // a checkpoint's token ids, instead of tokenizing text
 };
 
 // What a run asks for besides the forward pass.
 struct RunOptions {
   bool backward = false;      // the loss and every gradient; if the backward pass refuses the
                               // model, "backward_error" says why and the forward trace stays
-  bool generate = false;      // greedy decoding, when the model has a decoder ("generated", "rounds")
+  bool generate = false;      // greedy decoding, when the model has a decoder or an LM head
+                              // ("generated", "rounds"; a checkpoint also "generated_ids")
   int max_len = 32;           // at most this many tokens generated
   bool user_weights = false;  // configuration and parameters from set_user_weights' file
   bool prediction = false;    // a classifier's answer ("prediction")

@@ -452,6 +452,11 @@ void record_grad(Trace& t, Grads& G, const std::string& id, const std::vector<fl
 }  // namespace
 
 void run_backward(const Model& m, Trace& t, bool activations) {
+  if (!m.arch.model_type.empty())
+    throw Error("the backward pass does not cover pretrained checkpoints yet (their heads, token types and "
+                "activations have no gradient rules)");
+  if (m.config.activation == Activation::GELUTanh)
+    throw Error("the backward pass has no gradient rule for gelu_new (the tanh approximation of GELU) yet");
   Grads G(t, m);
   for (const Param& p : m.params) G.set_live(p.id);
   const std::size_t n = t.size();

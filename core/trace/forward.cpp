@@ -78,8 +78,34 @@ Vocab build_vocab(const Model& m, const std::vector<std::vector<std::string>>& t
 
 // token_ids, embedding, positional, (embedding_sum, embedding_ln.*), input for one stream
 // (r.tokens: "source" or "target"), at place {r.place.section, -1, ...}.
+// Token types (segments, BERT): their ids and the rows of the token-type table, one per token.
+Tensor rec_segments(Rec r, const std::vector<int>& type_ids, int T) {
+  const int d = r.model.config.d_model;
+  const Rec re = r.in("embedding");
+  float* tid = r.trace.add("token_type_ids", "token_type_ids", per_token(r, T), r.in("tokens").place,
+                           "Token types (segments)", "s_t \\in \\{0, 1\\}", "tokens", {},
+                           "0 for the first sentence (with [CLS] and its [SEP]), 1 for the second.")
+                   .data.data();
+  float* seg = r.trace.add("token_type_embedding", "token_type_embedding", per_token(r, T, dim(d, "feature")), re.place,
+                           "Token-type embeddings", "X^{\\text{seg}}_t = E^{\\text{type}}[s_t]", "lookup",
+                           {"token_type_ids", "token_type_table"}, "Row s_t of the token-type table: which sentence.")
+                   .data.data();
+  const Param& E = r.model.at("token_type_table");
+  const int rows = static_cast<int>(E.value.shape()[0]);
+  for (int t = 0; t < T; ++t) {
+    const int s = t < static_cast<int>(type_ids.size()) ? type_ids[t] : 0;
+    if (s < 0 || s >= rows)
+      throw Error("token type " + std::to_string(s) + " at position " + std::to_string(t) + " is outside the " +
+                  std::to_string(rows) + " rows of the token-type table");
+    tid[t] = static_cast<float>(s);
+    std::copy(E.value.data() + static_cast<std::size_t>(s) * d, E.value.data() + static_cast<std::size_t>(s + 1) * d,
+              seg + static_cast<std::size_t>(t) * d);
+  }
+  return {"token_type_embedding", seg};
+}
+
 Tensor rec_embed(Rec r, const std::string& pre, const std::vector<std::vector<int>>& ids, int T,
-                 const std::string& out_id, const std::string& what) {
+                 const std::string& out_id, const std::string& what, const std::vector<int>* type_ids = nullptr) {
   const Config& c = r.model.config;
   const int B = r.B, d = c.d_model;
   const Param& E = r.model.at("embedding_table");
@@ -127,17 +153,25 @@ Tensor rec_embed(Rec r, const std::string& pre, const std::vector<std::vector<in
   intervene(r.trace, pre + "positional");
   const std::string input_title = sym == "Y" ? "Decoder input: embedding + position"
                                                                  : "Encoder input: embedding + position";
-  const std::string sum_role = learned ? pre + "embedding_sum" : out_id;
+  const bool segments = type_ids && c.positional == Positional::Learned && r.model.arch.type_vocab_size > 0;
+  const Tensor seg = segments ? rec_segments(r, *type_ids, T) : Tensor{};
+  const bool norm = learned && r.model.arch.embedding_ln;
+  const std::string sum_role = norm ? pre + "embedding_sum" : out_id;
+  std::vector<std::string> parts{pre + "embedding", pre + "positional"};
+  if (segments) parts.push_back(seg.id);
   float* sum = r.trace.add(sum_role, sum_role, rows, re.place,
-                           learned ? "Token + position embeddings" : input_title,
-                           sym + " = " + sym + "^{\\text{tok}} + " + std::string(learned ? "P" : "PE"), "add",
-                           {pre + "embedding", pre + "positional"})
+                           learned ? (segments ? "Token + position + token-type embeddings" : "Token + position embeddings")
+                                   : input_title,
+                           sym + " = " + sym + "^{\\text{tok}} + " + std::string(learned ? "P" : "PE") +
+                               (segments ? " + " + sym + "^{\\text{seg}}" : ""),
+                           "add", parts)
                    .data.data();
   for (int b = 0; b < B; ++b)
     for (std::size_t i = 0; i < static_cast<std::size_t>(T) * d; ++i)
-      sum[b * static_cast<std::size_t>(T) * d + i] = emb[b * static_cast<std::size_t>(T) * d + i] + pos[i];
+      sum[b * static_cast<std::size_t>(T) * d + i] =
+          emb[b * static_cast<std::size_t>(T) * d + i] + pos[i] + (segments ? seg.data[i] : 0.0f);
   intervene(r.trace, sum_role);
-  if (!learned) return {out_id, sum};
+  if (!norm) return {out_id, sum};
   return rec_layernorm(re, pre + "embedding_ln", out_id, rows, "Embedding LayerNorm", {sum_role, sum},
                        {{"input", -1, "embedding", -1}, "embedding_ln", {}},
                        "BERT normalises the summed embeddings; dropout after it is the identity at inference.");
@@ -231,16 +265,39 @@ void check_mask_targets(const Model& m, const TextInfo& info) {
                 std::to_string(masks) + " [MASK]: give one target per [MASK], in order");
 }
 
+// Tokens given as ids (a checkpoint's tokenizer, or --ids): one sequence, checked against the
+// vocabulary and the position table's length.
+void given_tokens(const Model& m, TextInfo& info, Tokens& t) {
+  const GivenTokens& g = *m.tokens;
+  if (g.ids.empty()) throw Error("the text has no tokens", "no_tokens", {{"what", "text"}, {"tokenizer", g.tokenizer}});
+  if (static_cast<int>(g.ids.size()) > m.config.max_tokens)
+    throw Error("the text has " + std::to_string(g.ids.size()) + " tokens; this model takes at most " +
+                    std::to_string(m.config.max_tokens) + " (max_tokens)",
+                "too_many_tokens",
+                {{"what", "text"}, {"count", std::to_string(g.ids.size())}, {"max", std::to_string(m.config.max_tokens)}});
+  for (std::size_t i = 0; i < g.ids.size(); ++i)
+    if (g.ids[i] < 0 || g.ids[i] >= static_cast<int>(m.vocab.size()))
+      throw Error("token id " + std::to_string(g.ids[i]) + " (position " + std::to_string(i) +
+                  ") is outside the vocabulary of " + std::to_string(m.vocab.size()) + " tokens");
+  info.sentences.push_back(m.text2.empty() ? m.text : m.text + "\n" + m.text2);
+  info.skipped.emplace_back();
+  info.source_tokens.push_back(g.pieces);
+  info.tokenizer = g.tokenizer;
+  t.T = static_cast<int>(g.ids.size());
+}
+
 // Source and target tokens into `info`; returns their lengths.
 Tokens tokenize_all(const Model& m, TextInfo& info) {
   const Config& c = m.config;
   const bool explicit_input = m.input.has_value();
   if (explicit_input && !m.text2.empty())
     throw Error("\"text2\" needs \"text\": a model file with explicit \"input\" rows has no sentences to batch");
-  if (!explicit_input && m.text.empty()) throw Error("\"text\" is empty: type a sentence", "empty_text", {});
-  if (c.tokenizer == TokenizerKind::Bpe && !explicit_input) train_bpe(m, info);
+  if (!explicit_input && !m.tokens && m.text.empty()) throw Error("\"text\" is empty: type a sentence", "empty_text", {});
+  if (c.tokenizer == TokenizerKind::Bpe && !explicit_input && !m.tokens) train_bpe(m, info);
   Tokens t;
-  if (explicit_input) {
+  if (m.tokens) {
+    given_tokens(m, info, t);
+  } else if (explicit_input) {
     t.T = static_cast<int>(m.input->shape()[0]);
     std::vector<std::string> labels;
     for (int i = 0; i < t.T; ++i) labels.push_back("x" + std::to_string(i));
@@ -288,7 +345,9 @@ void assign_ids(Model& m, TextInfo& info, Tokens& t) {
   const Vocab vocab = build_vocab(m, texts);
   info.vocab = vocab.tokens();
   t.src_ids.assign(t.B, std::vector<int>(t.T, vocab.pad()));
-  if (!m.input)
+  if (m.tokens)
+    t.src_ids[0] = m.tokens->ids;
+  else if (!m.input)
     for (int b = 0; b < t.B; ++b)
       for (int i = 0; i < t.src_len[b]; ++i) t.src_ids[b][i] = vocab.id(info.source_tokens[b][i]);
   t.tgt_ids.assign(1, {});
@@ -320,7 +379,7 @@ Tensor rec_encoder(Rec r, const Tokens& t) {
     x = {"input", s.data.data()};
     intervene(r.trace, "input");
   } else {
-    x = rec_embed(r, "", t.src_ids, t.T, "input", "source");
+    x = rec_embed(r, "", t.src_ids, t.T, "input", "source", r.model.tokens ? &r.model.tokens->type_ids : nullptr);
   }
   const Tensor mask = rec_mask(r, "attention_mask", c.causal ? "Causal + padding mask" : "Attention mask", t.T, "source",
                                t.T, "source", t.src_len, c.causal);
@@ -348,28 +407,76 @@ void rec_classifier(Rec r, const Tensor& out, int T) {
     std::copy(out.data + static_cast<std::size_t>(b) * T * d, out.data + (static_cast<std::size_t>(b) * T + 1) * d,
               pooled + static_cast<std::size_t>(b) * d);
   intervene(r.trace, pooled_id);
+  Tensor h{pooled_id, pooled};
+  const Activation pooler = r.model.arch.pooler;
+  if (pooler != Activation::None) {  // BERT's pooler (dense + tanh), DistilBERT's pre_classifier (+ ReLU)
+    const bool tanh = pooler == Activation::Tanh;
+    pooled_dims.back() = dim(d, "feature");
+    h = rec_linear_act(r.in("pooler"), "pooler_pre", "pooler", pooled_dims, "Pooler: dense layer on the first token",
+                       "u = h W^{p} + b^{p}", h, "W_p", "b_p", pooler,
+                       tanh ? "BERT's pooler: trained on next-sentence prediction, read by the classifier."
+                            : "DistilBERT's pre-classifier layer.");
+  }
   const Tensor logits = rec_linear(r, "logits", label_dims, "Classifier logits",
-                                   "z = h W^{\\text{cls}} + b^{\\text{cls}}", {pooled_id, pooled}, "W", "b");
+                                   "z = h W^{\\text{cls}} + b^{\\text{cls}}", h, "W", "b");
   rec_softmax(r, "probs", label_dims, "Label probabilities", logits);
 }
 
 // The masked-word head (BERT's masked-LM objective, without BERT's extra transform layer):
 // every token's output scored against the token table (tied weights, no bias), then a
 // softmax over the vocabulary; the loss reads the rows of the [MASK] positions.
-void rec_masked_lm(Rec r, const Tensor& out, int T) {
+// A checkpoint's masked-LM head (BERT, DistilBERT) first transforms each output: dense,
+// activation, LayerNorm; its tied decoder then adds a bias per vocabulary entry.
+void rec_masked_lm(Rec r, Tensor out, int T) {
   const int d = r.model.config.d_model, V = static_cast<int>(r.trace.text.vocab.size());
+  const bool transform = r.model.arch.mlm_transform;
+  const Dims rows = per_token(r, T, dim(d, "feature"));
+  if (transform) {
+    Rec in_head = r;
+    in_head.place = {"masked_lm", -1, "transform", -1};
+    const Tensor u = rec_linear_act(in_head, "transform_pre", "transform_act", rows, "Masked-LM head: dense layer",
+                                    "U = H W^{t} + b^{t}", out, "W_t", "b_t", r.model.config.activation,
+                                    "The head's own layer before it scores the vocabulary.");
+    out = rec_layernorm(in_head, "transform_ln", "", rows, "Masked-LM head: LayerNorm", u,
+                        {in_head.place, "transform_ln", {}});
+  }
   r.place = {"masked_lm", -1, "projection", -1};
   const Dims vocab_dims = per_token(r, T, dim(V, "vocab", "vocab"));
+  std::vector<std::string> inputs{out.id, "embedding_table"};
+  if (transform) inputs.push_back(param_id({r.place, "", "b"}));
   Step& step = r.trace.add(step_id(r.place, "logits"), "logits", vocab_dims, r.place,
-                           "Masked-word logits over the vocabulary", "z = H E^{\\top}", "logits", {out.id, "embedding_table"},
+                           "Masked-word logits over the vocabulary", transform ? "z = U E^{\\top} + b" : "z = H E^{\\top}",
+                           "logits", inputs,
                            "Each token's output against every row of the token table (weight tying); the rows at "
                            "[MASK] positions are the guesses.");
   const Tensor logits{step.id, step.data.data()};
   const Param& E = r.model.at("embedding_table");
   ew_f32_scores(step.data.data(), V, out.data, d, E.value.data(), d, r.B * T, V, d);
+  if (transform) {
+    const float* b = r.model.at(inputs.back()).value.data();
+    for (std::size_t i = 0; i < static_cast<std::size_t>(r.B) * T; ++i)
+      for (int v = 0; v < V; ++v) step.data[i * V + v] += b[v];
+  }
   intervene(r.trace, logits.id);
   rec_softmax(r.in("softmax"), "probs", vocab_dims, "Masked-word probabilities", logits,
               "Row t is the model's distribution for the word at position t.");
+}
+
+// A causal language model's head (GPT-2): every position's output against the token table
+// (tied weights, no bias), then the next-token softmax. The same steps as an encoder–decoder's
+// output projection ("logits", "probs" at the output), over the source tokens.
+void rec_lm_head(Rec r, const Tensor& out, int T) {
+  const int d = r.model.config.d_model, V = static_cast<int>(r.trace.text.vocab.size());
+  r.place = {"output", -1, "projection", -1};
+  const Dims vocab_dims = per_token(r, T, dim(V, "vocab", "vocab"));
+  float* logits = r.trace.add("logits", "logits", vocab_dims, r.place, "Output logits over the vocabulary",
+                              "z = H E^{\\top}", "logits", {out.id, "embedding_table"},
+                              "The LM head shares the token table (weight tying).")
+                      .data.data();
+  const Param& E = r.model.at("embedding_table");
+  ew_f32_scores(logits, V, out.data, d, E.value.data(), d, r.B * T, V, d);
+  rec_softmax(r.in("softmax"), "probs", vocab_dims, "Next-token probabilities", {"logits", logits},
+              "Row t is the model's distribution for the token after position t.");
 }
 
 // The decoder over the first sentence's encoder output, then the tied output projection
@@ -417,6 +524,7 @@ void run(Model& m, Trace& trace) {
   const Tensor out = rec_encoder(r, t);
   if (m.config.num_labels > 0) rec_classifier(r, out, t.T);
   if (m.config.masked_lm) rec_masked_lm(r, out, t.T);
+  if (m.arch.lm_head) rec_lm_head(r, out, t.T);
   if (m.config.decoder_layers > 0) rec_decoder(r, t, out);
 }
 

@@ -48,10 +48,37 @@ std::vector<GenRound> generate_greedy(Model& model, Trace& trace, int max_len) {
   return rounds;
 }
 
+std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, std::vector<int>* ids) {
+  if (!model.arch.lm_head || !model.tokens) throw Error("generation needs a language-model head (GPT2LMHeadModel) and tokens");
+  if (max_len < 1) throw Error("generation needs a limit of at least one token");
+  std::vector<GenRound> rounds;
+  std::vector<int> picked;
+  GivenTokens& g = *model.tokens;
+  for (int round = 0; round < max_len; ++round) {
+    run(model, trace);
+    const Step& p = trace.at("probs");  // [T, V]
+    const int V = p.shape[1];
+    const float* last = p.data.data() + static_cast<std::size_t>(p.shape[0] - 1) * V;
+    const int best = static_cast<int>(std::max_element(last, last + V) - last);
+    std::string input;
+    for (const auto& piece : g.pieces) input += (input.empty() ? "" : " ") + piece;
+    rounds.push_back({input, model.vocab.at(static_cast<std::size_t>(best)), last[best]});
+    if (best == model.arch.eos_id) break;
+    picked.push_back(best);
+    // The last round's input stays (its trace is the one kept); so does a full position table.
+    if (round + 1 == max_len || static_cast<int>(g.ids.size()) >= model.config.max_tokens) break;
+    g.ids.push_back(best);
+    g.pieces.push_back(rounds.back().token);
+    if (!g.type_ids.empty()) g.type_ids.push_back(g.type_ids.back());
+  }
+  if (ids) *ids = picked;
+  return rounds;
+}
+
 std::vector<std::string> generated_tokens(const std::vector<GenRound>& rounds) {
   std::vector<std::string> out;
   for (const GenRound& r : rounds)
-    if (r.token != "</s>") out.push_back(r.token);
+    if (r.token != "</s>" && r.token != "<|endoftext|>") out.push_back(r.token);
   return out;
 }
 

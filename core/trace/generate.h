@@ -45,7 +45,14 @@ struct GenRound {
 // last round's trace. Throws ew::Error when the model has no decoder.
 std::vector<GenRound> generate_greedy(Model& model, Trace& trace, int max_len = 32);
 
-// The generated tokens of those rounds (without </s>).
+// Greedy generation of a causal language model (model.arch.lm_head, GPT-2) from model.tokens:
+// each round runs the model, takes the most probable token after the last position, and
+// appends it, until arch.eos_id (<|endoftext|>, not appended), max_len rounds or max_tokens.
+// model.tokens and `trace` are left as the last round's input and trace; `ids` (when given)
+// receives the generated ids. Throws ew::Error when the model has no LM head or tokens.
+std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, std::vector<int>* ids = nullptr);
+
+// The generated tokens of those rounds (without </s> or <|endoftext|>).
 std::vector<std::string> generated_tokens(const std::vector<GenRound>& rounds);
 
 }  // namespace ew

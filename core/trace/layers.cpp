@@ -18,7 +18,9 @@ Tensor rec_ffn(Rec r, const Tensor& x, int T) {
                                        "Each position separately, widened to d_ff = " + std::to_string(c.d_ff) + ".");
   return rec_linear(f, "ffn_out", per_token(r, T, dim(c.d_model, "feature")), "Feed-forward: second linear layer",
                     std::string("\\mathrm{FFN}(X) = ") +
-                        (c.activation == Activation::GELU ? "\\mathrm{GELU}" : "\\max(0, \\cdot)") +
+                        (c.activation == Activation::GELU       ? "\\mathrm{GELU}"
+                         : c.activation == Activation::GELUTanh ? "\\mathrm{GELU}_{\\tanh}"
+                                                                : "\\max(0, \\cdot)") +
                         "(X W_1 + b_1)\\, W_2 + b_2",
                     hidden, "W_2", "b_2", "Back to d_model columns.");
 }

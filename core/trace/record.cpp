@@ -56,13 +56,22 @@ Step& add_step(Rec r, const std::string& role, const Dims& dims, const std::stri
 const Param& param(const Rec& r, const std::string& name) { return r.model.at(param_id({r.place, "", name})); }
 
 Step& add_activation_step(Rec r, const std::string& role, const Dims& dims, const std::string& x_id, Activation act) {
-  const bool gelu = act == Activation::GELU;
-  return add_step(r, role, dims, gelu ? "GELU activation" : "ReLU activation",
-                  gelu ? "\\mathrm{GELU}(u) = u\\,\\Phi(u) = \\tfrac{1}{2}u\\left(1 + \\mathrm{erf}(u/\\sqrt{2})\\right)"
-                       : "\\mathrm{ReLU}(u) = \\max(0, u)",
-                  "activation", {x_id},
-                  gelu ? "Exact GELU with the error function (not the tanh approximation)."
-                       : "Negative pre-activations become 0.");
+  switch (act) {
+    case Activation::GELU:
+      return add_step(r, role, dims, "GELU activation",
+                      "\\mathrm{GELU}(u) = u\\,\\Phi(u) = \\tfrac{1}{2}u\\left(1 + \\mathrm{erf}(u/\\sqrt{2})\\right)",
+                      "activation", {x_id}, "Exact GELU with the error function (not the tanh approximation).");
+    case Activation::GELUTanh:
+      return add_step(r, role, dims, "GELU activation (tanh approximation, gelu_new)",
+                      "\\mathrm{GELU}_{\\tanh}(u) = \\tfrac{1}{2}u\\left(1 + \\tanh\\!\\left(\\sqrt{2/\\pi}\\,(u + 0.044715\\,u^3)\\right)\\right)",
+                      "activation", {x_id}, "GPT-2's gelu_new: the tanh approximation of GELU, not the exact erf form.");
+    case Activation::Tanh:
+      return add_step(r, role, dims, "tanh activation", "\\tanh(u)", "activation", {x_id},
+                      "Squashes each value into (−1, 1).");
+    default:
+      return add_step(r, role, dims, "ReLU activation", "\\mathrm{ReLU}(u) = \\max(0, u)", "activation", {x_id},
+                      "Negative pre-activations become 0.");
+  }
 }
 
 // An intervention edits step `id` in this run (trace/intervene.h).

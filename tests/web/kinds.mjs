@@ -48,6 +48,8 @@ extra('batch + causal + pre-norm + GELU + learned + classifier + 2 decoder layer
 extra('post-norm batch with decoder, no scaling', { d_model: 8, num_heads: 4, d_ff: 16, num_layers: 1, decoder_layers: 1, scale: false },
   'in the bleak midwinter frosty wind made moan', { text2: 'earth stood' });
 extra('BPE, whitespace-free punctuation', { d_model: 16, num_heads: 2, tokenizer: 'bpe', bpe_merges: 8 }, 'lower lowest newer, wider!');
+extra('pre-norm gelu_new (GPT-2\'s tanh GELU), causal, learned positions', { d_model: 8, num_heads: 2, d_ff: 16, norm: 'pre',
+  activation: 'gelu_new', causal: true, positional: 'learned' }, 'the cat sat on the mat');
 extra('no positions, one head', { d_model: 6, num_heads: 1, d_ff: 10, positional: 'none' }, 'a b c b a');
 // The backward pass (issue 10): the loss and every grad step, whose explanations sum the
 // chain rule's terms over the steps each tensor feeds.

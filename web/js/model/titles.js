@@ -48,7 +48,7 @@ export function stepName(step, trace) {
   }
   return t(nameKey(step, trace), params);
 }
-const actName = (trace) => ((trace.config && trace.config.activation) === 'gelu' ? 'GELU' : 'ReLU');
+const actName = (trace) => ({ gelu: 'GELU', gelu_new: 'GELU (tanh)' })[trace.config && trace.config.activation] || 'ReLU';
 
 // The block a step sits in, named for a reader (self-attention is "masked" in the decoder).
 function blockName(p) {

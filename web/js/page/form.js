@@ -142,7 +142,7 @@ export function settingsSummary(s) {
   return [
     `d_model ${s.d_model}`, t('form.summary.heads', { n: s.num_heads }), `d_ff ${s.d_ff}`,
     t('form.summary.layers', { enc: s.num_layers, dec: s.decoder_layers }), t('form.summary.norm', { norm: s.norm }),
-    s.activation === 'gelu' ? 'GELU' : 'ReLU', s.causal ? t('form.summary.causal') : '', s.scale ? '' : t('form.summary.noScale'),
+    s.activation === 'gelu' ? 'GELU' : s.activation === 'gelu_new' ? 'GELU (tanh)' : 'ReLU', s.causal ? t('form.summary.causal') : '', s.scale ? '' : t('form.summary.noScale'),
     t('form.summary.positions', { positional: s.positional }), s.tokenizer,
     t('form.summary.seed', { seed: s.seed }),
   ].filter(Boolean).join(' · ');

@@ -52,6 +52,12 @@ function activation({ trace, R, c, v, lines, H, inp }) {
     lines.push({ t: `= ½ · ${paren(fmt(x))} · (1 + erf(${term(x / Math.SQRT2)}))` });
     lines.push({ t: `= ½ · ${paren(fmt(x))} · (1 + ${paren(term(e))})` });
     y = 0.5 * x * (1 + e);
+  } else if (trace.config.activation === 'gelu_new') {
+    const u = Math.sqrt(2 / Math.PI) * (x + 0.044715 * x * x * x), th = Math.tanh(u);
+    lines.push({ t: 'GELU(h) ≈ ½ · h · (1 + tanh(√(2/π) · (h + 0.044715 · h³)))', cls: 'formula' });
+    lines.push({ t: `= ½ · ${paren(fmt(x))} · (1 + tanh(${term(u)}))` });
+    lines.push({ t: `= ½ · ${paren(fmt(x))} · (1 + ${paren(term(th))})` });
+    y = 0.5 * x * (1 + th);
   } else {
     lines.push({ t: 'ReLU(h) = max(0, h)', cls: 'formula' });
     lines.push({ t: `= max(0, ${fmt(x)})` });

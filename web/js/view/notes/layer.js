@@ -41,7 +41,7 @@ export function ffnPreNote(step, trace) {
 // a small negative number (its input was negative).
 export function ffnHiddenNote(step, trace) {
   const pre = trace.get(step.inputs[0]);
-  const gelu = trace.config.activation === 'gelu';
+  const gelu = trace.config.activation === 'gelu' || trace.config.activation === 'gelu_new';
   const src = pre && pre.data ? pre.data : step.data;
   let off = 0;
   for (const x of src) if (x <= 0) off++;

@@ -18,6 +18,7 @@ export default {
   'form.activation': 'Aktivierung',
   'form.activation.relu': 'ReLU',
   'form.activation.gelu': 'GELU (exakt, erf)',
+  'form.activation.gelu_new': 'GELU (tanh-Näherung, gelu_new von GPT-2)',
   'form.positional': 'Positionen',
   'form.positional.sinusoidal': 'sinusförmig',
   'form.positional.learned': 'gelernt (BERT)',

@@ -18,6 +18,7 @@ export default {
   'form.activation': 'activation',
   'form.activation.relu': 'ReLU',
   'form.activation.gelu': 'GELU (exact, erf)',
+  'form.activation.gelu_new': 'GELU (tanh approximation, GPT-2’s gelu_new)',
   'form.positional': 'positions',
   'form.positional.sinusoidal': 'sinusoidal',
   'form.positional.learned': 'learned (BERT)',

@@ -1,0 +1,46 @@
+// checkpoint.h — a Hugging Face checkpoint (config.json, model.safetensors and the tokenizer
+// files) as a Model: bert (BertModel, BertForMaskedLM, BertForPreTraining's masked-LM half,
+// BertForSequenceClassification), distilbert (DistilBertModel, …ForMaskedLM,
+// …ForSequenceClassification) and gpt2 (GPT2Model, GPT2LMHeadModel), onto the same steps as our
+// own models (io/hf_keys.h says which tensor is which parameter).
+//
+// The weights are widened (F16, BF16) and transposed straight from the file's bytes into the
+// parameters, and the bytes are released when loading ends: the weights live once (plus the
+// matmul kernels' packed copy, made at the first run, as for every model).
+//
+// Every error names the file and the key: "config.json: \"model_type\" is …",
+// "model.safetensors: tensor \"h.0.attn.c_attn.weight\" is missing (layer0.W_q)".
+#pragma once
+#include <string>
+#include <vector>
+
+#include "io/checkpoint_tokenizer.h"
+#include "model/model.h"
+
+namespace ew {
+
+// A checkpoint's files by their standard names, as their contents ("" = absent).
+struct CheckpointFiles {
+  std::string config_json;
+  std::string safetensors;  // moved from and released by model_from_checkpoint
+  TokenizerFileSet tokenizer;
+};
+
+// The files of directory `dir`. A missing config.json or model.safetensors is an ew::Error
+// naming it.
+CheckpointFiles read_checkpoint_dir(const std::string& dir);
+
+// A loaded checkpoint: the model (no text yet; model.arch.notes says what was ignored) and its
+// tokenizer.
+struct Checkpoint {
+  Model model;
+  CheckpointTokenizer tokenizer;
+};
+Checkpoint load_checkpoint(CheckpointFiles&& files);
+
+// The tokens of a run: `ids` when given (the CLI's --ids), else the tokenizer's encoding of text
+// (and text2, segment B). ew::Error when neither works.
+GivenTokens checkpoint_tokens(const Checkpoint& c, const std::string& text, const std::string& text2,
+                              const std::vector<int>* ids);
+
+}  // namespace ew

@@ -1,0 +1,152 @@
+// test_checkpoint.cpp — a Hugging Face checkpoint's files in memory (io/checkpoint.h), checked
+// from the definitions of the layouts: nn.Linear's [out, in] weight lands transposed in our
+// in×out parameter (element [o][i] = 100·o + i reads back at W[i][o]); GPT-2's fused c_attn
+// [in, 3d] splits by columns into W_q | W_k | W_v; bfloat16 is the top half of a float32
+// (rounded to nearest even); the tied decoder copy must equal the token table; the notes list
+// the next-sentence head. Runs natively and in both wasm builds (the page will load the same way).
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <string>
+
+#include "io/checkpoint.h"
+#include "io/safetensors.h"
+#include "model/error.h"
+
+namespace {
+
+ew::NamedTensor tensor(const std::string& name, std::vector<std::size_t> shape, float (*f)(std::size_t, std::size_t)) {
+  ew::NamedTensor t{name, shape, {}};
+  const std::size_t rows = shape.size() == 1 ? 1 : shape[0], cols = shape.back();
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t c = 0; c < cols; ++c) t.data.push_back(f(r, c));
+  return t;
+}
+float index_value(std::size_t r, std::size_t c) { return static_cast<float>(100 * r + c); }
+float one(std::size_t, std::size_t) { return 1.0f; }
+float zero(std::size_t, std::size_t) { return 0.0f; }
+
+std::string bytes_of(const ew::SafeTensors& st, ew::DiskType type = ew::DiskType::F32) {
+  const auto b = ew::write_safetensors(st, type);
+  return std::string(b.begin(), b.end());
+}
+
+// A one-layer BERT (d 4, 2 heads, d_ff 8, 3 positions, 5 tokens) with every tensor named as
+// BertForPreTraining saves it; Q's weight holds 100·o + i.
+ew::SafeTensors tiny_bert() {
+  ew::SafeTensors st;
+  const std::string L = "bert.encoder.layer.0.";
+  auto& t = st.tensors;
+  t.push_back(tensor("bert.embeddings.word_embeddings.weight", {5, 4}, index_value));
+  t.push_back(tensor("bert.embeddings.position_embeddings.weight", {3, 4}, one));
+  t.push_back(tensor("bert.embeddings.token_type_embeddings.weight", {2, 4}, zero));
+  t.push_back(tensor("bert.embeddings.LayerNorm.gamma", {4}, one));  // the old names
+  t.push_back(tensor("bert.embeddings.LayerNorm.beta", {4}, zero));
+  for (const char* m : {"attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"}) {
+    t.push_back(tensor(L + m + ".weight", {4, 4}, index_value));
+    t.push_back(tensor(L + m + ".bias", {4}, zero));
+  }
+  t.push_back(tensor(L + "intermediate.dense.weight", {8, 4}, index_value));
+  t.push_back(tensor(L + "intermediate.dense.bias", {8}, zero));
+  t.push_back(tensor(L + "output.dense.weight", {4, 8}, index_value));
+  t.push_back(tensor(L + "output.dense.bias", {4}, zero));
+  for (const char* ln : {"attention.output.LayerNorm", "output.LayerNorm"}) {
+    t.push_back(tensor(L + ln + ".weight", {4}, one));
+    t.push_back(tensor(L + ln + ".bias", {4}, zero));
+  }
+  t.push_back(tensor("cls.predictions.transform.dense.weight", {4, 4}, one));
+  t.push_back(tensor("cls.predictions.transform.dense.bias", {4}, zero));
+  t.push_back(tensor("cls.predictions.transform.LayerNorm.weight", {4}, one));
+  t.push_back(tensor("cls.predictions.transform.LayerNorm.bias", {4}, zero));
+  t.push_back(tensor("cls.predictions.bias", {5}, zero));
+  t.push_back(tensor("cls.seq_relationship.weight", {2, 4}, one));
+  t.push_back(tensor("cls.seq_relationship.bias", {2}, zero));
+  return st;
+}
+
+const char* kBertConfig = R"({"model_type": "bert", "architectures": ["BertForPreTraining"], "hidden_size": 4,
+  "num_attention_heads": 2, "num_hidden_layers": 1, "intermediate_size": 8, "max_position_embeddings": 3,
+  "vocab_size": 5, "type_vocab_size": 2})";
+
+ew::Checkpoint load(const std::string& config, std::string weights) {
+  ew::CheckpointFiles f;
+  f.config_json = config;
+  f.safetensors = std::move(weights);
+  // A WordPiece vocabulary for BERT's; GPT-2's test needs none (a byte-level one has 256+ tokens).
+  if (config.find("\"gpt2\"") == std::string::npos) f.tokenizer.vocab_txt = "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\n";
+  return ew::load_checkpoint(std::move(f));
+}
+
+}  // namespace
+
+TEST_CASE("nn.Linear's [out, in] weight is transposed into our in×out parameter") {
+  const ew::Checkpoint c = load(kBertConfig, bytes_of(tiny_bert()));
+  const auto& W = c.model.at("layer0.W_q").value;  // [in, out]
+  for (std::size_t i = 0; i < 4; ++i)
+    for (std::size_t o = 0; o < 4; ++o) CHECK(W(i, o) == static_cast<float>(100 * o + i));
+  const auto& W1 = c.model.at("layer0.W_1").value;  // intermediate.dense [8, 4] → [4, 8]
+  CHECK(W1.shape()[0] == 4);
+  CHECK(W1(3, 7) == 703.0f);
+  CHECK(c.model.config.masked_lm);
+  CHECK(c.model.vocab.size() == 5);
+  bool nsp = false;
+  for (const auto& n : c.model.arch.notes) nsp = nsp || n.find("cls.seq_relationship.weight") != std::string::npos;
+  CHECK(nsp);
+}
+
+TEST_CASE("a tied decoder copy must be the token table") {
+  ew::SafeTensors st = tiny_bert();
+  st.tensors.push_back(tensor("cls.predictions.decoder.weight", {5, 4}, index_value));
+  CHECK_NOTHROW(load(kBertConfig, bytes_of(st)));
+  st.tensors.back().data[3] += 1.0f;
+  CHECK_THROWS_WITH_AS(load(kBertConfig, bytes_of(st)),
+                       doctest::Contains("\"cls.predictions.decoder.weight\" differs from the token table"), ew::Error);
+}
+
+TEST_CASE("GPT-2's fused c_attn splits by columns into W_q | W_k | W_v, its bias likewise") {
+  ew::SafeTensors st;
+  auto& t = st.tensors;
+  const std::string L = "h.0.";
+  t.push_back(tensor("wte.weight", {5, 4}, one));
+  t.push_back(tensor("wpe.weight", {3, 4}, one));
+  t.push_back(tensor(L + "attn.c_attn.weight", {4, 12}, index_value));  // Conv1D: [in, out]
+  t.push_back(tensor(L + "attn.c_attn.bias", {12}, index_value));
+  t.push_back(tensor(L + "attn.c_proj.weight", {4, 4}, index_value));
+  t.push_back(tensor(L + "attn.c_proj.bias", {4}, zero));
+  t.push_back(tensor(L + "mlp.c_fc.weight", {4, 16}, one));
+  t.push_back(tensor(L + "mlp.c_fc.bias", {16}, zero));
+  t.push_back(tensor(L + "mlp.c_proj.weight", {16, 4}, one));
+  t.push_back(tensor(L + "mlp.c_proj.bias", {4}, zero));
+  for (const char* ln : {"h.0.ln_1", "h.0.ln_2", "ln_f"}) {
+    t.push_back(tensor(std::string(ln) + ".weight", {4}, one));
+    t.push_back(tensor(std::string(ln) + ".bias", {4}, zero));
+  }
+  const ew::Checkpoint c = load(R"({"model_type": "gpt2", "n_embd": 4, "n_head": 2, "n_layer": 1, "n_positions": 3,
+                                    "vocab_size": 5})",
+                                bytes_of(st, ew::DiskType::F16));  // integers below 2048: exact in float16
+  const char* parts[3][2] = {{"layer0.W_q", "layer0.b_q"}, {"layer0.W_k", "layer0.b_k"}, {"layer0.W_v", "layer0.b_v"}};
+  for (int p = 0; p < 3; ++p) {
+    const auto& W = c.model.at(parts[p][0]).value;
+    const auto& b = c.model.at(parts[p][1]).value;
+    for (std::size_t r = 0; r < 4; ++r)
+      for (std::size_t col = 0; col < 4; ++col) CHECK(W(r, col) == static_cast<float>(100 * r + 4 * p + col));
+    CHECK(b(0) == static_cast<float>(4 * p));
+  }
+  CHECK(c.model.at("layer0.W_o").value(1, 2) == 102.0f);  // Conv1D: as is
+  CHECK(c.model.config.norm == ew::NormOrder::Pre);
+  CHECK(c.model.config.activation == ew::Activation::GELUTanh);
+  CHECK_FALSE(c.model.arch.lm_head);  // GPT2Model: no "transformer." keys, no architectures
+}
+
+TEST_CASE("bfloat16 is the top half of a float32, rounded to nearest even") {
+  CHECK(ew::float_to_bf16(1.0f) == 0x3F80);
+  CHECK(ew::float_to_bf16(3.14159274f) == 0x4049);  // 0x40490FDB: the lower half < 0x8000
+  std::uint32_t u = 0x3F808000u;                    // exactly half way: to the even 0x3F80
+  float f;
+  std::memcpy(&f, &u, 4);
+  CHECK(ew::float_to_bf16(f) == 0x3F80);
+  u = 0x3F818000u;  // half way from an odd one: up to 0x3F82
+  std::memcpy(&f, &u, 4);
+  CHECK(ew::float_to_bf16(f) == 0x3F82);
+  CHECK(ew::bf16_to_float(0xC0A0) == -5.0f);
+}
