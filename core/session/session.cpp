@@ -1,7 +1,11 @@
 // session.cpp — one run and everything it can ask for (session.h).
 #include "session/session.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <string_view>
+#include <unordered_map>
 
 #include "io/model_file.h"
 #include "io/presets.h"
@@ -36,6 +40,50 @@ std::string shown(const json& v) {
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// "[r, c]" of flat index i in a tensor of this shape.
+std::string index_of(std::size_t i, const std::vector<int>& shape) {
+  std::string out;
+  for (std::size_t k = shape.size(); k-- > 0;) {
+    const auto n = static_cast<std::size_t>(std::max(shape[k], 1));
+    out = std::to_string(i % n) + (out.empty() ? "" : ", ") + out;
+    i /= n;
+  }
+  return "[" + out + "]";
+}
+
+bool has_neg_inf(const Step& s) {
+  for (float v : s.data)
+    if (v == -INFINITY) return true;
+  return false;
+}
+
+// The overflow scan: the first step, in the order the passes computed them, that holds a
+// non-finite value although its inputs are finite, stops the run with that step's name. −∞ is
+// a value only where a mask puts it: in a mask step, and in a step that reads one (the scaled
+// scores S/√d_k + M); anywhere else, and NaN or +∞ anywhere, is float32 running out of range.
+// One pass over the trace's values after the run: a few percent of the forward pass.
+void check_finite(const Trace& t) {
+  std::unordered_map<std::string_view, bool> masked;  // step id → holds a mask's −∞
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    const Step& s = t[k];
+    bool reads_mask = s.kind == "mask";
+    for (const std::string& in : s.inputs) {  // a gradient is never −∞ by a mask
+      auto it = masked.find(in);
+      reads_mask = reads_mask || (it != masked.end() && it->second);
+    }
+    reads_mask = reads_mask && s.kind != "grad";
+    for (std::size_t i = 0; i < s.data.size(); ++i) {
+      const float v = s.data[i];
+      if (std::isfinite(v) || (v == -INFINITY && reads_mask)) continue;
+      const std::string value = std::isnan(v) ? "NaN" : v > 0 ? "+inf" : "-inf", at = index_of(i, s.shape);
+      throw Error("overflow: step " + s.id + " (" + s.title + ") produced " + value + " at " + at +
+                      " from finite inputs: its numbers exceed float32's range (about ±3.4e38), so the run stops there",
+                  "overflow", {{"step", s.id}, {"title", s.title}, {"value", value}, {"at", at}});
+    }
+    masked[s.id] = reads_mask && has_neg_inf(s);
+  }
 }
 
 }  // namespace
@@ -105,12 +153,14 @@ void Session::forward(Model& model, const RunOptions& options) {
   }
 }
 
-// The backward pass. A model it refuses (nothing to predict, a gradient that overflows) still
-// shows its forward pass, with the reason in "backward_error".
+// The backward pass. A model it refuses (nothing to predict, the right answer's probability 0)
+// still shows its forward pass, with the reason in "backward_error"; a gradient that overflows
+// stops the run (check_finite).
 void Session::backward(Model& model) {
   try {
     run_backward(model, trace_);
   } catch (const Error& e) {
+    if (e.code == "overflow") throw;
     report_["backward_error"] = e.what();
     ew::run(model, trace_);  // drops any gradient steps recorded before the error
   }
@@ -125,13 +175,16 @@ void Session::run(const RunOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   forward(model, options);
   ms_ = ms_since(t0);
+  check_finite(trace_);
   const auto t1 = std::chrono::steady_clock::now();
   if (options.backward) backward(model);
   backward_ms_ = ms_since(t1);
+  if (options.backward) check_finite(trace_);
   model_ = std::move(model);
   ok_ = true;
   if (options.prediction && model_.config.num_labels > 0) report_["prediction"] = prediction_json(model_, trace_);
   if (options.fills && model_.config.masked_lm) report_["fills"] = fills_json(trace_);
+  if (json unknown = unknown_json(trace_); !unknown.is_null()) report_["unknown"] = std::move(unknown);
 }
 
 void Session::run(const ModelSource& source, const RunOptions& options) {
