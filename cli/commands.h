@@ -38,10 +38,15 @@ struct AnalyzeArgs {
   std::string task, preset, model_path, corpus = "build/corpus";
   int n = 1000;
   std::uint64_t seed = 1;
-  double require = -1;        // exit 1 below this accuracy (-1: no requirement)
+  double require = -1;        // exit 1 below this accuracy (masked-words: top-1; -1: no requirement)
+  double require_top5 = -1;   // masked-words: exit 1 below this top-5 (-1: no requirement)
   bool beat_unigram = false;  // masked-words: exit 1 unless above the unigram baseline
+  bool seeded = false;        // measure the same architecture with seeded weights instead (the
+                              // control that shows a gate can fail)
 };
 ew::Model analysis_model(const AnalyzeArgs& a);
+// Prints "accuracy X is below the required Y" and returns false when `got` < `required` (≥ 0).
+bool meets(const char* what, double got, double required);
 
 // masked.cpp: masked-words' measurements (top-1/top-5 beside the unigram baseline), after
 // training and for `analyze`.
