@@ -80,6 +80,27 @@ TEST_CASE("input rows of ±1e30 stop the run at the first step that overflows, n
   CHECK(std::string(run_error(m).what()).empty());
 }
 
+TEST_CASE("after an overflow the session still holds the last good run's trace, value for value") {
+  ew::Session s;
+  ew::RunOptions o;
+  o.backward = true;
+  Json good = base();
+  good["config"]["num_labels"] = 2;
+  good["label"] = 1;
+  s.run({ew::ModelSource::Kind::Json, good.dump(), std::nullopt}, o);
+  std::vector<std::vector<float>> before;
+  for (std::size_t k = 0; k < s.trace().size(); ++k) before.push_back(s.trace()[k].data);
+  Json bad = good;
+  Json w = Json::array();
+  for (int i = 0; i < 4; ++i) w.push_back(Json::array({1e20, -1e20, 1e20, 1e20}));
+  bad["layers"] = Json::array({{{"W_q", w}, {"W_k", w}}});  // the same architecture: as many steps
+  CHECK_THROWS_AS(s.run({ew::ModelSource::Kind::Json, bad.dump(), std::nullopt}, o), ew::Error);
+  REQUIRE(s.trace().size() == before.size());
+  bool same = true;
+  for (std::size_t k = 0; k < before.size(); ++k) same = same && s.trace()[k].data == before[k];
+  CHECK(same);
+}
+
 TEST_CASE("huge weights: the first step past float32's range is named") {
   Json m = base();
   Json w = Json::array();

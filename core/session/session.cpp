@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 #include "io/model_file.h"
 #include "io/presets.h"
@@ -170,21 +171,38 @@ void Session::run(const RunOptions& options) {
   if (!next_ready_) throw Error("internal: the session has no model loaded to run");
   next_ready_ = false;
   Model model = std::move(next_);
-  report_ = json::object();
+  json last_report = std::exchange(report_, json::object());
   backward_asked_ = options.backward;
-  const auto t0 = std::chrono::steady_clock::now();
-  forward(model, options);
-  ms_ = ms_since(t0);
-  check_finite(trace_);
-  const auto t1 = std::chrono::steady_clock::now();
-  if (options.backward) backward(model);
-  backward_ms_ = ms_since(t1);
-  if (options.backward) check_finite(trace_);
+  try {
+    const auto t0 = std::chrono::steady_clock::now();
+    forward(model, options);
+    ms_ = ms_since(t0);
+    check_finite(trace_);
+    const auto t1 = std::chrono::steady_clock::now();
+    if (options.backward) backward(model);
+    backward_ms_ = ms_since(t1);
+    if (options.backward) check_finite(trace_);
+  } catch (const Error& e) {
+    if (e.code == "overflow" && good_) restore(std::move(last_report));
+    throw;
+  }
   model_ = std::move(model);
+  options_ = options;
+  good_ = true;
   ok_ = true;
   if (options.prediction && model_.config.num_labels > 0) report_["prediction"] = prediction_json(model_, trace_);
   if (options.fills && model_.config.masked_lm) report_["fills"] = fills_json(trace_);
   if (json unknown = unknown_json(trace_); !unknown.is_null()) report_["unknown"] = std::move(unknown);
+}
+
+// After an overflow: the last good run's trace and report again (computed again: runs are
+// deterministic), so the steps a caller has not fetched yet are still that run's (the page keeps
+// showing it), never the overflowed ones.
+void Session::restore(json report) {
+  Model m = model_;
+  forward(m, options_);
+  if (options_.backward) backward(m);
+  report_ = std::move(report);
 }
 
 void Session::run(const ModelSource& source, const RunOptions& options) {

@@ -93,8 +93,11 @@ class Session {
   Model read_model(const ModelSource& source, const RunOptions& options) const;
   void forward(Model& model, const RunOptions& options);
   void backward(Model& model);
+  void restore(nlohmann::json report);  // the last good run's trace and report, after an overflow
 
-  Model model_, next_;  // the last model run; the one loaded for the next run
+  Model model_, next_;  // the last model run (good_: it succeeded); the one loaded for the next run
+  RunOptions options_;  // what the last good run asked for
+  bool good_ = false;
   Trace trace_;
   bool ok_ = false, next_ready_ = false;
   std::string user_weights_;
