@@ -38,15 +38,20 @@ struct AnalyzeArgs {
   std::string task, preset, model_path, corpus = "build/corpus";
   int n = 1000;
   std::uint64_t seed = 1;
-  double require = -1;        // exit 1 below this accuracy (-1: no requirement)
+  double require = -1;        // exit 1 below this accuracy (masked-words: top-1; -1: no requirement)
+  double require_top5 = -1;   // masked-words: exit 1 below this top-5 (-1: no requirement)
   bool beat_unigram = false;  // masked-words: exit 1 unless above the unigram baseline
   // What-if tables (core/session/sweep.h), printed as JSON: accuracy with these ablations, an
   // ablation sweep over every head and FFN block, a patching sweep of `text` from `patch_from`.
   std::vector<std::string> ablate;
   bool mean = false, ablate_sweep = false, patch_sweep = false;
   std::string text, patch_from;
+  bool seeded = false;        // measure the same architecture with seeded weights instead (the
+                              // control that shows a gate can fail)
 };
 ew::Model analysis_model(const AnalyzeArgs& a);
+// Prints "accuracy X is below the required Y" and returns false when `got` < `required` (≥ 0).
+bool meets(const char* what, double got, double required);
 
 // masked.cpp: masked-words' measurements (top-1/top-5 beside the unigram baseline), after
 // training and for `analyze`.

@@ -4,6 +4,7 @@
 // of each [MASK] after a walkthrough come from the session (core/session/answers.h, print.cpp).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -46,7 +47,8 @@ int masked_analyze(const AnalyzeArgs& a) {
   try {
     ew::Model m = analysis_model(a);
     const ew::MaskedWordsTask task(ew::read_masked_corpus(a.corpus), m);
-    std::cout << "analyze masked-words: " << (a.model_path.empty() ? "preset " + a.preset : a.model_path) << ", " << a.n
+    const std::uint64_t n = std::min<std::uint64_t>(static_cast<std::uint64_t>(a.n), task.task().held_out_size);
+    std::cout << "analyze masked-words: " << (a.model_path.empty() ? "preset " + a.preset : a.model_path) << ", " << n
               << " held-out sentences (seed " << a.seed << ")" << std::endl;
     const ew::MaskedScore s = ew::score_masked(m, task, a.seed, a.n, progress(a.n));
     print_score(s);
@@ -54,6 +56,8 @@ int masked_analyze(const AnalyzeArgs& a) {
       std::cerr << "encoder-walkthrough analyze: the model does not beat the unigram baseline\n";
       return 1;
     }
+    const bool top1 = meets("top-1", s.top1, a.require), top5 = meets("top-5", s.top5, a.require_top5);
+    if (!top1 || !top5) return 1;
   } catch (const std::exception& e) {
     std::cerr << "encoder-walkthrough analyze: " << e.what() << "\n";
     return 1;

@@ -123,6 +123,15 @@ void print_answers(const nlohmann::json& report) {
     std::cout << "\nCheckpoint: " << c["architecture"].get<std::string>() << " (" << c["model_type"].get<std::string>() << ")\n";
     for (const auto& n : c["notes"]) std::cout << "  " << n.get<std::string>() << "\n";
   }
+  if (report.contains("unknown")) {  // as the page's note says it (web/js/page/provenance.js)
+    const auto& u = report["unknown"];
+    const std::size_t n = u["tokens"].size();
+    std::cout << "\n";
+    for (std::size_t i = 0; i < n; ++i) std::cout << (i ? ", " : "") << "“" << u["tokens"][i].get<std::string>() << "”";
+    std::cout << (n > 1 ? " are" : " is") << " not in this model’s vocabulary of " << u["vocab_size"].get<std::size_t>()
+              << " tokens: it reads " << (n > 1 ? "them" : "it") << " as " << u["as"].get<std::string>()
+              << ", one vector for every unknown word.\n";
+  }
   if (report.contains("generated")) {
     std::cout << "\nGenerated:";
     for (const auto& tok : report["generated"]) std::cout << " " << tok.get<std::string>();

@@ -42,7 +42,9 @@ section "native release: build + ctest"
 cmake --preset native-release "${strict[@]}" >/dev/null
 cmake --build --preset native-release -j"$jobs"
 require_tests native-release reference_numpy reference_gradients reference_tokenizer reference_optim \
-  reference_batched_gradients reference_hooks reference_checkpoints 'trained_masked-words_[a-z_-]+'
+  reference_batched_gradients 'trained_masked-words_accuracy' 'trained_masked-words_gate_fails_untrained' \
+  readme_examples trained_dates_reproduces \
+  reference_hooks reference_checkpoints
 ctest --preset native-release -j"$jobs"
 
 section "native ASan+UBSan: build + ctest"

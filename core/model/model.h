@@ -24,7 +24,17 @@ namespace ew {
 
 enum class NormOrder { Post, Pre };
 enum class Positional { None, Sinusoidal, Learned };
-enum class TokenizerKind { Whitespace, Regex, Bpe };
+enum class TokenizerKind { Whitespace, Regex, Bpe, Chars };
+// Its name in a model file's config and in the trace ("whitespace", "regex", "bpe", "chars").
+inline const char* tokenizer_name(TokenizerKind k) {
+  switch (k) {
+    case TokenizerKind::Whitespace: return "whitespace";
+    case TokenizerKind::Regex: return "regex";
+    case TokenizerKind::Bpe: return "bpe";
+    case TokenizerKind::Chars: return "chars";
+  }
+  return "";
+}
 
 // Field defaults are these initialisers; ranges, enum names and descriptions are in the one
 // table of config_schema.h, which parses, validates and writes every field.

@@ -259,6 +259,14 @@ std::pair<std::string, std::string> bpe_merge_from_string(const std::string& tex
   return {parts[0], parts[1]};
 }
 
+std::vector<std::string> tokenize_chars(std::string_view text) {
+  const std::vector<Char> chars = decode(text);
+  std::vector<std::string> out;
+  for (const Char& c : chars)
+    if (!is_space_char(c.cp)) out.emplace_back(bytes_of(text, c, c));
+  return out;
+}
+
 std::vector<std::string> tokenize_whitespace(std::string_view text) {
   const std::vector<Char> chars = decode(text);
   std::vector<std::string> out;

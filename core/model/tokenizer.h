@@ -1,5 +1,5 @@
-// tokenizer.h — text to tokens: whitespace split (seed 000), the regex word/punctuation
-// tokenizer (seed 001: \b\w+\b|[.,!?;]) and byte-pair encoding (seed 001's BPE, trained
+// tokenizer.h — text to tokens: whitespace split (seed 000), one token per character, the
+// regex word/punctuation tokenizer (seed 001: \b\w+\b|[.,!?;]) and byte-pair encoding (seed 001's BPE, trained
 // on a corpus with every merge recorded, then applied to new text).
 //
 // All of it is UTF-8 aware: a multi-byte character is never split, and non-ASCII
@@ -19,6 +19,10 @@ void validate_utf8(std::string_view text);
 
 // Splits on Unicode white space (Python's str.split() with no argument).
 std::vector<std::string> tokenize_whitespace(std::string_view text);
+
+// Every character that is not white space is one token ([c for c in s if not c.isspace()]):
+// "(())" and "( ( ) )" are the same four tokens (the brackets task's tokenizer).
+std::vector<std::string> tokenize_chars(std::string_view text);
 
 // Seed 001's simple_tokenize: re.findall(r'(\b\w+\b|[.,!?;])', text).
 // Everything else (other punctuation, symbols) is dropped, exactly as the seed does.

@@ -1,8 +1,9 @@
-// answers.cpp — a run's prediction, fills and rounds as JSON (answers.h).
+// answers.cpp — a run's prediction, fills, rounds and unknown tokens as JSON (answers.h).
 #include "session/answers.h"
 
 #include <algorithm>
 #include <string>
+#include <unordered_set>
 
 #include "train/masked_words.h"
 
@@ -25,6 +26,19 @@ nlohmann::json fills_json(const Trace& trace) {
     out.push_back(one);
   }
   return out;
+}
+
+nlohmann::json unknown_json(const Trace& trace) {
+  const std::vector<std::string>& vocab = trace.text.vocab;
+  const std::unordered_set<std::string> known(vocab.begin(), vocab.end());
+  const std::string as = known.count("<unk>") ? "<unk>" : known.count("[UNK]") ? "[UNK]" : "";
+  if (as.empty()) return nullptr;
+  std::vector<std::string> unknown;
+  for (const auto& sentence : trace.text.source_tokens)
+    for (const std::string& tok : sentence)
+      if (!known.count(tok) && std::find(unknown.begin(), unknown.end(), tok) == unknown.end()) unknown.push_back(tok);
+  if (unknown.empty()) return nullptr;
+  return {{"tokens", unknown}, {"as", as}, {"vocab_size", vocab.size()}};
 }
 
 nlohmann::json rounds_json(const std::vector<GenRound>& rounds) {

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
 
 #include "io/checkpoint.h"
 #include "io/model_file.h"
@@ -95,6 +98,49 @@ bool intervention_option(RunOptions& o, const std::string& key, const json& v) {
     return false;
   }
   return true;
+
+// "[r, c]" of flat index i in a tensor of this shape.
+std::string index_of(std::size_t i, const std::vector<int>& shape) {
+  std::string out;
+  for (std::size_t k = shape.size(); k-- > 0;) {
+    const auto n = static_cast<std::size_t>(std::max(shape[k], 1));
+    out = std::to_string(i % n) + (out.empty() ? "" : ", ") + out;
+    i /= n;
+  }
+  return "[" + out + "]";
+}
+
+bool has_neg_inf(const Step& s) {
+  for (float v : s.data)
+    if (v == -INFINITY) return true;
+  return false;
+}
+
+// The overflow scan: the first step, in the order the passes computed them, that holds a
+// non-finite value although its inputs are finite, stops the run with that step's name. −∞ is
+// a value only where a mask puts it: in a mask step, and in a step that reads one (the scaled
+// scores S/√d_k + M); anywhere else, and NaN or +∞ anywhere, is float32 running out of range.
+// One pass over the trace's values after the run: a few percent of the forward pass.
+void check_finite(const Trace& t) {
+  std::unordered_map<std::string_view, bool> masked;  // step id → holds a mask's −∞
+  for (std::size_t k = 0; k < t.size(); ++k) {
+    const Step& s = t[k];
+    bool reads_mask = s.kind == "mask";
+    for (const std::string& in : s.inputs) {  // a gradient is never −∞ by a mask
+      auto it = masked.find(in);
+      reads_mask = reads_mask || (it != masked.end() && it->second);
+    }
+    reads_mask = reads_mask && s.kind != "grad";
+    for (std::size_t i = 0; i < s.data.size(); ++i) {
+      const float v = s.data[i];
+      if (std::isfinite(v) || (v == -INFINITY && reads_mask)) continue;
+      const std::string value = std::isnan(v) ? "NaN" : v > 0 ? "+inf" : "-inf", at = index_of(i, s.shape);
+      throw Error("overflow: step " + s.id + " (" + s.title + ") produced " + value + " at " + at +
+                      " from finite inputs: its numbers exceed float32's range (about ±3.4e38), so the run stops there",
+                  "overflow", {{"step", s.id}, {"title", s.title}, {"value", value}, {"at", at}});
+    }
+    masked[s.id] = reads_mask && has_neg_inf(s);
+  }
 }
 
 }  // namespace
@@ -173,12 +219,14 @@ void Session::forward(Model& model, const RunOptions& options) {
   }
 }
 
-// The backward pass. A model it refuses (nothing to predict, a gradient that overflows) still
-// shows its forward pass, with the reason in "backward_error".
+// The backward pass. A model it refuses (nothing to predict, the right answer's probability 0)
+// still shows its forward pass, with the reason in "backward_error"; a gradient that overflows
+// stops the run (check_finite).
 void Session::backward(Model& model) {
   try {
     run_backward(model, trace_);
   } catch (const Error& e) {
+    if (e.code == "overflow") throw;
     report_["backward_error"] = e.what();
     ew::run(model, trace_);  // drops any gradient steps recorded before the error
   }
@@ -188,19 +236,26 @@ void Session::run(const RunOptions& options) {
   if (!next_ready_) throw Error("internal: the session has no model loaded to run");
   next_ready_ = false;
   Model model = std::move(next_);
-  report_ = json::object();
+  json last_report = std::exchange(report_, json::object());
   backward_asked_ = options.backward;
   params_set_ = false;
   const bool intervene = !options.intervene.empty();
   if (intervene && options.backward)
     throw Error("the backward pass and interventions do not go together: run the intervention without --backward");
-  const auto t0 = std::chrono::steady_clock::now();
-  if (intervene) intervened_forward(model, options);
-  else forward(model, options);
-  ms_ = ms_since(t0);
-  const auto t1 = std::chrono::steady_clock::now();
-  if (options.backward) backward(model);
-  backward_ms_ = ms_since(t1);
+  try {
+    const auto t0 = std::chrono::steady_clock::now();
+    if (intervene) intervened_forward(model, options);
+    else forward(model, options);
+    ms_ = ms_since(t0);
+    check_finite(trace_);
+    const auto t1 = std::chrono::steady_clock::now();
+    if (options.backward) backward(model);
+    backward_ms_ = ms_since(t1);
+    if (options.backward) check_finite(trace_);
+  } catch (const Error& e) {
+    if (e.code == "overflow" && good_) restore(std::move(last_report));
+    throw;
+  }
   if (options.lens) rec_lens(trace_, model);
   if (options.attribute) {
     try {
@@ -210,12 +265,15 @@ void Session::run(const RunOptions& options) {
     }
   }
   model_ = std::move(model);
+  options_ = options;
+  good_ = true;
   ok_ = true;
   const json answered = answers(model_, options);
   for (auto it = answered.begin(); it != answered.end(); ++it) report_[it.key()] = it.value();
   if (!model_.arch.model_type.empty())
     report_["checkpoint"] = {{"model_type", model_.arch.model_type}, {"architecture", model_.arch.architecture},
                              {"notes", model_.arch.notes}};
+  if (json unknown = unknown_json(trace_); !unknown.is_null()) report_["unknown"] = std::move(unknown);
 }
 
 // A run's answers: the prediction, the fills, and (with interventions, for a decoder that is
@@ -284,6 +342,16 @@ void Session::intervened_forward(Model& model, const RunOptions& options) {
         throw Error("with these interventions step \"" + trace_[i].id + "\" is not finite (NaN or +inf): a set value "
                     "breaks the arithmetic after it (e.g. a negative variance or a zero row sum)");
   report_["baseline_prediction"] = baseline;
+}
+
+// After an overflow: the last good run's trace and report again (computed again: runs are
+// deterministic), so the steps a caller has not fetched yet are still that run's (the page keeps
+// showing it), never the overflowed ones.
+void Session::restore(json report) {
+  Model m = model_;
+  forward(m, options_);
+  if (options_.backward) backward(m);
+  report_ = std::move(report);
 }
 
 void Session::run(const ModelSource& source, const RunOptions& options) {

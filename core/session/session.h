@@ -113,8 +113,11 @@ class Session {
   void intervened_forward(Model& model, const RunOptions& options);
   nlohmann::json answers(const Model& model, const RunOptions& options) const;
   const ColumnMeans& means(const Model& model, const RunOptions& options);
+  void restore(nlohmann::json report);  // the last good run's trace and report, after an overflow
 
-  Model model_, next_;  // the last model run; the one loaded for the next run
+  Model model_, next_;  // the last model run (good_: it succeeded); the one loaded for the next run
+  RunOptions options_;  // what the last good run asked for
+  bool good_ = false;
   Trace trace_;
   bool ok_ = false, next_ready_ = false;
   std::string user_weights_;

@@ -1,7 +1,9 @@
 // backward.cpp — the loss and reverse-mode gradients over a recorded trace (backward.h).
 // One rule per step kind (the kinds of docs/trace.md), each the derivative of exactly what the
 // forward recorded: softmax, its row max and row sum, LayerNorm and its mean and variance are
-// differentiated as the separate steps they are, as autograd would see them.
+// differentiated as the separate steps they are, as autograd would see them — except that the
+// softmax the loss reads gets dL/dz = w·(p − onehot) in one term (back_softmax_loss), which
+// keeps its digits at a confident answer.
 #include "trace/backward.h"
 
 #include <algorithm>
@@ -67,10 +69,12 @@ struct Back {
   const float* dy;
   Grads& G;
   const Model& m;
+  bool folded = false;  // the row max or sum of a softmax the loss reads: its term in dL/dz is
+                        // already in the softmax's (back_softmax_loss), so input 0 gets none
   std::string in(std::size_t k) const { return s.inputs.at(k); }
   // dL/d(input k) if that input depends on a parameter, else nullptr (nothing to do).
   float* to(std::size_t k, std::vector<std::string> operands = {}) const {
-    if (!G.live(in(k))) return nullptr;
+    if (!G.live(in(k)) || (folded && k == 0)) return nullptr;
     operands.insert(operands.begin(), "grad." + s.id);
     return G.of(in(k), std::move(operands));
   }
@@ -194,6 +198,42 @@ void back_softmax(const Back& a) {
       if (dz) dz[r * n + j] += static_cast<float>(t);
       gp += t;
     }
+    if (dm) dm[r] += static_cast<float>(-gp);
+    if (ds) ds[r] += static_cast<float>(-gp / sum.data[r]);
+  }
+}
+
+// The labels the loss read from one probability step, and each row's weight in the loss (1/N).
+struct LossRows {
+  std::vector<int> labels;  // −1: a row without a label
+  double weight = 0;
+};
+
+// The softmax the cross-entropy loss reads, differentiated with the loss as one function of z:
+// dL/dz_j = w·(p_j − [j = y]), with p_y − 1 computed as −Σ_{j≠y} p_j. Through the separate
+// steps (g·p = −w, then s's and m's terms, w·p_y) it is −w + w·p_y, which at a confident answer
+// (p_y ≈ 1) cancels in float32: the page's recompute and the native pass kept only 3–4 digits.
+// dm and ds are still recorded (their own gradients), but their terms in dz are folded here.
+void back_softmax_loss(const Back& a, const LossRows& rows) {
+  const int n = static_cast<int>(a.s.shape.back());
+  const float* p = a.s.data.data();
+  float* dm = a.to(1, {a.s.id});
+  float* ds = a.to(2, {a.s.id, a.in(2)});
+  float* dz = a.to(0);
+  const View sum = a.G.view(a.in(2));
+  for (std::size_t r = 0; r < rows.labels.size(); ++r) {
+    const int y = rows.labels[r];
+    if (y < 0) continue;
+    const float* pr = p + r * n;
+    double rest = 0;  // Σ_{j≠y} p_j = 1 − p_y without the cancellation
+    for (int j = 0; j < n; ++j)
+      if (j != y) rest += pr[j];
+    if (dz) {
+      for (int j = 0; j < n; ++j)
+        if (j != y) dz[r * n + j] += static_cast<float>(rows.weight * pr[j]);
+      dz[r * n + y] += static_cast<float>(-rows.weight * rest);
+    }
+    const double gp = static_cast<double>(a.dy[r * n + y]) * pr[y];  // as back_softmax: Σ g·p
     if (dm) dm[r] += static_cast<float>(-gp);
     if (ds) ds[r] += static_cast<float>(-gp / sum.data[r]);
   }
@@ -361,9 +401,11 @@ const std::unordered_map<std::string, Rule>& rules() {
 
 // ---- the loss ---------------------------------------------------------------------------
 
-// −(1/N) Σ log p[row, label_row] over the rows with a label; seeds dL/dp. Returns the sum of
-// the terms (before dividing by N) and N.
-void cross_entropy(const Step& probs, const std::vector<int>& labels, double weight, Grads& G, double& loss) {
+// −(1/N) Σ log p[row, label_row] over the rows with a label; seeds dL/dp and keeps the rows
+// for back_softmax_loss. A confident right answer's −log p_y is −log1p(−Σ_{j≠y} p_j): log of a
+// float32 p_y ≈ 1 would keep only the digits of its rounding.
+void cross_entropy(const Step& probs, const std::vector<int>& labels, double weight, Grads& G, double& loss,
+                   std::unordered_map<std::string, LossRows>& seeded) {
   const int n = probs.shape.back();
   float* dp = G.of(probs.id, {"loss"});
   for (std::size_t r = 0; r < labels.size(); ++r) {
@@ -372,9 +414,13 @@ void cross_entropy(const Step& probs, const std::vector<int>& labels, double wei
     if (!(p > 0.0f))
       throw Error("the loss is not finite: " + probs.id + "[" + std::to_string(r) + ", " + std::to_string(labels[r]) +
                   "] (the probability of the right answer) is 0");
-    loss += -std::log(static_cast<double>(p)) * weight;
+    double rest = 0;
+    for (int j = 0; j < n; ++j)
+      if (j != labels[r]) rest += probs.data[r * n + j];
+    loss += (p > 0.5f ? -std::log1p(-rest) : -std::log(static_cast<double>(p))) * weight;
     dp[r * n + labels[r]] += static_cast<float>(-weight / p);
   }
+  seeded[probs.id] = {labels, weight};
 }
 
 // Masked-word head: one label per (sentence, position) row of mlm.probs, the next of
@@ -391,12 +437,12 @@ std::vector<int> mask_labels(const Model& m, const Trace& t) {
   return labels;
 }
 
-double seed_loss(const Model& m, const Trace& t, Grads& G) {
+double seed_loss(const Model& m, const Trace& t, Grads& G, std::unordered_map<std::string, LossRows>& seeded) {
   double loss = 0;
   bool any = false;
   if (m.config.masked_lm && !m.mask_targets.empty()) {
     const std::vector<int> labels = mask_labels(m, t);
-    cross_entropy(t.at("mlm.probs"), labels, 1.0 / m.mask_targets.size(), G, loss);
+    cross_entropy(t.at("mlm.probs"), labels, 1.0 / m.mask_targets.size(), G, loss, seeded);
     any = true;
   }
   if (m.config.num_labels > 0 && (m.label >= 0 || m.label2 >= 0)) {
@@ -404,7 +450,7 @@ double seed_loss(const Model& m, const Trace& t, Grads& G) {
     if (t.text.source_tokens.size() > 1) labels.push_back(m.label2);
     int n = 0;
     for (int l : labels) n += l >= 0;
-    cross_entropy(t.at("cls.probs"), labels, 1.0 / n, G, loss);
+    cross_entropy(t.at("cls.probs"), labels, 1.0 / n, G, loss, seeded);
     any = true;
   }
   if (m.config.decoder_layers > 0) {
@@ -414,7 +460,7 @@ double seed_loss(const Model& m, const Trace& t, Grads& G) {
     std::vector<int> labels;
     for (std::size_t i = 1; i < tgt.size(); ++i) labels.push_back(vocab.id(tgt[i]));
     labels.push_back(vocab.id("</s>"));
-    cross_entropy(t.at("probs"), labels, 1.0 / labels.size(), G, loss);
+    cross_entropy(t.at("probs"), labels, 1.0 / labels.size(), G, loss, seeded);
     any = true;
   }
   if (!any)
@@ -434,10 +480,8 @@ std::string tex_id(const std::string& id) {
 void record_grad(Trace& t, Grads& G, const std::string& id, const std::vector<float>& g, const std::vector<int>& shape,
                  const std::vector<Axis>& axes, Place place, const std::string& title) {
   const std::string of = id;  // `id` may live in the trace, which t.add() can reallocate
-  for (std::size_t i = 0; i < g.size(); ++i)
-    if (!std::isfinite(g[i]))
-      throw Error("the gradient dL/d(" + id + ") is not finite at index " + std::to_string(i) +
-                  " (values too large for float32?)");
+  // A gradient that overflows is recorded as it is: the session's overflow scan names the
+  // first such step (session.cpp), the trainer stops on a non-finite gradient norm.
   Dims dims;
   for (std::size_t k = 0; k < shape.size(); ++k) dims.push_back({shape[k], k < axes.size() ? axes[k] : Axis{}});
   place.section = "backward";
@@ -451,7 +495,7 @@ void record_grad(Trace& t, Grads& G, const std::string& id, const std::vector<fl
 
 }  // namespace
 
-void run_backward(const Model& m, Trace& t, bool activations) {
+void run_backward(const Model& m, Trace& t, bool activations, bool fused_loss) {
   if (!m.arch.model_type.empty())
     throw Error("the backward pass does not cover pretrained checkpoints yet (their heads, token types and "
                 "activations have no gradient rules)");
@@ -466,12 +510,23 @@ void run_backward(const Model& m, Trace& t, bool activations) {
     for (const auto& in : s.inputs) live = live || G.live(in);
     if (live) G.set_live(s.id);
   }
-  const double loss = seed_loss(m, t, G);
+  std::unordered_map<std::string, LossRows> seeded;  // probability step → the loss's rows
+  const double loss = seed_loss(m, t, G, seeded);
+  std::set<std::string> folded;  // row max and sum steps of the softmaxes the loss reads
+  if (!fused_loss) seeded.clear();
+  for (const auto& [id, rows] : seeded)
+    if (const Step* p = t.find(id)) folded.insert(p->inputs.begin() + 1, p->inputs.end());
   for (std::size_t i = n; i-- > 0;) {
     const Step& s = t[i];
     const auto* g = G.find(s.id);
+    if (!g) continue;
+    const Back b{s, g->data(), G, m, folded.count(s.id) > 0};
+    auto loss_rows = seeded.find(s.id);
     auto rule = rules().find(s.kind);
-    if (g && rule != rules().end()) rule->second(Back{s, g->data(), G, m});
+    if (s.kind == "softmax" && loss_rows != seeded.end())
+      back_softmax_loss(b, loss_rows->second);
+    else if (rule != rules().end())
+      rule->second(b);
   }
 
   std::vector<std::string> loss_from;  // the probability steps the loss read

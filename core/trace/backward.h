@@ -21,10 +21,15 @@ namespace ew {
 
 // Appends "loss" and the grad steps to a trace that ew::run just filled for `model`.
 // Throws ew::Error when the model has nothing to predict (no classifier label, no decoder),
-// when a target token is not in the vocabulary, or when the loss or a gradient is not finite
-// (naming the step).
+// when a target token is not in the vocabulary, or when the loss is not finite (the right
+// answer's probability 0). A gradient that overflows float32 is recorded as it is: the
+// session's overflow scan stops the run there, naming the step (core/session/session.cpp).
 // activations = false records only the loss and the parameters' gradients (all that
 // training needs; the others are still computed, as the chain rule requires).
-void run_backward(const Model& model, Trace& trace, bool activations = true);
+// fused_loss: the softmax the loss reads gets dL/dz = w·(p − onehot) in one term, without the
+// cancellation of its separate steps at a confident answer (backward.cpp). The trainer's
+// recorded path passes false: its gradients, and so the file it wrote for dates
+// (models/dates.safetensors, reproduced byte for byte), are those of the separate steps.
+void run_backward(const Model& model, Trace& trace, bool activations = true, bool fused_loss = true);
 
 }  // namespace ew

@@ -44,8 +44,9 @@ std::vector<std::string> tokenize(const Model& m, const std::string& text, const
       case TokenizerKind::Whitespace: part = tokenize_whitespace(piece); break;
       case TokenizerKind::Regex: part = tokenize_regex(piece); break;
       case TokenizerKind::Bpe: part = bpe_encode(info.bpe, tokenize_regex(piece)); break;
+      case TokenizerKind::Chars: part = tokenize_chars(piece); break;
     }
-    if (skipped && m.config.tokenizer != TokenizerKind::Whitespace)
+    if (skipped && m.config.tokenizer != TokenizerKind::Whitespace && m.config.tokenizer != TokenizerKind::Chars)
       for (SkippedSpan& sp : regex_skipped(piece, utf8_length(std::string_view(text).substr(0, from))))
         skipped->push_back(std::move(sp));
     tokens.insert(tokens.end(), part.begin(), part.end());
@@ -53,7 +54,8 @@ std::vector<std::string> tokenize(const Model& m, const std::string& text, const
     tokens.push_back(mask);
     from = at + mask.size();
   }
-  const std::string kind = m.config.tokenizer == TokenizerKind::Whitespace ? "whitespace" : "regex";
+  // BPE splits the regex tokenizer's words: when there are none, that tokenizer found nothing.
+  const std::string kind = m.config.tokenizer == TokenizerKind::Bpe ? "regex" : tokenizer_name(m.config.tokenizer);
   if (tokens.empty())
     throw Error("\"" + what + "\" has no tokens: the " + kind + " tokenizer found no words in it", "no_tokens",
                 {{"what", what}, {"tokenizer", kind}});
@@ -312,7 +314,7 @@ Tokens tokenize_all(const Model& m, TextInfo& info) {
       info.sentences.push_back(m.text2);
       info.source_tokens.push_back(tokenize(m, m.text2, "text2", info, &info.skipped.back()));
     }
-    info.tokenizer = c.tokenizer == TokenizerKind::Whitespace ? "whitespace" : c.tokenizer == TokenizerKind::Regex ? "regex" : "bpe";
+    info.tokenizer = tokenizer_name(c.tokenizer);
     for (const auto& toks : info.source_tokens) t.T = std::max(t.T, static_cast<int>(toks.size()));
   }
   check_mask_targets(m, info);

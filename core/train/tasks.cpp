@@ -277,7 +277,7 @@ const std::vector<Task>& tasks() {
       generated("number-words", "English number words (0–999,999) to their digits", false, {}, number_vocab(),
                 number_words_sample, K::Whitespace),
       generated("brackets", "Is a string of brackets balanced?", true, {"balanced", "unbalanced"},
-                {"<pad>", "<s>", "</s>", "<unk>", "(", ")"}, brackets_sample, K::Whitespace),
+                {"<pad>", "<s>", "</s>", "<unk>", "(", ")"}, brackets_sample, K::Chars),
       generated("dates", "Dates in four formats to ISO 8601 (yyyy-mm-dd), 1900–2099", false, {}, date_vocab(),
                 dates_sample, K::Regex),
   };

@@ -119,7 +119,8 @@ double Trainer::recorded_gradients() {
   for (int b = 0; b < o_.batch; ++b) {
     set_example(model_, task_, task_.sample(o_.seed, drawn_++, Split::Train));
     run(model_, trace_);
-    run_backward(model_, trace_, /*activations=*/false);
+    // The separate steps' loss gradient, as when dates.safetensors was trained (backward.h).
+    run_backward(model_, trace_, /*activations=*/false, /*fused_loss=*/false);
     loss += trace_.at("loss").data[0];
     // Each parameter's gradient step names it (Step::of).
     for (std::size_t s = 0; s < trace_.size(); ++s) {
@@ -140,14 +141,33 @@ double Trainer::batched_gradients() {
 }
 
 double Trainer::step() {
-  const double loss = pass_ ? batched_gradients() : recorded_gradients();
+  double loss = 0;
+  try {
+    loss = pass_ ? batched_gradients() : recorded_gradients();
+  } catch (const Error& e) {  // the recorded path's loss at a right answer of probability 0
+    throw Error("training stopped at step " + std::to_string(opt_.steps_taken() + 1) + ": " + e.what());
+  }
   for (std::size_t k = 0; k < slots_.size(); ++k) slots_[k].value = model_.params[k].value.data();
   const AdamWStepInfo info = opt_.step(slots_);
-  if (!std::isfinite(info.grad_norm))
-    throw Error("training stopped at step " + std::to_string(info.t) + ": the gradient is not finite");
+  const std::string at = "training stopped at step " + std::to_string(info.t) + ": ";
+  if (!std::isfinite(info.grad_norm)) throw Error(at + "the gradient of " + first_not_finite(true) + " is not finite");
   for (Param& p : model_.params) p.packed.data.clear();  // repacked by the next run
-  if (!std::isfinite(loss)) throw Error("training stopped at step " + std::to_string(info.t) + ": the loss is not finite");
+  if (!std::isfinite(loss))
+    throw Error(at + "the loss is not finite (a right answer's probability underflowed to 0: is the learning rate too large?)");
+  const std::string param = first_not_finite(false);
+  if (!param.empty())
+    throw Error(at + "the update made " + param + " not finite (it overflowed float32: is the learning rate too large?)");
   return loss;
+}
+
+// The id of the first parameter whose gradient (or value) holds a non-finite number, or "".
+std::string Trainer::first_not_finite(bool gradient) const {
+  for (std::size_t k = 0; k < slots_.size(); ++k) {
+    const float* v = gradient ? slots_[k].grad : model_.params[k].value.data();
+    for (std::size_t i = 0; i < slots_[k].n; ++i)
+      if (!std::isfinite(v[i])) return model_.params[k].id;
+  }
+  return "";
 }
 
 std::vector<std::string> Trainer::predict(const std::string& source, int max_len) {

@@ -81,6 +81,7 @@ class Trainer {
   double batched_gradients();
   double evaluate_batched(int n);
   int held_out(int n) const;
+  std::string first_not_finite(bool gradient) const;  // a parameter's id, or ""
 };
 
 }  // namespace ew

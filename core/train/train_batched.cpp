@@ -616,6 +616,19 @@ int for_each_token(std::string_view s, F&& f) {
   return n;
 }
 
+// Calls f(token) for each character of s that is not white space (tokenize_chars): ASCII in
+// place, other text through tokenize_chars.
+template <class F>
+void for_each_char(std::string_view s, F&& f) {
+  if (!is_ascii(s)) {
+    validate_utf8(s);
+    for (const std::string& t : tokenize_chars(s)) f(std::string_view(t));
+    return;
+  }
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if (!ascii_space(static_cast<unsigned char>(s[i]))) f(s.substr(i, 1));
+}
+
 }  // namespace
 
 int BatchedPass::append_ids(std::string_view text, const char* what) {
@@ -635,6 +648,7 @@ int BatchedPass::append_ids(std::string_view text, const char* what) {
         for (const std::string& tok : tokenize_regex(piece)) ids_.push_back(vocab_.id(tok));
         break;
       case TokenizerKind::Bpe: append_bpe_ids(piece); break;
+      case TokenizerKind::Chars: for_each_char(piece, [&](std::string_view tok) { ids_.push_back(vocab_.id(tok)); }); break;
     }
     if (at == std::string_view::npos) break;
     ids_.push_back(mask_);
@@ -719,7 +733,7 @@ void BatchedPass::encode(TokenBatch& out, const Example* ex, int n) {
     out.src_len[e] = append_ids(ex[e].source, "text");
     if (out.src_len[e] == 0)
       throw Error(std::string("\"text\" has no tokens: the ") +
-                  (tokenizer_ == TokenizerKind::Whitespace ? "whitespace" : "regex") + " tokenizer found no words in it");
+                  (tokenizer_ == TokenizerKind::Bpe ? "regex" : tokenizer_name(tokenizer_)) + " tokenizer found no words in it");
     out.T = std::max(out.T, out.src_len[e]);
     ids_at_.push_back(static_cast<int>(ids_.size()));
     out.dec_len[e] = dec ? append_ids(ex[e].target, "target") + 1 : 0;  // <s> + target, or target + </s>

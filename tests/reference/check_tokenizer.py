@@ -7,6 +7,7 @@ core/model/unicode_tables.cpp, then compares, case by case:
   regex_skipped       vs the text between re.finditer's matches, in runs of non-space:
                       what the regex drops (start and length in str indices)
   tokenize_whitespace vs s.split()                                (seed 000)
+  tokenize_chars      vs [c for c in s if not c.isspace()]         (the brackets task)
   validate_utf8       vs bytes.decode('utf-8'): error offset = UnicodeDecodeError.start
   bpe_train/encode    vs seed 001's get_vocab / get_stats / max / merge_vocab (re.sub)
 on hand-picked strings, every code point (in chunks), and seeded random strings, byte
@@ -63,9 +64,10 @@ int main() {
     for (size_t i = 2; i < f.size(); ++i) args.push_back(unhex(f[i]));
     std::string out = "OK";
     try {
-      if (mode == "regex" || mode == "ws") {
+      if (mode == "regex" || mode == "ws" || mode == "chars") {
         const std::string text = args.empty() ? std::string() : args[0];
-        for (const auto& t : mode == "regex" ? ew::tokenize_regex(text) : ew::tokenize_whitespace(text)) out += "\t" + hex(t);
+        const auto toks = mode == "regex" ? ew::tokenize_regex(text) : mode == "ws" ? ew::tokenize_whitespace(text) : ew::tokenize_chars(text);
+        for (const auto& t : toks) out += "\t" + hex(t);
       } else if (mode == "skip") {
         for (const auto& sp : ew::regex_skipped(args.empty() ? std::string() : args[0]))
           out += "\t" + std::to_string(sp.start) + ":" + std::to_string(sp.length) + ":" + hex(sp.text);
@@ -259,6 +261,7 @@ def main():
     for t in texts:
         cases.append(("regex", f"regex\t-\t{h(t)}", ["OK"] + [h(x) for x in PATTERN.findall(t)], t))
         cases.append(("ws", f"ws\t-\t{h(t)}", ["OK"] + [h(x) for x in t.split()], t))
+        cases.append(("chars", f"chars\t-\t{h(t)}", ["OK"] + [h(x) for x in t if not x.isspace()], t))
         cases.append(("skip", f"skip\t-\t{h(t)}", skipped_reference(t), t))
     for b in [random_bytes(rng) for _ in range(a.random)] + [t.encode() for t in HAND] + UTF8_EDGE:
         try:

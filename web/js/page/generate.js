@@ -8,6 +8,7 @@ import { t, num } from '../lib/i18n.js';
 import { app } from './app.js';
 import { $, el } from '../lib/dom.js';
 import { chooseRound } from './run-options.js';
+import { unknownNote } from './provenance.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 let hooks = null;
@@ -72,20 +73,24 @@ async function showRounds(animate) {
   }
 }
 
-function showPrediction(meta) {
+// The label, every label's probability, and beside them the tokens the model read as <unk>
+// (the CLI prints the same sentence above its prediction).
+function showPrediction(meta, trace) {
   const p = $('prediction');
   const pr = meta && meta.prediction;
   p.hidden = !pr;
   if (!pr) return;
+  const unk = unknownNote(trace);
   p.replaceChildren(el('span', 'muted', t('generate.prediction')), el('strong', '', pr.label), el('span', 'muted',
-    ` (${pr.labels.map((l, i) => `${l} ${t('generate.percent', { value: num(100 * pr.probs[i], 1) })}`).join(' · ')})`));
+    ` (${pr.labels.map((l, i) => `${l} ${t('generate.percent', { value: num(100 * pr.probs[i], 1) })}`).join(' · ')})`),
+  ...(unk ? [el('span', 'unk-note', ` ${unk}`)] : []));
 }
 
 // After every new trace: the panel for this model.
 export function updateModelPanel(trace) {
   const dec = trace.config.decoder_layers > 0;
   $('gen-box').hidden = !dec;
-  showPrediction(app.lastMeta);
+  showPrediction(app.lastMeta, trace);
   if (dec) showRounds(false);
   $('backward').checked = app.backward;
   const bm = app.lastMeta && app.lastMeta.backward_ms;

@@ -89,6 +89,7 @@ const RULES = {
   },
   softmax({ trace, Y, dY, k, f }) {
     const n = last(Y), y = symOf(Y), z = symOf(trace.get(Y.inputs[0]));
+    if (k === 0 && (dY.inputs || []).includes('loss')) return lossSoftmax(Y, dY, f);
     if (k === 0) return prods(`∂L/∂${y} · ${y}   (${tr('explain.grad.held', { f: `exp(${z} − m)/s` })})`, [dY.data[f]], [Y.data[f]]);
     const s = trace.get(Y.inputs[2]);
     const a = [], b = [];
@@ -176,6 +177,26 @@ const RULES = {
   },
 };
 
+// The softmax the loss reads, with the loss as one function of z (core/trace/backward.cpp,
+// back_softmax_loss): ∂L/∂z[r, j] = w·(p[r, j] − [j = y_r]), w = 1/N, N the rows with a label
+// (each is the one nonzero entry of its row of ∂L/∂p); p_y − 1 is −Σ_{j≠y} p[r, j], which keeps
+// its digits when p_y ≈ 1, where p_y − 1 in float32 would not.
+function lossSoftmax(Y, dY, f) {
+  const n = last(Y), r = Math.floor(f / n), j = f % n, rows = size(Y) / n;
+  const label = (q) => {
+    for (let c = 0; c < n; c++) if (dY.data[q * n + c] !== 0) return c;
+    return -1;
+  };
+  let N = 0;
+  for (let q = 0; q < rows; q++) N += label(q) >= 0 ? 1 : 0;
+  const y = label(r);
+  if (y < 0) return { v: 0, text: `0 (${tr('explain.grad.noLabelRow', { r })})`, terms: [] };
+  if (j !== y) return prods(`(1/N)·p[${r}, ${j}]   (N = ${N}; ${tr('explain.grad.ceOther', { y })})`, [1 / N], [Y.data[f]]);
+  const others = [];
+  for (let c = 0; c < n; c++) if (c !== y) others.push(Y.data[r * n + c]);
+  return prods(`−(1/N)·Σ_{j≠${y}} p[${r}, j]   (N = ${N}; ${tr('explain.grad.ceRight')})`, others.map(() => -1 / N), others);
+}
+
 function prods(text, a, b) {
   const p = a.map((x, i) => x * b[i]);
   return { v: sumOf(p), text, terms: [list(a.map((x, i) => `${paren(fmt(x))}·${paren(fmt(b[i]))}`)).join(' + ')] };
@@ -258,6 +279,15 @@ function gradExplain({ trace, step, L, R, c, v, lines, H }) {
   return complete ? total : undefined;
 }
 
+// −log p_y as the core computes it: −log1p(−Σ_{j≠y} p_j) for a confident answer (p_y > 0.5).
+function nll(P, r, n, y) {
+  const p = P.data[r * n + y];
+  if (!(p > 0.5)) return -Math.log(p);
+  let rest = 0;
+  for (let c = 0; c < n; c++) if (c !== y) rest += P.data[r * n + c];
+  return -Math.log1p(-rest);
+}
+
 // L = −(1/N) Σ log p[t, y_t] (an encoder–decoder; a classifier's label is not in the trace).
 function lossExplain({ trace, step, v, lines, H }) {
   const P = trace.get(step.inputs[0]);
@@ -267,7 +297,7 @@ function lossExplain({ trace, step, v, lines, H }) {
   const n = last(P);
   const labels = tgt.slice(1).concat(['</s>']).map((t) => vocab.indexOf(t));
   if (labels.length !== size(P) / n || labels.includes(-1)) return undefined;
-  const terms = labels.map((y, r) => -Math.log(P.data[r * n + y]));
+  const terms = labels.map((y, r) => nll(P, r, n, y));
   lines.push({ t: `L = −(1/${labels.length}) Σₜ log p[t, yₜ]   (yₜ: ${labels.map((y) => vocab[y]).join(' ')})`, cls: 'formula' });
   lines.push({ t: list(labels.map((y, r) => `−log ${fmt(P.data[r * n + y])}`)).join(' + '), cls: 'terms' });
   lines.push({ t: `= (${list(terms.map((x) => term(x))).join(' + ')}) / ${labels.length}`, cls: 'terms' });

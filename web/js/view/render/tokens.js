@@ -41,7 +41,7 @@ function markedSentence(sentence, spans) {
 function skippedView(text, b) {
   const spans = (text.skipped || [])[b];
   const sentence = (text.sentences || [])[b];
-  if (!spans || sentence === undefined || text.tokenizer === 'whitespace') return null;
+  if (!spans || sentence === undefined || ['whitespace', 'chars'].includes(text.tokenizer)) return null;
   const box = el('div', 'token-skipped');
   box.append(markedSentence(sentence, spans));
   const list = spans.map((s) => t('tokens.skipped.quoted', { text: s.text })).join(', ');
@@ -129,7 +129,7 @@ export function renderTokens(ctx, host) {
   const isTarget = step.axes[step.axes.length - 1].labels === 'target';
   const text = trace.text;
   const box = el('section', 'tokenize');
-  const kind = ['regex', 'whitespace', 'bpe', 'input'].includes(text.tokenizer) ? text.tokenizer : null;
+  const kind = ['regex', 'whitespace', 'chars', 'bpe', 'input'].includes(text.tokenizer) ? text.tokenizer : null;
   box.append(el('h3', '', isTarget ? t('tokens.targetHeading') : kind ? t(`tokens.rule.${kind}.name`) : text.tokenizer));
   if (!isTarget && kind) box.append(el('p', 'muted', t(`tokens.rule.${kind}.rule`)));
   if (isTarget) {

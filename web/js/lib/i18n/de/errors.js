@@ -13,6 +13,7 @@ export default {
   'errors.config_masked_lm_decoder': 'Der Kopf für maskierte Wörter braucht ein reines Encoder-Modell, dieses hat aber {decoder_layers} Decoder-Schichten.',
   'errors.config_unknown': 'Es gibt keine Einstellung namens „{field}“ (die Einstellungen sind: {allowed}).',
   'errors.empty_text': 'Der Satz ist leer: Bitte einen Satz eingeben.',
+  'errors.overflow': 'Überlauf: Schritt {step} ({title}) ergab {value} bei {at} aus endlichen Eingaben: Seine Zahlen überschreiten den Wertebereich von float32 (etwa ±3,4 · 10³⁸), daher hält die Berechnung dort an. Die letzte Aufzeichnung, die sich berechnen ließ, bleibt auf dem Bildschirm.',
   'errors.no_tokens': ({ tokenizer, what: w }) => `${what({ what: w })} enthält keine Tokens: Der Tokenizer (${tokenizer}) hat darin keine Wörter gefunden.`,
   'errors.too_many_tokens': ({ count, max, what: w }) => `${what({ what: w })} hat ${count} Tokens; die Grenze (max_tokens) ist ${max}.`,
   'errors.unknown_token': 'Das Token „{token}“ steht nicht im Vokabular des Modells, und das Vokabular hat kein Token für unbekannte Wörter.',

@@ -82,4 +82,7 @@ export default {
     `über ${n === 1 ? `${n} Position, die` : `die ${n} Positionen, die`} Zeile ${row} ${n === 1 ? 'liest' : 'lesen'}`,
   'explain.grad.wrongAnswer': '{tok} ist nicht die richtige Antwort für Zeile {r}, sondern {right}',
   'explain.grad.rightAnswer': '{tok} ist die richtige Antwort',
+  'explain.grad.noLabelRow': 'Zeile {r} hat kein Label: sie geht nicht in den Verlust ein',
+  'explain.grad.ceOther': 'p − One-Hot, hier nicht die richtige Antwort {y}',
+  'explain.grad.ceRight': 'p − One-Hot bei der richtigen Antwort: p − 1 als minus die übrigen Wahrscheinlichkeiten, ohne Auslöschung',
 };

@@ -26,6 +26,7 @@ export default {
   'form.tokenizer': 'Tokenizer',
   'form.tokenizer.regex': 'regulärer Ausdruck (Wörter + Satzzeichen)',
   'form.tokenizer.whitespace': 'an Leerzeichen trennen',
+  'form.tokenizer.chars': 'ein Token pro Zeichen',
   'form.tokenizer.bpe': 'BPE (gelernte Merges)',
   'form.bpe_merges': 'BPE-Merges',
   'form.bpe_merges.hint': 'so viele Merges lernt das Byte-Pair-Encoding',

@@ -6,6 +6,8 @@ export default {
   'tokens.rule.regex.rule': 'Wörter und Satzzeichen: \\b\\w+\\b|[.,!?;]',
   'tokens.rule.whitespace.name': `Leerzeichen-Tokenizer (aus ${EF})`,
   'tokens.rule.whitespace.rule': 'str.split(): an Folgen von Leerzeichen trennen',
+  'tokens.rule.chars.name': 'Zeichen-Tokenizer',
+  'tokens.rule.chars.rule': 'jedes Zeichen außer Leerzeichen ist ein Token: „(())“ und „( ( ) )“ werden gleich gelesen',
   'tokens.rule.bpe.name': `Byte-Pair-Encoding (BPE, aus ${FC})`,
   'tokens.rule.bpe.rule': 'Merges häufiger Symbolpaare lernen, dann jedes Wort in die gelernten Teilwörter zerlegen',
   'tokens.rule.input.name': 'Kein Tokenizer',

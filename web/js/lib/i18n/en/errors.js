@@ -13,6 +13,7 @@ export default {
   'errors.config_masked_lm_decoder': 'The masked-word head needs an encoder-only model, but this one has {decoder_layers} decoder layers.',
   'errors.config_unknown': 'There is no setting called “{field}” (the settings are: {allowed}).',
   'errors.empty_text': 'The sentence is empty: type a sentence.',
+  'errors.overflow': 'Overflow: step {step} ({title}) produced {value} at {at} from finite inputs: its numbers exceed float32’s range (about ±3.4 · 10³⁸), so the run stops there. The last trace that could be computed stays on screen.',
   'errors.no_tokens': ({ tokenizer, what }) => `${what === 'text2' ? 'The second sentence' : what === 'target' ? 'The target' : 'The sentence'} has no tokens: the ${tokenizer} tokenizer found no words in it.`,
   'errors.too_many_tokens': ({ count, max, what }) => `${what === 'text2' ? 'The second sentence' : what === 'target' ? 'The target' : 'The sentence'} has ${count} tokens; the limit (max_tokens) is ${max}.`,
   'errors.unknown_token': 'The token “{token}” is not in the model’s vocabulary, and the vocabulary has no token for unknown words.',

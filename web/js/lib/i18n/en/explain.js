@@ -81,4 +81,7 @@ export default {
   'explain.grad.readers': ({ n, row }) => `over the ${n} position${n === 1 ? '' : 's'} that read row ${row}`,
   'explain.grad.wrongAnswer': '{tok} is not the right answer of row {r}, {right} is',
   'explain.grad.rightAnswer': '{tok} is the right answer',
+  'explain.grad.noLabelRow': 'row {r} has no label: it is not in the loss',
+  'explain.grad.ceOther': 'p − onehot, here not the right answer {y}',
+  'explain.grad.ceRight': 'p − onehot at the right answer: p − 1 as minus the other probabilities, without cancellation',
 };

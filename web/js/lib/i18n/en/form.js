@@ -26,6 +26,7 @@ export default {
   'form.tokenizer': 'tokenizer',
   'form.tokenizer.regex': 'regex (words + punctuation)',
   'form.tokenizer.whitespace': 'whitespace split',
+  'form.tokenizer.chars': 'one token per character',
   'form.tokenizer.bpe': 'BPE (learned merges)',
   'form.bpe_merges': 'BPE merges',
   'form.bpe_merges.hint': 'merges byte-pair encoding learns',

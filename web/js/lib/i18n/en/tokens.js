@@ -7,6 +7,8 @@ export default {
   'tokens.rule.regex.rule': 'words and punctuation: \\b\\w+\\b|[.,!?;]',
   'tokens.rule.whitespace.name': `Whitespace tokenizer (from ${EF})`,
   'tokens.rule.whitespace.rule': 'str.split(): split on runs of spaces',
+  'tokens.rule.chars.name': 'Character tokenizer',
+  'tokens.rule.chars.rule': 'every character that is not a space is one token: “(())” and “( ( ) )” read alike',
   'tokens.rule.bpe.name': `Byte-pair encoding (from ${FC})`,
   'tokens.rule.bpe.rule': 'learn merges of frequent symbol pairs, then split each word into the learned subwords',
   'tokens.rule.input.name': 'No tokenizer',
