@@ -9,7 +9,9 @@
 //          again with each as its --text and must show the same output;
 //        - `my-model.json` is the reader's own model file: a small one is written for it.
 //      Lines that build, serve, test or take screenshots are the test command's own steps and
-//      are not run here (each is named in the output as skipped).
+//      are not run here, nor lines that open the reader's own downloaded checkpoint
+//      (--checkpoint; reference_checkpoints runs those flags on checkpoints it builds); each is
+//      named in the output as skipped. A line ending in `\` continues on the next.
 //   2. Its figures: each figure the README quotes about the shipped models (accuracies,
 //      training times and speeds, the masked-word scores, the alignment shares and entropies)
 //      is read from the README by a pattern and compared with its source: the recorded run
@@ -37,7 +39,7 @@ const { check, results } = checks();
 export function examples(readme) {
   const out = [];
   for (const block of readme.matchAll(/^```sh\n([\s\S]*?)^```/gm))
-    for (const line of block[1].split('\n')) {
+    for (const line of block[1].replace(/\\\n\s*/g, ' ').split('\n')) {  // a `\` continues the line
       const shown = line.match(/^#\s+…\s+(.*)$/);
       if (shown && out.length) {
         const [text, remark] = shown[1].split(/ {2,}(?=\()/);
@@ -80,6 +82,10 @@ const dir = scratch();
 const outputs = new Map(); // command → stdout, for the figures below
 try {
   for (const ex of examples(README)) {
+    if (/ --checkpoint /.test(ex.cmd)) {  // the reader's downloaded files; the flags run on built ones in reference_checkpoints
+      console.log(`skip ${ex.cmd}  (the reader's own checkpoint: tests/reference/check_checkpoints.py runs these flags on checkpoints it builds)`);
+      continue;
+    }
     if (!runnable(ex.cmd)) {
       console.log(`skip ${ex.cmd}  (the test command's own step)`);
       continue;

@@ -29,7 +29,7 @@ ew::Error run_error(const Json& model, bool backward = false) {
   ew::RunOptions o;
   o.backward = backward;
   try {
-    s.run({ew::ModelSource::Kind::Json, model.dump(), std::nullopt}, o);
+    s.run({ew::ModelSource::Kind::Json, model.dump(), std::nullopt, std::nullopt, std::nullopt}, o);
   } catch (const ew::Error& e) {
     return e;
   }
@@ -87,14 +87,14 @@ TEST_CASE("after an overflow the session still holds the last good run's trace, 
   Json good = base();
   good["config"]["num_labels"] = 2;
   good["label"] = 1;
-  s.run({ew::ModelSource::Kind::Json, good.dump(), std::nullopt}, o);
+  s.run({ew::ModelSource::Kind::Json, good.dump(), std::nullopt, std::nullopt, std::nullopt}, o);
   std::vector<std::vector<float>> before;
   for (std::size_t k = 0; k < s.trace().size(); ++k) before.push_back(s.trace()[k].data);
   Json bad = good;
   Json w = Json::array();
   for (int i = 0; i < 4; ++i) w.push_back(Json::array({1e20, -1e20, 1e20, 1e20}));
   bad["layers"] = Json::array({{{"W_q", w}, {"W_k", w}}});  // the same architecture: as many steps
-  CHECK_THROWS_AS(s.run({ew::ModelSource::Kind::Json, bad.dump(), std::nullopt}, o), ew::Error);
+  CHECK_THROWS_AS(s.run({ew::ModelSource::Kind::Json, bad.dump(), std::nullopt, std::nullopt, std::nullopt}, o), ew::Error);
   REQUIRE(s.trace().size() == before.size());
   bool same = true;
   for (std::size_t k = 0; k < before.size(); ++k) same = same && s.trace()[k].data == before[k];

@@ -16,7 +16,7 @@ nlohmann::json run(const std::string& preset, const std::string& text) {
   ew::Session s;
   ew::RunOptions o;
   o.prediction = true;
-  s.run({ew::ModelSource::Kind::Preset, preset, text}, o);
+  s.run({ew::ModelSource::Kind::Preset, preset, text, std::nullopt, std::nullopt}, o);
   return {{"tokens", s.trace().text.source_tokens.at(0)}, {"report", s.report()}};
 }
 

@@ -98,6 +98,7 @@ bool intervention_option(RunOptions& o, const std::string& key, const json& v) {
     return false;
   }
   return true;
+}
 
 // "[r, c]" of flat index i in a tensor of this shape.
 std::string index_of(std::size_t i, const std::vector<int>& shape) {
