@@ -9,7 +9,7 @@ export default {
   'notes.tut.math': 'Transformers: Walking Through the Math Behind Self Attention',
   'notes.tut.anatomy': 'Transformer Anatomy',
 
-  'notes.mask.attention_mask': 'Die Maske wird vor der Softmax zu den Scores addiert: 0, wo eine Abfrage (Query) einen Schlüssel (Key) ansehen darf, −∞, wo nicht – dieser Schlüssel erhält dann genau das Gewicht 0. Im Encoder verdeckt sie das Padding und, in einem kausalen Modell, spätere Tokens.',
+  'notes.mask.attention_mask': 'Die Maske wird vor der Softmax zu den Scores addiert: 0, wo eine Abfrage (Query) einen Schlüssel (Key) ansehen darf, −∞, wo nicht — dieser Schlüssel erhält dann genau das Gewicht 0. Im Encoder verdeckt sie das Padding und, in einem kausalen Modell, spätere Tokens.',
   'notes.mask.decoder_mask': 'Der Decoder sagt jedes Token aus den vorangehenden vorher, also darf Position i keine späteren Positionen sehen: Die kausale Maske setzt −∞ oberhalb der Diagonale (und auf das Padding).',
   'notes.mask.cross_mask': 'In der Kreuzaufmerksamkeit liest jede Decoder-Position die Tokens des Encoders; diese Maske verdeckt nur das Padding des Encoders, nie ein echtes Quelltoken.',
   'notes.mask.count': ({ blocked, total }) => (blocked ? `Hier sind ${blocked} von ${total} Einträgen gesperrt.` : `Hier ist keiner der ${total} Einträge gesperrt: Jede Abfrage darf jeden Schlüssel ansehen.`),
@@ -25,7 +25,7 @@ export default {
   'notes.v.cross': 'In der Kreuzaufmerksamkeit kommen die Werte (Values) aus der Encoder-Ausgabe H: was eine Zielposition aus dem Quellsatz übernimmt.',
   'notes.qkv.split': 'Die {d} Spalten werden auf {h} Köpfe mit je d_k = {dk} Spalten aufgeteilt; jeder Kopf entscheidet für sich, welche Tokens er beachtet.',
 
-  'notes.scores.why': 'S = Q·Kᵀ: Eintrag (i, j) ist das Skalarprodukt von Abfrage i und Schlüssel j, groß, wenn beide in dieselbe Richtung zeigen. Diese rohen Scores entscheiden, wer wen beachtet – noch vor Skalierung und Maske.',
+  'notes.scores.why': 'S = Q·Kᵀ: Eintrag (i, j) ist das Skalarprodukt von Abfrage i und Schlüssel j, groß, wenn beide in dieselbe Richtung zeigen. Diese rohen Scores entscheiden, wer wen beachtet — noch vor Skalierung und Maske.',
   'notes.scores.fact': 'In diesem Kopf beträgt die Spanne (Maximum − Minimum) einer Zeile im Mittel {spread}.',
   'notes.scaled.why': 'Skalarprodukte aus d_k Zahlen wachsen mit d_k, und eine Softmax über weit gestreute Zahlen legt fast das ganze Gewicht auf einen Schlüssel und hat winzige Gradienten. Die Division durch √d_k hält die Streuung mäßig; auch das −∞ der Maske wird hier addiert.',
   'notes.scaled.fact': 'Hier beträgt die Spanne (Maximum − Minimum) der erlaubten Scores einer Zeile im Mittel {raw} vor und {scaled} nach der Division durch √{dk} = {root}: Eine Softmax gäbe dem stärksten Schlüssel unskaliert {pRaw} des Gewichts, skaliert {pScaled}.',
