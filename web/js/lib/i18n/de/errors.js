@@ -19,7 +19,7 @@ export default {
   'errors.unknown_token': 'Das Token „{token}“ steht nicht im Vokabular des Modells, und das Vokabular hat kein Token für unbekannte Wörter.',
   'errors.invalid_utf8': 'Der Text ist kein gültiges UTF-8 (bei Byte {byte}).',
   'errors.tokenizer_files_none': 'Keine Tokenizer-Dateien: Das Modell braucht {needs}.',
-  'errors.tokenizer_file_missing': '{file} fehlt ({with} braucht sie).',
+  'errors.tokenizer_file_missing': '{file} fehlt ({with} braucht diese Datei).',
   'errors.tokenizer_file_invalid': '{file}: {what}',
   'errors.tokenizer_unsupported': '{file}: {key} „{value}“ wird nicht unterstützt (unterstützt: {supported}).',
   'errors.token_id_out_of_range': 'Die Token-ID {id} ist nicht im Vokabular (0 … {size} − 1).',

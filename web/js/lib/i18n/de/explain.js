@@ -84,5 +84,5 @@ export default {
   'explain.grad.rightAnswer': '{tok} ist die richtige Antwort',
   'explain.grad.noLabelRow': 'Zeile {r} hat kein Label: sie geht nicht in den Verlust ein',
   'explain.grad.ceOther': 'p − One-Hot, hier nicht die richtige Antwort {y}',
-  'explain.grad.ceRight': 'p − One-Hot bei der richtigen Antwort: p − 1 als minus die übrigen Wahrscheinlichkeiten, ohne Auslöschung',
+  'explain.grad.ceRight': 'p − One-Hot bei der richtigen Antwort: p − 1, gerechnet als minus die Summe der übrigen Wahrscheinlichkeiten, ohne Auslöschung',
 };

@@ -3,7 +3,7 @@
 export default {
   'generate.button': 'Erzeugen ▶',
   'generate.buttonTitle': 'Gierige Dekodierung (greedy decoding): den Decoder laufen lassen, das wahrscheinlichste nächste Token anhängen, erneut laufen lassen, bis </s>',
-  'generate.needsDecoder': 'Generieren braucht ein Encoder-Decoder-Modell (Decoder-Schichten > 0)',
+  'generate.needsDecoder': 'Erzeugen braucht ein Encoder-Decoder-Modell (Decoder-Schichten > 0)',
   'generate.output': 'Ausgabe: {tokens}',
   'generate.nothing': '(nichts vor </s>)',
   'generate.round': 'Runde {n}: Der Decoder liest „{input}“; das wahrscheinlichste Token der letzten Zeile ist „{token}“ ({p}). Klicken, um diese Runde durchzugehen.',

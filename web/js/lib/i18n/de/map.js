@@ -23,7 +23,7 @@ export default {
   'map.block.tokens': 'Tokens → IDs',
   'map.block.embed': 'Einbettung + Positionskodierung = X',
   'map.block.mask': 'Aufmerksamkeitsmaske M',
-  'map.block.targetTokens': 'Ziel-Tokens → IDs',
+  'map.block.targetTokens': 'Zieltokens → IDs',
   'map.block.targetEmbed': 'Einbettung + Positionskodierung = Y',
   'map.block.masks': 'Masken M (kausal, Kreuz)',
   'map.block.selfAttention': 'Mehrkopf-Selbstaufmerksamkeit',
