@@ -3,8 +3,10 @@
 // headless Chromium like a person: the first load (a trained encoder–decoder, its alignment),
 // typing an input with an unknown word, Generate and revisiting a round, the backward pass
 // switch with gradient cells' explanations read off the page, one AdamW update, the trained
-// classifier's prediction, training a model in the page (pause, resume; the page stays
-// usable), downloading its weights and loading them back (file picker, and a bad file
+// classifier's prediction (brackets typed with and without spaces, unknown tokens named beside
+// it), training a model in the page (number-words to 99% on 1,000 held-out examples within the
+// README's step budget; pause, resume; the page stays usable), a file whose numbers overflow
+// (the overflow named, the last trace kept), downloading its weights and loading them back (file picker, and a bad file
 // dropped on the page), and the JS API. Every trace the page shows — forward steps, generated
 // tokens with their probabilities, and gradients — is compared with the native CLI's
 // (--json, --generate, --backward) for the same model and input, to 1e-5 relative.
@@ -41,27 +43,49 @@ function native(model, flags = []) {
   return JSON.parse(execFileSync(cli, ['--model', file, '--json', ...flags], { maxBuffer: 1 << 30, encoding: 'utf8' }));
 }
 // Forward steps and the loss: compare.mjs's 1e-5 rule. Gradients: |a − b| ≤ 1e-5·|b| +
-// GRAD_SCALE·max|B| + 1e-6 — the backward pass subtracts nearly equal float32 numbers (the
-// softmax's p·(g − Σpg) at a confident answer, LayerNorm's mean and variance terms), so wasm
-// (no FMA, 4 lanes) and native (FMA, 8 lanes) differ there by a few 1e-5 of the tensor's
-// scale; 1e-4 of each tensor's scale is the tolerance of the project's gradient check against
-// PyTorch (tests/reference/check_gradients.py). The worst ratio seen is printed.
-const GRAD_SCALE = 1e-4;
-let gradWorst = 0;
+// GRAD_SCALE·max|B| + 1e-12, GRAD_SCALE = 1e-4 of each tensor's scale, the tolerance of the
+// project's gradient check against PyTorch (tests/reference/check_gradients.py). The forward
+// steps of wasm (no FMA, 4 lanes) and native (FMA, 8 lanes) differ in their last digits, and a
+// logit that moves by Δz moves p = exp(z − logsumexp z) by Δz relative: the gradients differ by
+// up to ~4e-5 of their scale on the trained models; and a step computed from gradients inherits
+// their differences, so its scale is the largest of its own and its gradient operands' scales
+// (the inputs named grad.*, each with its own such scale) — e.g. a confident attention row's
+// grad.….scaled = p·(g − Σpg) is 2e-5 where its operand grad.….weights is 1e-3, and differs by
+// the operand's digits, not its own. The worst ratio seen, and where, is printed. The softmax
+// the loss reads is differentiated as one function, dL/dz = (p − onehot)/N with p_y − 1 =
+// −Σ_{j≠y} p_j (core/trace/backward.cpp): through its separate steps, −1/N + p_y/N cancelled in
+// float32 at a confident answer, and the two differed by up to 6.6e-4 of the scale. One
+// exception, by the mathematics: a softmax's shift (….rowmax) has gradient 0 exactly
+// (softmax(z − m) does not depend on m), so its computed value is the cancellation noise of Σ
+// over the row of terms the size of the incoming gradient (inputs[0], e.g. grad.probs) — 1e-8
+// where that gradient is 1e-3. There both must be 0 to ROWMAX_ZERO of the incoming gradient's
+// scale, and they are compared to that scale.
+const GRAD_SCALE = 1e-4, ROWMAX_ZERO = 1e-5;
+const maxAbs = (d) => d.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+let gradWorst = 0, gradWorstAt = '';
 function sameTrace(trace, nat, what) {
   const fwd = (t) => ({ ...t, steps: t.steps.filter((s) => s.kind !== 'grad') });
   const p = compareTrace(fwd(trace), fwd(nat), { params: false });
   const grads = trace.steps.filter((s) => s.kind === 'grad');
   const ng = nat.steps.filter((s) => s.kind === 'grad');
+  const scales = new Map();  // gradient id → the scale it is compared to (its own, or its operands')
   if (grads.length !== ng.length) p.push(`${grads.length} gradient steps vs native ${ng.length}`);
   else grads.forEach((s, i) => {
     const n = ng[i];
     if (s.id !== n.id || s.data.length !== n.data.length) return p.push(`${s.id} vs native ${n.id}`);
-    const scale = Math.max(...n.data.map(Math.abs));
+    const operands = (n.inputs || []).filter((id) => id.startsWith('grad.')).map((id) => scales.get(id));
+    if (operands.some((g) => g === undefined)) return p.push(`${s.id}: an operand of ${n.inputs} comes later in the trace`);
+    const scale = Math.max(maxAbs(n.data), ...operands);
+    scales.set(n.id, scale);
+    if (/\.rowmax$/.test(s.id)) {
+      const zero = ROWMAX_ZERO * scales.get(n.inputs[0]);
+      if (!(maxAbs(s.data) <= zero && maxAbs(n.data) <= zero)) p.push(`${s.id} is not 0 to ${zero}: ${maxAbs(s.data)} (native ${maxAbs(n.data)})`);
+    }
     s.data.forEach((v, k) => {
       const err = Math.abs(v - n.data[k]);
-      if (scale > 1e-3) gradWorst = Math.max(gradWorst, (err - 1e-5 * Math.abs(n.data[k]) - 1e-6) / scale);
-      if (!(err <= 1e-5 * Math.abs(n.data[k]) + GRAD_SCALE * scale + 1e-6)) p.push(`${s.id}[${k}] = ${v} vs native ${n.data[k]} (scale ${scale})`);
+      const r = scale > 0 ? (err - 1e-5 * Math.abs(n.data[k])) / scale : 0;
+      if (r > gradWorst) [gradWorst, gradWorstAt] = [r, `${s.id}[${k}]`];
+      if (!(err <= 1e-5 * Math.abs(n.data[k]) + GRAD_SCALE * scale + 1e-12)) p.push(`${s.id}[${k}] = ${v} vs native ${n.data[k]} (scale ${scale})`);
     });
   });
   assert(!p.length, `${what}: the page's trace differs from the native CLI's:\n  ${p.slice(0, 6).join('\n  ')}`);
@@ -292,18 +316,64 @@ await check('the trained brackets classifier shows its prediction and probabilit
   await shot('classifier', false);
 });
 
+await check('brackets typed as people type them: “(())” reads as “( ( ) )”; unknown tokens are named beside the prediction, as the CLI names them', async () => {
+  const prediction = async (text) => {
+    await api((x) => window.encoderWalkthrough.setState({ preset: 'trained-brackets', text: x }), text);
+    const [tr, st] = [await getTrace(), await getState()];
+    assert(st.text === text, `the page shows "${st.text}", not "${text}"`);
+    return { tokens: tr.tokens, text: await page.textContent('#prediction') };
+  };
+  const spaced = await prediction('( ( ) ) ( )'), typed = await prediction('(())()');
+  assert(JSON.stringify(typed.tokens) === JSON.stringify(spaced.tokens) && typed.tokens.length === 6, `tokens ${JSON.stringify(typed.tokens)} vs ${JSON.stringify(spaced.tokens)}`);
+  assert(typed.text === spaced.text, `prediction "${typed.text}" vs "${spaced.text}"`);
+  const nat = native({ weights: 'builtin:brackets', text: '(())()' });
+  assert(typed.text.includes(nat.prediction.label), `the CLI predicts ${nat.prediction.label}: "${typed.text}"`);
+  // An unknown token: the page's note beside the prediction says what the CLI prints.
+  const odd = await prediction('( [ ) ]');
+  const file = path.join(tmp, 'odd.json');
+  writeFileSync(file, JSON.stringify({ weights: 'builtin:brackets', text: '( [ ) ]' }));
+  const cliText = execFileSync(cli, ['--model', file], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const line = cliText.split('\n').find((l) => /not in this model’s vocabulary/.test(l));
+  assert(line && /“\[”, “\]” are not in this model’s vocabulary of 6 tokens: it reads them as <unk>/.test(line), `the CLI says "${line}"`);
+  assert(odd.text.includes(line.trim()), `beside the prediction: "${odd.text}", the CLI: "${line}"`);
+  assert((native({ weights: 'builtin:brackets', text: '( [ ) ]' }).unknown || {}).tokens.join() === '[,]', 'the CLI\'s --json "unknown"');
+  await shot('classifier-unknown', false);
+});
+
 // ---- 5. training in the page -----------------------------------------------------------------
+// The README's claim, held by optimizer steps (load cannot change them; the wall-time cap only
+// catches a hang): number-words at the panel's defaults (d_model 32, 4 heads, d_ff 64, 1+1
+// layers, batch 16, lr 0.006, seed 1) reaches 99% held-out exact match on 1,000 examples within
+// the 3,000 steps the README quotes, checked every ~100 steps as the panel does.
+const STEP_BUDGET = 3000;
 let trainedResult = null;
-await check('training in the page: set up like a person, pause and resume, the page stays usable, it learns', async () => {
-  await page.click('#train-box > summary');
+await check(`training in the page: number-words at the panel's defaults reaches 99% on 1,000 held-out examples within ${STEP_BUDGET} steps`, async () => {
+  const log = [];
+  await page.exposeFunction('__trainProgress', (p) => { if (p.accuracy !== undefined) log.push([p.steps, p.accuracy]); });
+  const t0 = Date.now();
+  const run = api((n) => window.encoderWalkthrough.train({ task: 'number-words', steps: n, evalN: 1000, finalEvalN: 1000, stopAt: 0.99 },
+    (p) => window.__trainProgress({ steps: p.steps, accuracy: p.accuracy })).then((r) => r, (e) => ({ error: e.message })), STEP_BUDGET);
+  const WALL_CAP = 600e3; // a hang, not a speed: the steps are the budget
+  const r = await Promise.race([run, new Promise((res) => setTimeout(() => res({ error: `no result after ${WALL_CAP / 1000} s` }), WALL_CAP))]);
+  trainedResult = { acc: r.accuracy, steps: r.steps, ms: Date.now() - t0 };
+  console.log(`     ${JSON.stringify(r)}; evaluations: ${log.slice(-3).map(([s, a]) => `step ${s}: ${(100 * a).toFixed(1)}%`).join(', ')}`);
+  assert(!r.error, `train(): ${r.error}`);
+  assert(r.steps <= STEP_BUDGET && r.accuracy >= 0.99, `${(100 * r.accuracy).toFixed(1)}% on 1,000 held-out examples after ${r.steps} steps (the README: 99% within ${STEP_BUDGET})`);
+  assert(log.some(([s, a]) => s === r.steps && a >= 0.99), 'the run stopped without an evaluation at 99%');
+});
+
+// Pause and resume like a person, on a run that cannot end before the pause: the panel's
+// largest step count at a size that takes seconds to do it (the pause is clicked once the
+// status shows a step; a finished run would be named in the assertion, not pass as paused).
+await check('training in the page: set up like a person, pause and resume, the page stays usable', async () => {
+  if (!(await page.evaluate(() => document.getElementById('train-box').open))) await page.click('#train-box > summary');
   await page.selectOption('#t-task', 'brackets');
   // A size beyond the panel's limits is refused with a message naming the field.
   await page.fill('#t-d_model', '1000');
   await page.click('#t-start');
   await page.waitForFunction(() => /d_model must be a number from 8 to 64/.test(document.getElementById('t-status').textContent));
-  for (const [k, v] of [['d_model', 16], ['num_heads', 2], ['d_ff', 32], ['num_layers', 2], ['steps', 400], ['batch', 16], ['lr', 0.005], ['seed', 1]])
+  for (const [k, v] of [['d_model', 16], ['num_heads', 2], ['d_ff', 32], ['num_layers', 2], ['steps', 5000], ['batch', 16], ['lr', 0.005], ['seed', 1]])
     await page.fill(`#t-${k}`, String(v));
-  const t0 = Date.now();
   await page.click('#t-start');
   await page.waitForFunction(() => /step \d+/.test(document.getElementById('t-status').textContent));
   // A second run while one goes is refused clearly.
@@ -311,8 +381,10 @@ await check('training in the page: set up like a person, pause and resume, the p
   assert(/already going/.test(second), `a second train(): ${second}`);
   // Pause: the step count stops; resume: it goes on.
   await page.click('#t-pause');
-  await page.waitForTimeout(400);
+  // The Worker finishes its chunk (~0.1 s) before it pauses; then the status says so, and stays.
+  await page.waitForFunction(() => /paused|^Done at step/.test(document.getElementById('t-status').textContent));
   const s1 = await page.textContent('#t-status');
+  assert(!/^Done at step/.test(s1), `the run ended before the pause was clicked: "${s1}"`);
   await page.waitForTimeout(600);
   const s2 = await page.textContent('#t-status');
   assert(s1 === s2 && /paused/.test(s2), `paused: "${s1}" then "${s2}"`);
@@ -324,17 +396,18 @@ await check('training in the page: set up like a person, pause and resume, the p
   assert(answer < 3000, `a recompute during training took ${answer} ms`);
   await page.click('#t-pause');
   await page.waitForFunction(() => document.getElementById('t-plot').querySelector('.plot-acc'));
+  const steps = (s) => Number((s.match(/step ([\d,]+)/) || [])[1]?.replace(/,/g, ''));
+  await page.waitForFunction((n) => { const m = document.getElementById('t-status').textContent.match(/step ([\d,]+)/); return m && Number(m[1].replace(/,/g, '')) > n; }, steps(s2));
   await shot('training');
-  await page.waitForFunction(() => /^Done at step/.test(document.getElementById('t-status').textContent), null, { timeout: 120000 });
+  await page.waitForFunction(() => /^Done at step/.test(document.getElementById('t-status').textContent), null, { timeout: 300000 });
   const status = await page.textContent('#t-status');
-  const acc = Number(status.match(/held-out accuracy ([0-9.]+)%/)[1]) / 100;
-  trainedResult = { acc, ms: Date.now() - t0 };
   console.log(`     ${status}`);
-  assert(acc >= 0.75, `held-out accuracy ${acc} after 400 steps (chance is 0.5)`);
+  const acc = Number(status.match(/held-out accuracy ([0-9.]+)%/)[1]) / 100;
+  assert(acc >= 0.9, `held-out accuracy ${acc} after 5,000 steps (chance is 0.5)`);
   const st = await getState();
   assert(st.preset === 'your-weights', `the walked model is ${st.preset}`);
   const prov = await api(() => { window.encoderWalkthrough.goTo('cls.probs'); return document.getElementById('provenance').textContent; });
-  assert(/trained in this page: task brackets, 400 steps/.test(prov), `provenance "${prov}"`);
+  assert(/trained in this page: task brackets, 5,?000 steps/.test(prov), `provenance "${prov}"`);
   await shot('trained');
 });
 
@@ -382,13 +455,54 @@ await check('a bad weights file (picker, drop, loadWeights) gets the core’s cl
   await shot('bad-file', false);
 });
 
+await check('weights whose numbers overflow: the page names the step the CLI names, and keeps the last trace', async () => {
+  // The trained classifier's file with W_q and W_k of every layer at 1e20: each is a finite
+  // float32, their products are not.
+  const good = readFileSync(path.join(tmp, 'trained.safetensors'));
+  const huge = Buffer.from(good);
+  const n = Number(huge.readBigUInt64LE(0));
+  const header = JSON.parse(huge.subarray(8, 8 + n).toString('utf8'));
+  const scaled = Object.keys(header).filter((k) => /W_[qk]$/.test(k));
+  assert(scaled.length >= 2 && scaled.every((k) => header[k].dtype === 'F32'), `tensors ${Object.keys(header)}`);
+  for (const k of scaled)
+    for (let o = header[k].data_offsets[0]; o < header[k].data_offsets[1]; o += 4) huge.writeFloatLE(1e20, 8 + n + o);
+  const file = path.join(tmp, 'huge.safetensors');
+  writeFileSync(file, huge);
+  const spec = path.join(tmp, 'huge.json');
+  const st = await getState();
+  writeFileSync(spec, JSON.stringify({ weights: file, text: st.text }));
+  let cliErr = '';
+  try {
+    execFileSync(cli, ['--model', spec], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (e) {
+    cliErr = String(e.stderr);
+    assert(e.status === 1, `the CLI exited ${e.status}`);
+  }
+  const step = (cliErr.match(/overflow: step (\S+) \(/) || [])[1];
+  assert(step, `the CLI's message: "${cliErr}"`);
+  const before = await getTrace();
+  const err = await api((bytes) => window.encoderWalkthrough.loadWeights(new Uint8Array(bytes).buffer).then(() => 'resolved', (e) => e.message), Array.from(huge));
+  assert(err.includes(`Overflow: step ${step} (`) && /from finite inputs/.test(err), `loadWeights: "${err}" (the CLI: "${cliErr.trim()}")`);
+  await page.waitForFunction(() => !document.getElementById('msg').hidden);
+  const msg = await page.textContent('#msg');
+  assert(msg.includes(`Overflow: step ${step} (`), `the page's message: "${msg}"`);
+  const after = await getTrace();
+  assert(after.steps.length === before.steps.length && after.steps.every((s, i) => s.id === before.steps[i].id && s.data.every((v, k) => Object.is(v, before.steps[i].data[k]))),
+    'the trace on screen changed');
+  await noNaN();
+  await page.$eval('#msg', (m) => m.scrollIntoView());
+  await shot('overflow', false);
+  await api(() => window.encoderWalkthrough.setState({ preset: 'trained-brackets' }));  // a good model again
+});
+
 await check('stopTraining() stops a run early; train() resolves with {steps, loss, accuracy, ms}', async () => {
-  const p = api(() => window.encoderWalkthrough.train({ task: 'number-words', steps: 2000, d_model: 16, num_heads: 2, d_ff: 32 },
-    null).then((r) => r, (e) => ({ error: e.message })));
+  // The panel's largest run at its largest size: minutes of steps, so the stop always comes first.
+  const p = api(() => window.encoderWalkthrough.train({ task: 'number-words', steps: 5000, d_model: 64, num_heads: 4, d_ff: 256,
+    num_layers: 2, decoder_layers: 2, batch: 128 }, null).then((r) => r, (e) => ({ error: e.message })));
   await page.waitForFunction(() => /step \d+/.test(document.getElementById('t-status').textContent));
   assert(await api(() => window.encoderWalkthrough.stopTraining()), 'stopTraining() while training');
   const r = await p;
-  assert(!r.error && r.steps > 0 && r.steps < 2000 && Number.isFinite(r.loss) && r.accuracy >= 0 && r.ms > 0, `train() → ${JSON.stringify(r)}`);
+  assert(!r.error && r.steps > 0 && r.steps < 5000 && Number.isFinite(r.loss) && r.accuracy >= 0 && r.ms > 0, `train() → ${JSON.stringify(r)}`);
   const bad = await api(() => window.encoderWalkthrough.train({ steps: -3 }).then(() => 'resolved', (e) => e.message));
   assert(/steps must be a number from 10 to 5000/.test(bad), `train({steps: -3}): ${bad}`);
 });
@@ -397,9 +511,9 @@ await check('no console errors, page errors, CSP violations or requests outside 
   assert(!problems.length, problems.join('\n'));
 });
 
-console.log(`trained: gradients vs native: worst difference ${gradWorst.toExponential(2)} of the tensor's scale beyond 1e-5 relative (tensors with scale > 1e-3; allowed ${GRAD_SCALE})`);
+console.log(`trained: gradients vs native: worst difference ${gradWorst.toExponential(2)} of the scale beyond 1e-5 relative, at ${gradWorstAt} (allowed ${GRAD_SCALE})`);
 const { passed, failed } = results();
-console.log(`trained: ${passed} passed, ${failed} failed${trainedResult ? ` (in-page training: ${(100 * trainedResult.acc).toFixed(1)}% in ${(trainedResult.ms / 1000).toFixed(1)} s)` : ''}`);
+console.log(`trained: ${passed} passed, ${failed} failed${trainedResult ? ` (in-page training: ${(100 * trainedResult.acc).toFixed(1)}% at step ${trainedResult.steps}, ${(trainedResult.ms / 1000).toFixed(1)} s wall)` : ''}`);
 await browser.close();
 server.close();
 rmSync(tmp, { recursive: true, force: true });
