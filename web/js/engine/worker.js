@@ -143,8 +143,10 @@ async function handle(msg) {
       const t1 = performance.now();
       if (!meta.ok) {
         // A model that failed to parse leaves the last trace in place; one that failed while
-        // running may not: then its data requests must be refused.
-        if (engine.stepCount() !== stepCount) generation++;
+        // running may not: then its data requests must be refused. A refused intervention
+        // leaves the run without it in the engine (same steps, other values): refused too.
+        const intervened = ['ablate', 'set', 'patch_from', 'patch'].some((k) => k in options);
+        if (engine.stepCount() !== stepCount || intervened) generation++;
         return { meta };
       }
       generation++;

@@ -30,7 +30,12 @@ export async function applySpec(spec) {
   try {
     await requestCompute(app.shownState);
   } catch (e) {
+    // The engine now holds the run without these interventions (core/session/session.cpp
+    // keeps no last good trace for them): compute the last good spec again, so that what the
+    // page fetches later is what it shows, and say what was wrong.
     labState.spec = prev;
+    await requestCompute(app.shownState).catch(() => {});
+    showError(e.message);
     render();
     throw e;
   }
