@@ -68,10 +68,12 @@ function sameAsCli(trace, flags, what) {
 }
 const answer = (r) => (r.generated || r.next_tokens || []).join(' ');
 const labText = (sel) => page.$eval(sel, (e) => e.textContent);
+// The viewport at the step's matrix (its marked cells), and the whole lab panel.
 async function shot(name, width) {
   await page.setViewportSize({ width, height: width < 500 ? 844 : 800 });
-  await page.$eval('#lab-slot', (e) => e.scrollIntoView());
+  await page.$eval('#view', (e) => e.scrollIntoView());
   await page.screenshot({ path: path.join(artifacts, `lab-${name}-${width}.png`), fullPage: false });
+  await page.locator('#lab-panel').screenshot({ path: path.join(artifacts, `lab-${name}-${width}-panel.png`) });
 }
 async function noNaN() {
   const text = await page.evaluate(() => document.body.innerText);
