@@ -197,15 +197,16 @@ await check('the patching sweep runs in the Worker, equals analyze --patch-sweep
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
-await check('the ablation sweep (API, 20 held-out examples) equals analyze --ablate-sweep; lens and attribution drawn', async () => {
+await check('the ablation sweep (API, 20 held-out examples) equals analyze --ablate-sweep; mean ablation with lens and attribution drawn', async () => {
   const r = await api(page, () => window.encoderWalkthrough.sweep({ kind: 'ablate', n: 20 }));
   const nat = nativeAnalyze(['--task', 'number-words', '--n', '20', '--ablate-sweep']);
   assert(Math.abs(r.accuracy - nat.accuracy) < 1e-9 && JSON.stringify(r.ablations) === JSON.stringify(nat.ablations),
     `ablation sweep ${JSON.stringify(r.ablations.slice(0, 3))} vs CLI ${JSON.stringify(nat.ablations.slice(0, 3))}`);
-  await api(page, () => window.encoderWalkthrough.intervene({ lens: true, attribute: true }));
+  await api(page, (h) => window.encoderWalkthrough.intervene({ ablate: [h], ablateMode: 'mean', lens: true, attribute: true }), HEAD);
   await page.waitForSelector('.lab-lens table');
   await page.waitForSelector('.lab-attr li');
-  sameAsCli(await getTrace(), ['--lens', '--attribute', '--generate'], 'lens and attribution');
+  sameAsCli(await getTrace(), ['--ablate', HEAD, '--ablate-mode', 'mean', '--lens', '--attribute', '--generate'], 'mean ablation, lens and attribution');
+  assert(/ablate_mode=mean/.test(page.url()) && /lens=1/.test(page.url()) && /attribute=1/.test(page.url()), `link ${page.url()}`);
   await noNaN();
   await shot('lens', 1280);
   await page.click('.lab-reset');
