@@ -6,9 +6,10 @@
 // model's numbers, what the largest effect was.
 import { el } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
-import { fmt } from './format.js';
 
 const pct = (x) => (100 * x).toFixed(1);
+// A share of the logit difference, to two decimals (float noise around 0 shown as 0.00).
+const share = (x) => (Math.abs(x) < 0.005 ? 0 : x).toFixed(2);
 
 function cellButton(text, label, weight, onClick) {
   const b = el('button', 'lab-cellbtn mono', text);
@@ -76,8 +77,8 @@ function patchTables(r, apply) {
     tr.append(th);
     row.restored.forEach((v, p) => {
       const td = el('td');
-      const label = t('lab.sweep.cellPatch', { id: row.step, p, share: fmt(v) });
-      td.append(cellButton(fmt(v), label, Math.abs(v), () => apply((x) => {
+      const label = t('lab.sweep.cellPatch', { id: row.step, p, share: share(v) });
+      td.append(cellButton(share(v), label, Math.abs(v), () => apply((x) => {
         x.patchFrom = r.patch_from;
         x.patch = [...new Set([...x.patch, `${row.step}@${p}`])];
       })));
@@ -90,7 +91,7 @@ function patchTables(r, apply) {
   r.heads.heads.forEach((id, i) => {
     const v = r.heads.restored[i];
     const td = el('td');
-    td.append(cellButton(`${id} ${fmt(v)}`, t('lab.sweep.cellHead', { id, share: fmt(v) }), Math.abs(v), () => apply((x) => {
+    td.append(cellButton(`${id} ${share(v)}`, t('lab.sweep.cellHead', { id, share: share(v) }), Math.abs(v), () => apply((x) => {
       x.patchFrom = r.patch_from;
       x.patch = [...new Set([...x.patch, `${id}.context`])];
     })));
