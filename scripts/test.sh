@@ -90,6 +90,9 @@ node tests/browser/run.mjs --cli build/native-release/encoder-walkthrough
 section "browser: trained models (generate, backward pass, training, weights) vs the native CLI"
 node tests/browser/trained.mjs --cli build/native-release/encoder-walkthrough
 
+section "browser: the what-if lab (switch a head off, type into a cell, patch, sweep) vs the native CLI (~20 s)"
+node tests/browser/lab.mjs --cli build/native-release/encoder-walkthrough
+
 section "browser: accessibility (axe-core over the page's states, keyboard, announcements, colour contrast, step layout)"
 node tests/browser/a11y.mjs
 

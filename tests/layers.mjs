@@ -2,7 +2,7 @@
 // down the layers (docs/architecture.md).
 //   core/: kernels ← model ← trace ← io ← train ← session; a file may include its own folder
 //          and any folder below it, never one above; nothing in core/ includes Emscripten.
-//   web/js: lib ← engine ← model ← view ← {train, embed} ← page; every module lives in one of
+//   web/js: lib ← engine ← model ← view ← {train, embed, lab} ← page; every module lives in one of
 //          these folders; a module imports its own folder or a lower one (train and embed are
 //          siblings: neither imports the other; page may import both); only page/ imports the
 //          page's state (page/app.js); and no import cycle anywhere (web/component.js, the
@@ -58,7 +58,7 @@ function readCore() {
 
 // ---- web/js: the page's modules, lowest first ------------------------------------------------
 // Groups of equal rank are siblings (neither may import the other).
-export const WEB_GROUPS = { lib: 0, engine: 1, model: 2, view: 3, train: 4, embed: 4, page: 5 };
+export const WEB_GROUPS = { lib: 0, engine: 1, model: 2, view: 3, train: 4, embed: 4, lab: 4, page: 5 };
 const APP_STATE = 'page/app.js';
 
 // The relative specifiers a module imports: static imports and re-exports (statements at the

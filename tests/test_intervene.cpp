@@ -12,6 +12,7 @@
 
 #include "model/error.h"
 #include "session/session.h"
+#include "session/sweep.h"
 #include "trace/intervene.h"
 
 namespace {
@@ -116,4 +117,20 @@ TEST_CASE("a run with interventions: marks, the baseline, zeros where a head was
 TEST_CASE("attribution of a post-norm model says why it does not decompose") {
   const ew::Session s = run_default({{"attribute", true}});
   CHECK(s.report()["attribution_error"].get<std::string>().find("needs a pre-norm model") != std::string::npos);
+}
+
+TEST_CASE("a sweep asked for as data (the page's sweep()): the same table, and messages for a wrong spec") {
+  ew::Session s;
+  s.run({ew::ModelSource::Kind::Preset, "trained-number-words", std::nullopt, std::nullopt, std::nullopt}, ew::RunOptions{});
+  const std::string donor = "six hundred ninety three thousand four hundred twenty five";
+  const Json direct = ew::patch_sweep(s.model(), s.model().text, donor);
+  CHECK(ew::sweep_from_json(s.model(), Json{{"kind", "patch"}, {"patch_from", donor}}) == direct);
+  const Json ab = ew::sweep_from_json(s.model(), Json{{"kind", "ablate"}, {"n", 5}});
+  CHECK(ab == ew::ablation_sweep(s.model(), ew::find_task("number-words"), ew::AblateMode::Zero, 1, 5));
+  CHECK(message([&] { ew::sweep_from_json(s.model(), Json{{"kind", "both"}}); }).find("\"kind\" is \"ablate\" or \"patch\"") != std::string::npos);
+  CHECK(message([&] { ew::sweep_from_json(s.model(), Json{{"kind", "patch"}}); }).find("needs \"patch_from\"") != std::string::npos);
+  CHECK(message([&] { ew::sweep_from_json(s.model(), Json{{"kind", "ablate"}, {"donor", "x"}}); }).find("unknown key \"donor\"") != std::string::npos);
+  CHECK(message([&] { ew::sweep_from_json(s.model(), Json{{"kind", "ablate"}, {"n", 0}}); }).find("\"n\" must be a whole number from 1") != std::string::npos);
+  ew::Session d = run_default(Json::object());
+  CHECK(message([&] { ew::sweep_from_json(d.model(), Json{{"kind", "ablate"}}); }).find("name the task") != std::string::npos);
 }

@@ -10,6 +10,8 @@
 //   e.stepData(i)   -> Float32Array view of step i's values (wasm memory: valid until the
 //                      next run/rerun; copy it to keep it)
 //   e.paramData(i)  -> Float32Array view of parameter i
+//   e.sweep(specJson) -> JSON: an ablation or patching sweep of the last model run
+//                      (core/session/sweep.h, sweep_from_json), or {ok: false, error}
 //   e.rerun()       -> runs the forward pass again on the last model run (benchmarks)
 //   e.setUserWeights(bytes) / e.userWeights() -> a safetensors file a reader loaded or trained
 //   Module.tasksJson(), new Module.TrainSession(): training in the Worker (train_bindings.cpp)
@@ -30,8 +32,10 @@
 #include "io/presets.h"
 #include "kernels/kernels.h"
 #include "model/config_schema.h"
+#include "model/error.h"
 #include "model/random.h"
 #include "session/session.h"
+#include "session/sweep.h"
 
 #include "reply.h"
 
@@ -54,6 +58,18 @@ class Engine {
       nlohmann::ordered_json meta = ew::session_json(session_, kMetadata);
       meta["ok"] = true;
       return meta.dump();
+    } catch (const std::exception& e) {
+      return error_reply(e);
+    }
+  }
+
+  // A sweep of the last model run (sweep_from_json); its table with {"ok": true}, or the error.
+  std::string sweep(const std::string& spec_json) {
+    try {
+      if (!session_.ok()) throw ew::Error("sweep: no model has run yet");
+      nlohmann::json out = ew::sweep_from_json(session_.model(), nlohmann::json::parse(spec_json));
+      out["ok"] = true;
+      return out.dump();
     } catch (const std::exception& e) {
       return error_reply(e);
     }
@@ -142,6 +158,7 @@ EMSCRIPTEN_BINDINGS(encoder_walkthrough) {
       .constructor<>()
       .function("run", &Engine::run)
       .function("rerun", &Engine::rerun)
+      .function("sweep", &Engine::sweep)
       .function("stepCount", &Engine::stepCount)
       .function("stepData", &Engine::stepData)
       .function("paramCount", &Engine::paramCount)

@@ -147,4 +147,43 @@ json patch_sweep(const Model& model, const std::string& text, const std::string&
           {"residual", residual}, {"heads", {{"heads", head_ids}, {"restored", heads}}}};
 }
 
+namespace {
+
+std::string sweep_text(const json& spec, const char* key) {
+  const json& v = spec.at(key);
+  if (!v.is_string()) throw Error(std::string("sweep: \"") + key + "\" must be a string");
+  return v.get<std::string>();
+}
+
+int sweep_int(const json& spec, const char* key, int lo, int hi) {
+  const json& v = spec.at(key);
+  if (!v.is_number_integer() || v.get<long long>() < lo || v.get<long long>() > hi)
+    throw Error(std::string("sweep: \"") + key + "\" must be a whole number from " + std::to_string(lo) + " to " +
+                std::to_string(hi));
+  return static_cast<int>(v.get<long long>());
+}
+
+}  // namespace
+
+json sweep_from_json(const Model& model, const json& spec) {
+  if (!spec.is_object()) throw Error("sweep: expected an object such as {\"kind\": \"ablate\"}");
+  const std::string kind = spec.contains("kind") ? sweep_text(spec, "kind") : "";
+  const std::vector<std::string> keys = kind == "patch" ? std::vector<std::string>{"kind", "patch_from", "text"}
+                                                        : std::vector<std::string>{"kind", "task", "mode", "seed", "n"};
+  if (kind != "patch" && kind != "ablate") throw Error("sweep: \"kind\" is \"ablate\" or \"patch\", got \"" + kind + "\"");
+  for (const auto& [k, v] : spec.items())
+    if (std::find(keys.begin(), keys.end(), k) == keys.end()) throw Error("sweep: unknown key \"" + k + "\" for kind " + kind);
+  if (kind == "patch") {
+    if (!spec.contains("patch_from")) throw Error("sweep: a patching sweep needs \"patch_from\" (the donor sentence)");
+    return patch_sweep(model, spec.contains("text") ? sweep_text(spec, "text") : model.text, sweep_text(spec, "patch_from"));
+  }
+  const Task* task = spec.contains("task") ? &find_task(sweep_text(spec, "task")) : shipped_task(model);
+  if (!task) throw Error("sweep: this model is not a shipped trained model, so name the task (\"task\")");
+  const std::string mode = spec.contains("mode") ? sweep_text(spec, "mode") : "zero";
+  if (mode != "zero" && mode != "mean") throw Error("sweep: \"mode\" is \"zero\" or \"mean\", got \"" + mode + "\"");
+  const int seed = spec.contains("seed") ? sweep_int(spec, "seed", 0, 1 << 30) : 1;
+  const int n = spec.contains("n") ? sweep_int(spec, "n", 1, 10000) : 200;
+  return ablation_sweep(model, *task, mode == "mean" ? AblateMode::Mean : AblateMode::Zero, static_cast<std::uint64_t>(seed), n);
+}
+
 }  // namespace ew

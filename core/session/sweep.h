@@ -35,4 +35,12 @@ nlohmann::json ablation_sweep(const Model& model, const Task& task, AblateMode m
 // Throws ew::Error when the lengths do not line up or both runs give the same answers.
 nlohmann::json patch_sweep(const Model& model, const std::string& text, const std::string& patch_from);
 
+// One sweep asked for as data (the page's sweep({...}); the CLI's analyze flags):
+//   {"kind": "ablate", "task"?, "mode"?: "zero"|"mean", "seed"?, "n"?}  → ablation_sweep
+//       (task: the shipped model's own when absent; seed 1, n 200)
+//   {"kind": "patch", "patch_from", "text"?}                            → patch_sweep
+//       (text: the model's own when absent)
+// An unknown key or kind, or a value of the wrong type, is an ew::Error naming it.
+nlohmann::json sweep_from_json(const Model& model, const nlohmann::json& spec);
+
 }  // namespace ew

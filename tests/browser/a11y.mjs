@@ -100,6 +100,10 @@ const STATES = [
     const text = await p.textContent('#view');
     assert(text.includes('Wer beachtet wen') && text.includes('Berechnet aus'), 'the step is not drawn in German');
   }],
+  ['the what-if lab: a head off, lens, attribution and a sweep', '?preset=trained-number-words&lab=1&ablate=decoder0.cross.head2&lens=1&attribute=1&step=decoder0.cross.head2.weights', async (p) => {
+    await p.evaluate(() => window.encoderWalkthrough.sweep({ kind: 'ablate', n: 20 }));
+    await p.waitForSelector('.lab-sweep-view');
+  }],
   ['backward pass, a parameter gradient', '?preset=default', async (p) => {
     await p.check('#backward');
     await settle(p);

@@ -1,7 +1,7 @@
 // worker.js — runs the WebAssembly engine off the main thread (one thread; no
 // SharedArrayBuffer, so no cross-origin isolation is needed) and keeps its trace: the page
 // asks for the step data it shows. sql.js-style protocol:
-//   in:  {id, action: 'init' | 'run' | 'steps' | 'thumbs' | 'params', ...}
+//   in:  {id, action: 'init' | 'run' | 'steps' | 'thumbs' | 'params' | 'sweep', ...}
 //   out: {id, result} | {id, error} | {id, progress}
 // 'run' sends the trace's metadata and only the data of the steps in `want` (ids) and their
 // step inputs, packed into ONE transferred ArrayBuffer; 'steps' sends more steps by index,
@@ -143,8 +143,10 @@ async function handle(msg) {
       const t1 = performance.now();
       if (!meta.ok) {
         // A model that failed to parse leaves the last trace in place; one that failed while
-        // running may not: then its data requests must be refused.
-        if (engine.stepCount() !== stepCount) generation++;
+        // running may not: then its data requests must be refused. A refused intervention
+        // leaves the run without it in the engine (same steps, other values): refused too.
+        const intervened = ['ablate', 'set', 'patch_from', 'patch'].some((k) => k in options);
+        if (engine.stepCount() !== stepCount || intervened) generation++;
         return { meta };
       }
       generation++;
@@ -176,6 +178,12 @@ async function handle(msg) {
       checkGeneration(msg);
       const r = thumbs(msg.items, Math.max(1, msg.max | 0));
       return { generation, ...r, transfer: [r.buffer] };
+    }
+    case 'sweep': {
+      // The what-if lab's sweeps (core/session/sweep.h) over the last model run: a table.
+      if (!engine) throw new Error('sweep: no model has run yet');
+      postMessage({ id: msg.id, progress: 'sweep' });
+      return JSON.parse(engine.sweep(JSON.stringify(msg.spec || {})));
     }
     case 'params': {
       checkGeneration(msg);

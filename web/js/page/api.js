@@ -20,7 +20,7 @@
  *       {step: id} alone just navigates.
  *
  *   await encoderWalkthrough.getTrace()
- *       → {tokens, text, config, steps: [{id, title, kind, shape, inputs, head, data}]}
+ *       → {tokens, text, config, steps: [{id, title, kind, shape, inputs, head, intervened, data}]}
  *         for the trace on screen; data is a Float32Array copy (row-major; -Infinity marks
  *         a masked entry). Step ids are those of docs/trace.md. The Worker keeps the trace
  *         and the page holds only the steps it has shown, so the result is a thenable (await
@@ -34,6 +34,26 @@
  *       → a File: format 'svg' | 'png' (the heatmap as shown, settings in its metadata),
  *         'csv' | 'npy' (the step's values), 'tex' (its formula), 'json' (the whole trace in
  *         the CLI's --json format; stepId is then ignored). Rejects for an unknown step/format.
+ *
+ *   await encoderWalkthrough.intervene({ablate: ['layer0.head1'], ablateMode: 'zero' | 'mean',
+ *                                       set: {'layer0.W_q[1,2]': 0.5}, patchFrom: 'another sentence',
+ *                                       patch: ['layer0.output@1,2'], lens: true, attribute: true})
+ *       The what-if lab (issue 20; page/lab-page.js, lab/): the CLI's --ablate, --ablate-mode,
+ *       --set, --patch-from, --patch, --lens, --attribute as data; every key optional. Replaces
+ *       the interventions in force (it does not add to them), recomputes, turns the lab on and
+ *       resolves with the spec applied once the intervened trace is on screen (getTrace() is
+ *       then the CLI's --json with the same flags); intervene({}) resets to the model as
+ *       trained. Rejects with the core's message for a bad id, cell, value or length (e.g.
+ *       'cannot ablate "layer9.head0": …'); the page shows it and keeps the last good trace.
+ *       The link then holds them: ablate=a,b & ablate_mode=mean & set=CELL=V;CELL=V &
+ *       patch_from=TEXT & patch=ID@p,q;ID & lens=1 & attribute=1 (& lab=1: the lab open).
+ *
+ *   await encoderWalkthrough.sweep({kind: 'ablate', task?, mode?, seed?, n?})
+ *   await encoderWalkthrough.sweep({kind: 'patch', patchFrom: 'donor sentence', text?})
+ *       → the core's table (core/session/sweep.h; the CLI's analyze --ablate-sweep /
+ *       --patch-sweep) for the model on screen, computed in the Worker; the lab draws it as a
+ *       heatmap whose cells apply that intervention. task defaults to a trained preset's own,
+ *       n to 200, text to the sentence on screen.
  *
  * Embedding (README, "Embed it in a blog post"): an iframe of "…/?view=figure&step=…" sized by
  * embed.js, the <encoder-walkthrough> element (component.js), or the single file. URL keys are
@@ -84,7 +104,7 @@ export function installApi(app, hooks) {
         ...head(),
         steps: t.steps.map((s) => ({
           id: s.id, title: s.title, kind: s.kind, shape: s.shape.slice(), inputs: s.inputs.slice(), head: s.head,
-          data: s.data.slice(),
+          intervened: !!s.intervened, data: s.data.slice(),
         })),
       })));
       return {

@@ -30,6 +30,7 @@ import { installWeightsIO, useWeights, loadWeights, exportWeights } from './weig
 import { t } from '../lib/i18n.js';
 import { installPhoneBar, describeModel, closePanels } from './layout-shell.js';
 import { showIntro } from './intro.js';
+import { installLab, labTraceShown, readLabURL, dropLabSpec, intervene, sweep } from './lab-page.js';
 
 // The reader's language is set by language.js (imported first); the static markup follows it.
 document.title = t('shell.docTitle');
@@ -51,6 +52,7 @@ onTraceShown(async (prevTrace, trace, opts) => {
   const r = resolveStep(trace.steps.map((s) => s.id), wanted, fallback);
   await showStep(Math.max(0, r.index), { keepCell: true });
   appendNotice(r.note);
+  await labTraceShown(trace); // the what-if lab's panel and marks (lab-page.js)
 });
 
 // ---- keyboard ------------------------------------------------------------------------------
@@ -111,6 +113,7 @@ async function start() {
   useSchema(init.schema);
   app.presets = localizePresets(init.presets);
   buildForm();
+  installLab();
   installGenerate({ requestCompute });
   installWeightsIO({ requestCompute, syncForm });
   installTraining({ engine: app.engine, showError, dark: isDark, useWeights: (info, text) => useWeights(info, text) });
@@ -119,7 +122,7 @@ async function start() {
   const { state, errors } = firstLoadState(search, app.presets, fromURL);
   app.state = state;
   syncForm(state);
-  const bad = [...errors, ...viewNotes];
+  const bad = [...errors, ...readLabURL(search), ...viewNotes];
   const urlNote = bad.length ? t('shell.badLink', { list: bad.join('; ') }) : '';
   try {
     await requestCompute(state, { useStateStep: true });
@@ -128,8 +131,14 @@ async function start() {
     const atStart = await firstLoadStep(app.trace, app.engine);
     if (atStart) goTo(atStart); // null unless the link was bare (first-load.js)
   } catch (e) {
-    // A link whose settings cannot run together: say why, then show the defaults.
     const why = e.message;
+    // A link whose interventions the core refuses: say why, then the same settings without them.
+    if (dropLabSpec()) {
+      await requestCompute(state, { useStateStep: true });
+      showNotice(`${urlNote ? urlNote + ' ' : ''}${t('shell.linkFailed', { why })}`);
+      return;
+    }
+    // A link whose settings cannot run together: say why, then show the defaults.
     const d = defaults();
     app.state = d;
     syncForm(d);
@@ -172,6 +181,9 @@ installApi(app, {
     stopTraining: () => stopTraining(),
     loadWeights: (buffer) => loadWeights(buffer, t('train.w.apiBuffer')),
     exportWeights: () => exportWeights(),
+    // The what-if lab (issue 20; lab-page.js).
+    intervene: (spec) => intervene(spec),
+    sweep: (spec) => sweep(spec),
   },
 });
 

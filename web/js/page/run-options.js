@@ -5,6 +5,8 @@
 // or loaded (a preset named USER_PRESET whose model file says weights: USER_WEIGHTS).
 import { app } from './app.js';
 import { CONFIG_KEYS } from '../model/settings.js';
+import { labState } from '../lab/state.js';
+import { engineOptions } from '../lab/spec.js';
 
 export const USER_PRESET = 'your-weights';
 export const USER_WEIGHTS = 'user:';
@@ -39,9 +41,23 @@ export function engineRequest(model, state, opts = {}) {
   if (app.backward) options.backward = true;
   if (app.round && (app.round.text !== state.text || app.round.preset !== state.preset)) app.round = null;
   if (opts.generate) app.round = null;
-  if (opts.generate || (trained && !app.round)) options.generate = true;
+  // The what-if lab's interventions (issue 20); patching and some cell sets cannot generate.
+  Object.assign(options, engineOptions(labState.spec));
+  if ((opts.generate || (trained && !app.round)) && canGenerate(options)) options.generate = true;
   if (app.round) model.target = app.round.input;
   return { model, options: Object.keys(options).length ? options : null };
+}
+
+// Generation with interventions: no donor sentence (its decoder would change length every
+// round), and cells set only in parameters or encoder steps (the core's rule, session.cpp).
+function canGenerate(options) {
+  if (options.patch_from) return false;
+  const trace = app.trace;
+  return Object.keys(options.set || {}).every((cell) => {
+    const id = cell.slice(0, cell.indexOf('['));
+    const s = trace && trace.get(id);
+    return !s || s.isParam || (s.place && (s.place.section === 'encoder' || s.place.section === 'input'));
+  });
 }
 
 // Keeps what the engine said about the run now on screen.

@@ -4,13 +4,14 @@
 import { app } from './app.js';
 import { $ } from '../lib/dom.js';
 import { toURL } from '../model/settings.js';
+import { labURLEntries } from '../lab/state.js';
 
 // The address bar is written just after the step is on screen (one pending write at a time),
 // not on the way to it: history.replaceState took ~8 ms of a d512 sentence edit (issue 13).
 let pendingURL = 0;
 export function writeURL() {
   if (!app.shownState) return;
-  const q = toURL(app.shownState, app.presets, { embed: app.embed ? '1' : '', ...app.urlExtra });
+  const q = toURL(app.shownState, app.presets, { embed: app.embed ? '1' : '', ...app.urlExtra, ...labURLEntries() });
   clearTimeout(pendingURL);
   pendingURL = setTimeout(() => {
     if (location.search !== q) history.replaceState(null, '', location.pathname + q);

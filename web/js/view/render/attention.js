@@ -226,6 +226,7 @@ function thumb(ctx, s, size, b) {
   const current = s.id === step.id;
   const a = el('a', 'multiple' + (current ? ' current' : ''));
   a.href = '#';
+  a.dataset.step = s.id; // the what-if lab switches this head off on a click (lab/marks.js)
   // The accessible name starts with the visible caption ("head 1"), as speech users say it.
   const capText = msg('attention.head', { h: s.head });
   a.setAttribute('aria-label', msg(current ? 'attention.thumbLabelCurrent' : 'attention.thumbLabel', { cap: capText, title: stepTitle(s, trace) }));

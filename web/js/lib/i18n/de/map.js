@@ -54,4 +54,7 @@ export default {
   'map.grad.classifier': 'Gradienten des Klassifikationskopfs',
   'map.grad.masked_lm': 'Gradienten des Kopfs für maskierte Wörter',
   'map.grad.other': 'Weitere Gradienten',
+  // the what-if lab's lens and attribution steps (issue 20)
+  'map.block.lens': 'Logit-Linse',
+  'map.block.attribution': 'Logit-Attribution',
 };

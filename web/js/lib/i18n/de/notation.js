@@ -65,4 +65,9 @@ export default {
   'notation.param.position_table': 'gelernte Positionstabelle',
   'notation.param.W': 'Gewichte des Klassifikators',
   'notation.param.b': 'Bias des Klassifikators',
+  // the what-if lab's lens and attribution steps (issue 20)
+  'notation.final_ln': 'Logit-Linse: die Ausgabe einer Schicht durch die abschließende LayerNorm',
+  'notation.decoder_final_ln': 'Logit-Linse: die Ausgabe einer Decoder-Schicht durch die abschließende LayerNorm',
+  'notation.parts': 'Logit-Attribution: die Teile des vorhergesagten Logits',
+  'notation.scale': 'Logit-Attribution: 1/σ für die abschließende LayerNorm, eingefroren',
 };

@@ -101,4 +101,9 @@ export default {
   'notes.quoted': '„{w}“',
   'notes.grad.pos': 'Diesen Eintrag ein wenig zu vergrößern, würde den Verlust erhöhen.',
   'notes.grad.neg': 'Diesen Eintrag ein wenig zu vergrößern, würde den Verlust senken.',
+  // the what-if lab's lens and attribution steps (issue 20)
+  'notes.logits.decoder': 'Die Logit-Linse: die Ausgabe dieser Decoder-Schicht, gelesen vom eigenen Kopf des Modells, als wäre sie die letzte Schicht.',
+  'notes.logits.encoder': 'Die Logit-Linse: die Ausgabe dieser Encoder-Schicht, gelesen vom eigenen Kopf des Modells, als wäre sie die letzte Schicht.',
+  'notes.probs.decoder': 'Die Wahrscheinlichkeiten der Logit-Linse: was das Modell antworten würde, wenn es nach dieser Decoder-Schicht aufhörte.',
+  'notes.probs.encoder': 'Die Wahrscheinlichkeiten der Logit-Linse: was das Modell antworten würde, wenn es nach dieser Encoder-Schicht aufhörte.',
 };

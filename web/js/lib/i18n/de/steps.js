@@ -97,4 +97,13 @@ export default {
   'steps.probs.classifier': 'Wahrscheinlichkeiten {sym} der Klassen',
   'steps.probs.masked_lm': 'Wahrscheinlichkeiten {sym} für das maskierte Wort',
   'steps.loss': 'Verlust {sym} (Kreuzentropie)',
+  // the what-if lab's lens and attribution steps (issue 20)
+  'steps.logits.decoder': 'Linse: Logits {sym} dieser Decoder-Schicht',
+  'steps.logits.encoder': 'Linse: Logits {sym} dieser Encoder-Schicht',
+  'steps.probs.decoder': 'Linse: Wahrscheinlichkeiten {sym} dieser Decoder-Schicht',
+  'steps.probs.encoder': 'Linse: Wahrscheinlichkeiten {sym} dieser Encoder-Schicht',
+  'steps.decoder_final_ln': 'Linse: die abschließende LayerNorm {sym} auf der Ausgabe dieser Decoder-Schicht',
+  'steps.final_ln': 'Linse: die abschließende LayerNorm {sym} auf der Ausgabe dieser Schicht',
+  'steps.parts': 'Logit-Attribution: die Teile {sym}',
+  'steps.scale': 'Logit-Attribution: die abschließende LayerNorm, ihr eingefrorener Skalenfaktor {sym}',
 };

@@ -54,4 +54,7 @@ export default {
   'map.grad.classifier': 'Gradients of the classifier head',
   'map.grad.masked_lm': 'Gradients of the masked-word head',
   'map.grad.other': 'Other gradients',
+  // the what-if lab's lens and attribution steps (issue 20)
+  'map.block.lens': 'Logit lens',
+  'map.block.attribution': 'Logit attribution',
 };

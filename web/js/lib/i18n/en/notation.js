@@ -65,4 +65,9 @@ export default {
   'notation.param.position_table': 'learned position table',
   'notation.param.W': 'classifier weights',
   'notation.param.b': 'classifier bias',
+  // the what-if lab's lens and attribution steps (issue 20)
+  'notation.final_ln': 'logit lens: a layer’s output through the final LayerNorm',
+  'notation.decoder_final_ln': 'logit lens: a decoder layer’s output through the final LayerNorm',
+  'notation.parts': 'logit attribution: the predicted logit’s parts',
+  'notation.scale': 'logit attribution: 1/σ of the final LayerNorm, frozen',
 };

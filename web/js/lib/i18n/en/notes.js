@@ -100,4 +100,9 @@ export default {
   'notes.quoted': '“{w}”',
   'notes.grad.pos': 'making that entry a little larger would raise the loss.',
   'notes.grad.neg': 'making that entry a little larger would lower the loss.',
+  // the what-if lab's lens and attribution steps (issue 20)
+  'notes.logits.decoder': 'The logit lens: this decoder layer’s output read by the model’s own head, as if it were the last layer.',
+  'notes.logits.encoder': 'The logit lens: this encoder layer’s output read by the model’s own head, as if it were the last layer.',
+  'notes.probs.decoder': 'The logit lens’s probabilities: what the model would answer if it stopped after this decoder layer.',
+  'notes.probs.encoder': 'The logit lens’s probabilities: what the model would answer if it stopped after this encoder layer.',
 };

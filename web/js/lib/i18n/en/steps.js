@@ -97,4 +97,13 @@ export default {
   'steps.probs.classifier': 'Label probabilities {sym}',
   'steps.probs.masked_lm': 'Masked-word probabilities {sym}',
   'steps.loss': 'Loss {sym} (cross-entropy)',
+  // the what-if lab's lens and attribution steps (issue 20)
+  'steps.logits.decoder': 'Lens: logits {sym} of this decoder layer',
+  'steps.logits.encoder': 'Lens: logits {sym} of this encoder layer',
+  'steps.probs.decoder': 'Lens: probabilities {sym} of this decoder layer',
+  'steps.probs.encoder': 'Lens: probabilities {sym} of this encoder layer',
+  'steps.decoder_final_ln': 'Lens: the final LayerNorm {sym} on this decoder layer’s output',
+  'steps.final_ln': 'Lens: the final LayerNorm {sym} on this layer’s output',
+  'steps.parts': 'Logit attribution: the parts {sym}',
+  'steps.scale': 'Logit attribution: the final LayerNorm’s frozen scale {sym}',
 };

@@ -1,0 +1,30 @@
+// attribution.js — the direct logit attribution (core/trace/attribution.h) as a bar chart:
+// attr.parts, one bar per part (embedding, each head, each feed-forward block, the biases),
+// named by the trace's attr_parts; the parts sum to the predicted logit ("attribution").
+import { el } from '../lib/dom.js';
+import { t } from '../lib/i18n.js';
+import { fmt } from './format.js';
+
+export function attributionBars(trace, meta) {
+  if (meta && meta.attribution_error) return el('p', 'lab-note', t('lab.attrNone', { why: meta.attribution_error }));
+  const s = trace.get('attr.parts');
+  if (!s || !s.data || !meta || !meta.attribution) return null;
+  const names = trace.text.attr_parts || [];
+  const a = meta.attribution;
+  const box = el('figure', 'lab-attr');
+  box.append(el('figcaption', 'lab-sub', t('lab.attrTitle', { label: String(a.target), logit: fmt(a.logit) })));
+  const max = Math.max(1e-12, ...Array.from(s.data, Math.abs));
+  const list = el('ul', 'lab-bars');
+  s.data.forEach((v, i) => {
+    const li = el('li', v < 0 ? 'neg' : 'pos');
+    const name = String(names[i] ?? i);
+    li.append(el('span', 'lab-bar-name mono', name));
+    const bar = el('span', 'lab-bar');
+    bar.style.setProperty('--w', (Math.abs(v) / max).toFixed(4));
+    li.append(bar, el('span', 'lab-bar-value mono', fmt(v)));
+    li.title = t('lab.attrPart', { name, value: fmt(v) });
+    list.append(li);
+  });
+  box.append(list);
+  return box;
+}
