@@ -90,6 +90,9 @@ node tests/browser/run.mjs --cli build/native-release/encoder-walkthrough
 section "browser: trained models (generate, backward pass, training, weights) vs the native CLI"
 node tests/browser/trained.mjs --cli build/native-release/encoder-walkthrough
 
+section "browser: Hugging Face checkpoints opened in the page (?model=, loadCheckpoint, the file picker) vs the native CLI; bad checkpoints"
+node tests/browser/checkpoints.mjs --cli build/native-release/encoder-walkthrough
+
 section "browser: accessibility (axe-core over the page's states, keyboard, announcements, colour contrast, step layout)"
 node tests/browser/a11y.mjs
 

@@ -86,12 +86,12 @@ async function runOne(req) {
     showError(msg);
     throw new Error(msg);
   }
-  const { model, options } = engineRequest(buildModel(state, app.presets), state, req.opts);
+  const { model, options, checkpoint } = engineRequest(buildModel(state, app.presets), state, req.opts);
   const words = (state.text.match(/\S+/g) || []).length;
   setBusy(true, t('errors.status_what', { d_model: state.d_model, words }));
   let result;
   try {
-    result = await app.engine.call('run', { model: JSON.stringify(model), options, want: wantedIds(state) }, (p) => {
+    result = await app.engine.call('run', { model: JSON.stringify(model), options, want: wantedIds(state), checkpoint }, (p) => {
       if (p === 'copy') $('status').dataset.phase = 'copy';
     });
   } catch (e) {

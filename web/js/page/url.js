@@ -10,7 +10,9 @@ import { toURL } from '../model/settings.js';
 let pendingURL = 0;
 export function writeURL() {
   if (!app.shownState) return;
-  const q = toURL(app.shownState, app.presets, { embed: app.embed ? '1' : '', ...app.urlExtra });
+  const extra = { embed: app.embed ? '1' : '', ...app.urlExtra };
+  if (app.shownState.preset !== 'checkpoint') delete extra.model;  // ?model= only while its checkpoint is shown
+  const q = toURL(app.shownState, app.presets, extra);
   clearTimeout(pendingURL);
   pendingURL = setTimeout(() => {
     if (location.search !== q) history.replaceState(null, '', location.pathname + q);

@@ -24,6 +24,7 @@ import figure from './de/figure.js';
 import embed from './de/embed.js';
 import api from './de/api.js';
 import builds from './de/builds.js';
+import ckpt from './de/ckpt.js';
 
 // One area per line (a new area: its import above and its name here).
 export const DE = Object.assign(
@@ -53,4 +54,5 @@ export const DE = Object.assign(
   embed,
   api,
   builds,
+  ckpt,
 );

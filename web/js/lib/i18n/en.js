@@ -24,6 +24,7 @@ import figure from './en/figure.js';
 import embed from './en/embed.js';
 import api from './en/api.js';
 import builds from './en/builds.js';
+import ckpt from './en/ckpt.js';
 
 // One area per line (a new area: its import above and its name here).
 export const EN = Object.assign(
@@ -53,4 +54,5 @@ export const EN = Object.assign(
   embed,
   api,
   builds,
+  ckpt,
 );

@@ -1,0 +1,23 @@
+// i18n/de/ckpt.js — einen Hugging-Face-Checkpoint in der Seite öffnen (page/checkpoint.js).
+export default {
+  'ckpt.open': 'Ein Modell öffnen…',
+  'ckpt.help': 'Ein Hugging-Face-Checkpoint (BERT, DistilBERT oder GPT-2): config.json, model.safetensors und sein Tokenizer (tokenizer.json, oder vocab.txt, oder vocab.json + merges.txt mit den Merges). Die Dateien bleiben auf diesem Rechner.',
+  'ckpt.files': 'Dateien:',
+  'ckpt.folder': 'Oder ein Ordner:',
+  'ckpt.drop': 'Oder legen Sie die Dateien oder ihren Ordner irgendwo auf der Seite ab.',
+  'ckpt.starting': 'Wird geöffnet…',
+  'ckpt.downloading': '{file} wird geladen: {loaded} von {total} MB, {left}',
+  'ckpt.reading': '{file} wird gelesen: {loaded} von {total} MB, {left}',
+  'ckpt.left': 'noch etwa {seconds} s',
+  'ckpt.leftUnknown': 'Restzeit noch unbekannt',
+  'ckpt.loading': 'Die Gewichte werden in den Rechenkern geladen…',
+  'ckpt.notOpened': 'Das Modell ließ sich nicht öffnen: ',
+  'ckpt.info': '{name}: {architecture}, {layers} Schichten, d_model {d_model}, {heads} Köpfe; {params} Millionen Parameter ({mb} MB als float32).',
+  'ckpt.title': 'Checkpoint „{name}“',
+  'ckpt.textMasked': 'The capital of France is [MASK].',
+  'ckpt.textCausal': 'The meaning of life is',
+  'ckpt.badUrl': '„{url}“ ist keine Webadresse (http oder https) des Ordners eines Checkpoints.',
+  'ckpt.badArg': 'loadCheckpoint erwartet eine Ordner-URL, die auf „/“ endet, oder eine Liste von Dateien (eine FileList oder ein Array von File).',
+  'ckpt.unnamed': 'Ihr Checkpoint',
+  'ckpt.linkFailed': 'Das Modell im Link ließ sich nicht öffnen ({why}); gezeigt wird stattdessen das Standardmodell.',
+};

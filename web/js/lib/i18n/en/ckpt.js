@@ -1,0 +1,23 @@
+// i18n/en/ckpt.js — opening a Hugging Face checkpoint in the page (page/checkpoint.js).
+export default {
+  'ckpt.open': 'Open a model…',
+  'ckpt.help': 'A Hugging Face checkpoint (BERT, DistilBERT or GPT-2): config.json, model.safetensors and its tokenizer (tokenizer.json, or vocab.txt, or vocab.json + merges.txt). The files stay on this computer.',
+  'ckpt.files': 'Files:',
+  'ckpt.folder': 'Or a folder:',
+  'ckpt.drop': 'Or drop the files or their folder anywhere on the page.',
+  'ckpt.starting': 'Opening…',
+  'ckpt.downloading': 'Downloading {file}: {loaded} of {total} MB, {left}',
+  'ckpt.reading': 'Reading {file}: {loaded} of {total} MB, {left}',
+  'ckpt.left': 'about {seconds} s left',
+  'ckpt.leftUnknown': 'time left not known yet',
+  'ckpt.loading': 'Loading the weights into the engine…',
+  'ckpt.notOpened': 'The model could not be opened: ',
+  'ckpt.info': '{name}: {architecture}, {layers} layers, d_model {d_model}, {heads} heads; {params} million parameters ({mb} MB as float32).',
+  'ckpt.title': 'Checkpoint “{name}”',
+  'ckpt.textMasked': 'The capital of France is [MASK].',
+  'ckpt.textCausal': 'The meaning of life is',
+  'ckpt.badUrl': '“{url}” is not a web address (http or https) of a checkpoint’s folder.',
+  'ckpt.badArg': 'loadCheckpoint expects a folder URL ending in “/”, or a list of files (a FileList or an array of File).',
+  'ckpt.unnamed': 'your checkpoint',
+  'ckpt.linkFailed': 'The model in the link could not be opened ({why}); showing the default model instead.',
+};
