@@ -61,7 +61,7 @@ function compare(what, trace, doc) {
     const s = trace.steps[k];
     if (s.shape.join() !== w.shape.join()) return bad.push(`${what}: ${w.id} shape ${s.shape} vs ${w.shape}`);
     const data = w.data.flat(Infinity);
-    const scale = Math.max(1e-30, ...data.map((v) => (v === null ? 0 : Math.abs(v))));
+    const scale = data.reduce((m, v) => (v === null ? m : Math.max(m, Math.abs(v))), 1e-30);
     for (let i = 0; i < data.length; i++) {
       const a = s.data[i], b = data[i];
       if (b === null ? a !== -Infinity : !(Math.abs(a - b) <= TOL * scale)) {
@@ -87,10 +87,25 @@ async function open(page, query = '') {
   await page.waitForFunction(() => window.encoderWalkthrough, null, { timeout: 30000 });
   await page.evaluate(() => window.encoderWalkthrough.ready);
 }
-const trace = (page) => page.evaluate(async () => {
-  const t = await window.encoderWalkthrough.getTrace();
-  return { steps: t.steps.map((s) => ({ id: s.id, shape: s.shape, data: Array.from(s.data) })) };
-});
+// The page's trace, each step's float32 values as base64 (a [7, 50257] step as a JSON array of
+// numbers took seconds to cross over).
+async function trace(page) {
+  const t = await page.evaluate(async () => {
+    const tr = await window.encoderWalkthrough.getTrace();
+    const b64 = (f) => {
+      const u = new Uint8Array(f.buffer, f.byteOffset, f.byteLength);
+      let bin = '';
+      for (let i = 0; i < u.length; i += 0x8000) bin += String.fromCharCode.apply(null, u.subarray(i, i + 0x8000));
+      return btoa(bin);
+    };
+    return { steps: tr.steps.map((s) => ({ id: s.id, shape: s.shape, data: b64(s.data) })) };
+  });
+  for (const s of t.steps) {
+    const b = Buffer.from(s.data, 'base64');
+    s.data = new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+  }
+  return t;
+}
 async function clean(page, what) {
   const body = await page.evaluate(() => document.body.innerText);
   assert(!/\bNaN\b|Infinity/.test(body), `${what}: NaN or Infinity on the page`);
@@ -132,15 +147,15 @@ for (const c of CASES) {
   });
 }
 
-await check('GPT-2 [T, 50257]: lm.probs shows a top-10 list per row and the page draws a bounded number of cells', async () => {
-  await open(page, `?model=/ck/gpt2-lm/&text=${encodeURIComponent(CASES[1].text)}&step=lm.probs`);
+await check('GPT-2 [T, 50257]: probs shows a top-10 list per row and the page draws a bounded number of cells', async () => {
+  await open(page, `?model=/ck/gpt2-lm/&text=${encodeURIComponent(CASES[1].text)}&step=probs`);
   await page.waitForSelector('.pred-list li', { timeout: 20000 });
   const r = await page.evaluate(() => ({
     rows: [...document.querySelectorAll('.pred-list li:not(.pred-gap)')].map((li) => li.querySelectorAll('.pred').length),
     cells: document.querySelectorAll('#view td, #view [role="gridcell"]').length,
     step: window.encoderWalkthrough.getState().step,
   }));
-  assert(r.step === 'lm.probs', `opened on ${r.step}`);
+  assert(r.step === 'probs', `opened on ${r.step}`);
   assert(r.rows.length > 0 && r.rows.every((n) => n === 10), `top-k per row: ${r.rows}`);
   assert(r.cells <= MAX_CELLS, `${r.cells} cells drawn`);
   await page.screenshot({ path: path.join(artifacts, 'checkpoints-gpt2-1280.png'), fullPage: false });
