@@ -125,7 +125,7 @@ for (const c of CASES) {
     const bad = compare(`${c.dir} by ?model=`, await trace(page), docs[c.dir]);
     assert(!bad.length, bad.slice(0, 5).join('\n'));
     const info = await page.textContent('#ckpt-info');
-    assert(/tiny-/.test(info) && /million/.test(info), `the model's name and size are not shown: "${info}"`);
+    assert(/tiny-/.test(info) && /parameters/.test(info) && /MB/.test(info), `the model's name and size are not shown: "${info}"`);
     await clean(page, c.dir);
   });
   await check(`${c.dir}: loadCheckpoint(url), then a text edit re-runs the held checkpoint; equal to the CLI`, async () => {

@@ -132,8 +132,9 @@ function ckError(msg) {
 }
 
 function describe(info) {
-  return t('ckpt.info', { name: info.name, architecture: info.architecture || info.model_type,
-    params: num(info.params / 1e6, 1), mb: mb(info.bytes), layers: info.num_layers, d_model: info.d_model, heads: info.num_heads });
+  const params = info.params >= 1e6 ? t('ckpt.millions', { n: num(info.params / 1e6, 1) }) : num(info.params);
+  return t('ckpt.info', { name: info.name, architecture: info.architecture || info.model_type, params,
+    mb: num(info.bytes / 1e6, info.bytes < 1e7 ? 2 : 0), layers: info.num_layers, d_model: info.d_model, heads: info.num_heads });
 }
 
 // Opens a checkpoint and shows it; resolves with its info once its trace is on screen.

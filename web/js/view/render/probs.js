@@ -46,17 +46,20 @@ export function renderProbs(ctx, host) {
   const rowAxis = step.axes[step.axes.length - 2];
   const atSource = isVocab && rowAxis && rowAxis.labels === 'source';
   const tokenAt = (i) => trace.sourceTokens(Math.floor(i / trace.T))[i % trace.T];
-  const masks = atSource ? [...Array(rows).keys()].filter((i) => tokenAt(i) === '[MASK]') : [];
+  // A causal LM head over the source (GPT-2's probs): each row predicts the token after it.
+  const lm = atSource && !step.id.startsWith('mlm.');
+  const masks = atSource && !lm ? [...Array(rows).keys()].filter((i) => tokenAt(i) === '[MASK]') : [];
   const shown = masks.length ? masks : [...Array(rows).keys()];
   const top = masks.length ? 5 : isVocab ? (cols > LARGE_VOCAB ? 10 : 3) : cols;
   sec.append(el('h3', '', msg(masks.length ? 'probs.fillsTitle' : isVocab ? 'probs.topTitle' : 'probs.labelsTitle')));
   const trained = ctx.trained;
-  const note = msg(!trained ? 'probs.seededNote' : atSource ? 'probs.maskNote' : 'probs.trainedNote');
+  const note = msg(!trained ? 'probs.seededNote' : lm ? 'probs.lmNote' : atSource ? 'probs.maskNote' : 'probs.trainedNote', { k: top });
   if (isVocab) sec.append(el('p', 'muted', note));
   const labelNames = trace.labelsFor({ labels: 'labels' }) || [];
   const vocab = trace.text.vocab || [];
   const tgt = trace.targetTokens();
   const context = (i) => {
+    if (lm) return msg('probs.after', { prefix: tail(trace.sourceTokens(Math.floor(i / trace.T)).slice(0, (i % trace.T) + 1)) });
     if (atSource) return msg('probs.at', { tok: tokenAt(i), pos: i % trace.T });
     return isVocab ? msg('probs.after', { prefix: tail(tgt.slice(0, i + 1)) }) : trace.B > 1 ? msg('probs.sentence', { n: i + 1 }) : msg('probs.label');
   };
