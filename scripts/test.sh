@@ -92,6 +92,8 @@ node tests/browser/trained.mjs --cli build/native-release/encoder-walkthrough
 
 section "browser: the what-if lab (switch a head off, type into a cell, patch, sweep) vs the native CLI (~20 s)"
 node tests/browser/lab.mjs --cli build/native-release/encoder-walkthrough
+section "browser: Hugging Face checkpoints opened in the page (?model=, loadCheckpoint, the file picker) vs the native CLI; bad checkpoints"
+node tests/browser/checkpoints.mjs --cli build/native-release/encoder-walkthrough
 
 section "browser: accessibility (axe-core over the page's states, keyboard, announcements, colour contrast, step layout)"
 node tests/browser/a11y.mjs

@@ -12,6 +12,7 @@
 #include "io/checkpoint.h"
 #include "io/safetensors.h"
 #include "model/error.h"
+#include "session/session.h"
 
 namespace {
 
@@ -149,4 +150,50 @@ TEST_CASE("bfloat16 is the top half of a float32, rounded to nearest even") {
   std::memcpy(&f, &u, 4);
   CHECK(ew::float_to_bf16(f) == 0x3F82);
   CHECK(ew::bf16_to_float(0xC0A0) == -5.0f);
+}
+
+namespace {
+
+// The tiny BERT handed to a session as staged bytes, as the page does (Engine.stageCheckpointFile).
+void stage(ew::Session& s) {
+  const std::string w = bytes_of(tiny_bert());
+  const std::string v = "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\n";
+  for (const auto& [name, bytes] : {std::pair<std::string, std::string>{"config.json", kBertConfig}, {"model.safetensors", w}, {"vocab.txt", v}})
+    std::memcpy(s.stage_checkpoint_file(name, bytes.size()).data(), bytes.data(), bytes.size());
+  s.load_staged_checkpoint("tiny");
+}
+
+ew::ModelSource held(std::vector<int> ids) {
+  return {ew::ModelSource::Kind::Checkpoint, "", std::nullopt, std::nullopt, std::move(ids)};
+}
+
+void same_trace(const ew::Trace& a, const ew::Trace& b) {
+  REQUIRE(a.size() == b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    CHECK(a[i].id == b[i].id);
+    CHECK(a[i].data == b[i].data);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a session holds a checkpoint handed over as bytes: text edits, a failed run and a set cell leave its weights as the file's") {
+  ew::Session fresh;
+  stage(fresh);
+  fresh.run(held({2, 4, 3}), {});
+  ew::Session s;
+  stage(s);
+  CHECK(s.checkpoint_info()["name"] == "tiny");
+  CHECK(s.checkpoint_info()["architecture"] == "BertForPreTraining");
+  s.run(held({2, 3}), {});
+  CHECK(s.trace().at("token_ids").data.size() == 2);
+  s.run(held({2, 4, 3}), ew::run_options_from_json(nlohmann::json::parse(R"({"set": {"layer0.W_q[0,0]": 5}})")));
+  CHECK_THROWS(s.run(held({2, 4, 3}), ew::run_options_from_json(nlohmann::json::parse(R"({"set": {"nosuch[0,0]": 1}})"))));
+  s.run(held({2, 4, 3}), {});
+  same_trace(s.trace(), fresh.trace());
+  CHECK(s.model().at("layer0.W_q").value(0, 0) == fresh.model().at("layer0.W_q").value(0, 0));
+  CHECK_THROWS_WITH(ew::Session().run(held({2, 3}), {}), doctest::Contains("no checkpoint is open"));
+  ew::Session bad;
+  bad.stage_checkpoint_file("config.json", 2).assign("{}");
+  CHECK_THROWS_WITH(bad.load_staged_checkpoint("x"), doctest::Contains("model.safetensors: missing"));
 }

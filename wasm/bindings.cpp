@@ -14,10 +14,18 @@
 //                      (core/session/sweep.h, sweep_from_json), or {ok: false, error}
 //   e.rerun()       -> runs the forward pass again on the last model run (benchmarks)
 //   e.setUserWeights(bytes) / e.userWeights() -> a safetensors file a reader loaded or trained
+//   e.stageCheckpointFile(name, size) -> a Uint8Array view of a buffer in the wasm heap for the
+//                      checkpoint file of that standard name; JS fills it in place (take the
+//                      view again after any other call: memory growth detaches it);
+//                      e.stagedView(name) the same buffer again
+//   e.loadCheckpoint(name) -> consumes the staged files: {ok, name, model_type, architecture,
+//                      params, bytes, …} or {ok: false, error}; e.clearCheckpointFiles()
+//   e.runCheckpoint(text, text2, optionsJson) -> run()'s reply for the loaded checkpoint
 //   Module.tasksJson(), new Module.TrainSession(): training in the Worker (train_bindings.cpp)
 //   e.delete()
 //   Module.presetsJson(), Module.configSchemaJson() (config_schema.h), Module.kernelIsa(), new Module.MatmulBench(M, K, N),
-//   Module.heapBytesInUse() (C++ heap in use, for the leak test)
+//   Module.heapBytesInUse() (C++ heap in use, for the leak test), Module.wasmMemoryBytes() (the
+//   wasm memory's size: its peak, as it never shrinks)
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -74,6 +82,47 @@ class Engine {
       return error_reply(e);
     }
   }
+
+  // The checkpoint the page opened (session.h: load_checkpoint), with this text (and text2).
+  std::string runCheckpoint(const std::string& text, const std::string& text2, const std::string& options_json) {
+    try {
+      const ew::RunOptions o = ew::run_options_from_json(nlohmann::json::parse(options_json));
+      session_.run({ew::ModelSource::Kind::Checkpoint, "", text, text2.empty() ? std::nullopt : std::optional<std::string>(text2),
+                    std::nullopt}, o);
+      nlohmann::ordered_json meta = ew::session_json(session_, kMetadata);
+      meta["ok"] = true;
+      return meta.dump();
+    } catch (const std::exception& e) {
+      return error_reply(e);
+    }
+  }
+  // null: not a checkpoint file's name, or no memory for it.
+  val stageCheckpointFile(const std::string& name, double size) {
+    try {
+      std::string& b = session_.stage_checkpoint_file(name, static_cast<std::size_t>(size));
+      return val(emscripten::typed_memory_view(b.size(), reinterpret_cast<std::uint8_t*>(b.data())));
+    } catch (const std::exception&) {
+      return val::null();
+    }
+  }
+  val stagedView(const std::string& name) {
+    try {
+      std::string& b = session_.stage_checkpoint_file_view(name);
+      return val(emscripten::typed_memory_view(b.size(), reinterpret_cast<std::uint8_t*>(b.data())));
+    } catch (const std::exception&) {
+      return val::null();
+    }
+  }
+  std::string loadCheckpoint(const std::string& name) {
+    try {
+      nlohmann::json reply = session_.load_staged_checkpoint(name);
+      reply["ok"] = true;
+      return reply.dump();
+    } catch (const std::exception& e) {
+      return error_reply(e);
+    }
+  }
+  void clearCheckpointFiles() { session_.clear_staged_checkpoint(); }
 
   // The forward pass again, same model and text; returns milliseconds (−1: nothing run).
   double rerun() { return session_.rerun(); }
@@ -150,6 +199,8 @@ std::string kernel_isa() { return ew::kernel_isa(); }
 
 // that thousands of recomputes leak nothing.
 double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
+// The wasm memory's size: it never shrinks, so this is the peak the heap grew to.
+double wasm_memory_bytes() { return static_cast<double>(__builtin_wasm_memory_size(0)) * 65536.0; }
 
 }  // namespace
 
@@ -164,7 +215,12 @@ EMSCRIPTEN_BINDINGS(encoder_walkthrough) {
       .function("paramCount", &Engine::paramCount)
       .function("paramData", &Engine::paramData)
       .function("setUserWeights", &Engine::setUserWeights)
-      .function("userWeights", &Engine::userWeights);
+      .function("userWeights", &Engine::userWeights)
+      .function("runCheckpoint", &Engine::runCheckpoint)
+      .function("stageCheckpointFile", &Engine::stageCheckpointFile)
+      .function("stagedView", &Engine::stagedView)
+      .function("loadCheckpoint", &Engine::loadCheckpoint)
+      .function("clearCheckpointFiles", &Engine::clearCheckpointFiles);
   emscripten::class_<MatmulBench>("MatmulBench")
       .constructor<int, int, int>()
       .function("run", &MatmulBench::run)
@@ -173,4 +229,5 @@ EMSCRIPTEN_BINDINGS(encoder_walkthrough) {
   emscripten::function("configSchemaJson", &ew::config_schema_json);
   emscripten::function("kernelIsa", &kernel_isa);
   emscripten::function("heapBytesInUse", &heap_bytes_in_use);
+  emscripten::function("wasmMemoryBytes", &wasm_memory_bytes);
 }

@@ -37,6 +37,8 @@ self.addEventListener('fetch', (event) => {
   const req = event.request;
   const url = new URL(req.url);
   if (req.method !== 'GET' || url.origin !== self.location.origin) return;
+  // A checkpoint's weights (?model=URL: hundreds of MB) go past the cache, straight to the page.
+  if (url.pathname.endsWith('.safetensors')) return;
   event.respondWith((async () => {
     try {
       const res = await fetch(req);

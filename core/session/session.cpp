@@ -44,16 +44,6 @@ std::string shown(const json& v) {
   return s.size() > 40 ? s.substr(0, 40) + "…" : s;
 }
 
-// A checkpoint directory's model with the run's tokens (its tokenizer's, or the ids given).
-Model checkpoint_model(const ModelSource& source) {
-  if (source.text2 && source.ids) throw Error("give a second sentence as text (--text2) or everything as --ids, not both");
-  Checkpoint c = load_checkpoint(read_checkpoint_dir(source.value));
-  c.model.text = source.text.value_or(source.ids ? "" : "Hello world.");
-  c.model.text2 = source.text2.value_or("");
-  c.model.tokens = checkpoint_tokens(c, c.model.text, c.model.text2, source.ids ? &*source.ids : nullptr);
-  return std::move(c.model);
-}
-
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -184,7 +174,7 @@ Model Session::read_model(const ModelSource& source, const RunOptions& options) 
   } else if (source.kind == ModelSource::Kind::File) {
     m = model_from_file(source.value);
   } else if (source.kind == ModelSource::Kind::Checkpoint) {
-    return checkpoint_model(source);
+    throw Error("internal: a checkpoint is loaded by load_checkpoint_model");
   } else {
     const Preset* p = find_preset(source.value.empty() ? "default" : source.value);
     if (!p) throw Error("unknown preset \"" + source.value + "\" (see --list-presets)");
@@ -196,7 +186,12 @@ Model Session::read_model(const ModelSource& source, const RunOptions& options) 
 
 const Model& Session::load(const ModelSource& source, const RunOptions& options) {
   const bool reuse = ok_ && !options.user_weights && !params_set_;
+  reclaim_checkpoint_params();
   ok_ = next_ready_ = false;
+  if (source.kind == ModelSource::Kind::Checkpoint && !options.user_weights) {
+    load_checkpoint_model(source);  // session_checkpoint.cpp: the held weights, moved
+    return next_;
+  }
   next_ = read_model(source, options);
   if (reuse) reuse_seeded_params(next_, model_);  // only the text changed: keep the weights
   next_ready_ = true;
@@ -237,14 +232,15 @@ void Session::run(const RunOptions& options) {
   if (!next_ready_) throw Error("internal: the session has no model loaded to run");
   next_ready_ = false;
   Model model = std::move(next_);
+  const bool from_checkpoint = running_from_checkpoint_ = std::exchange(next_from_checkpoint_, false);
   json last_report = std::exchange(report_, json::object());
   backward_asked_ = options.backward;
   params_set_ = false;
   const bool intervene = !options.intervene.empty();
   if (intervene && options.backward)
     throw Error("the backward pass and interventions do not go together: run the intervention without --backward");
+  const auto t0 = std::chrono::steady_clock::now();
   try {
-    const auto t0 = std::chrono::steady_clock::now();
     if (intervene) intervened_forward(model, options);
     else forward(model, options);
     ms_ = ms_since(t0);
@@ -254,7 +250,11 @@ void Session::run(const RunOptions& options) {
     backward_ms_ = ms_since(t1);
     if (options.backward) check_finite(trace_);
   } catch (const Error& e) {
+    if (from_checkpoint) return_checkpoint_params(model);
     if (e.code == "overflow" && good_) restore(std::move(last_report));
+    throw;
+  } catch (...) {
+    if (from_checkpoint) return_checkpoint_params(model);
     throw;
   }
   if (options.lens) rec_lens(trace_, model);
@@ -265,7 +265,12 @@ void Session::run(const RunOptions& options) {
       report_["attribution_error"] = e.what();
     }
   }
+  if (model_from_checkpoint_ && !from_checkpoint && checkpoint_) {  // the held weights go home, not away
+    undo_checkpoint_cells(model_.params);
+    checkpoint_->model.params = std::move(model_.params);
+  }
   model_ = std::move(model);
+  model_from_checkpoint_ = from_checkpoint;
   options_ = options;
   good_ = true;
   ok_ = true;
@@ -331,6 +336,7 @@ void Session::intervened_forward(Model& model, const RunOptions& options) {
         if (e.kind == Edit::Kind::Set && trace_.at(id).place.section != "encoder" && trace_.at(id).place.section != "input")
           throw Error("with generation, set cells of encoder steps or of parameters: \"" + id + "\" changes length every round");
   params_set_ = !iv.params.empty();
+  if (running_from_checkpoint_) note_checkpoint_cells(model, iv);
   struct Detach {  // the trace never keeps a pointer to these interventions past this run
     Trace& t;
     ~Detach() { t.interventions = nullptr; }
@@ -349,6 +355,12 @@ void Session::intervened_forward(Model& model, const RunOptions& options) {
 // deterministic), so the steps a caller has not fetched yet are still that run's (the page keeps
 // showing it), never the overflowed ones.
 void Session::restore(json report) {
+  if (model_from_checkpoint_) {  // its weights are held, not copied: run it in place
+    forward(model_, options_);
+    if (options_.backward) backward(model_);
+    report_ = std::move(report);
+    return;
+  }
   Model m = model_;
   forward(m, options_);
   if (options_.backward) backward(m);

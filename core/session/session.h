@@ -18,12 +18,14 @@
 // which session_json writes after the trace's keys, in name order.
 #pragma once
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "io/checkpoint.h"
 #include "io/trace_json.h"
 #include "model/model.h"
 #include "trace/intervene.h"
@@ -37,7 +39,8 @@ struct ModelSource {
     Json,    // value: a model file's JSON text (docs/model-file.md)
     File,    // value: the path of a model file ("weights" may name a file beside it)
     Preset,  // value: a built-in preset's name ("" for "default")
-    Checkpoint,  // value: a Hugging Face checkpoint's directory (io/checkpoint.h)
+    Checkpoint,  // value: a Hugging Face checkpoint's directory (io/checkpoint.h); "": the one
+                 // the session holds (load_checkpoint: files a page handed over as bytes)
   };
   Kind kind = Kind::Json;
   std::string value;
@@ -98,6 +101,23 @@ class Session {
   nlohmann::json set_user_weights(std::string bytes);
   const std::string& user_weights() const { return user_weights_; }
 
+  // A checkpoint's files (bytes by standard name) become the checkpoint the session holds: runs
+  // of ModelSource{Kind::Checkpoint, ""} use it, re-tokenizing their text, never reading the
+  // weights again. The previous checkpoint is released first (one set of weights in memory).
+  // Returns {name, model_type, architecture, params, bytes, file_bytes, num_layers, d_model,
+  // num_heads, vocab_size, notes}; name is config.json's "_name_or_path" or `name`. Throws the
+  // core's ew::Error naming the file and key (nothing held then).
+  nlohmann::json load_checkpoint(CheckpointFiles&& files, const std::string& name);
+  // A buffer of `size` bytes for the checkpoint file of that standard name (config.json,
+  // model.safetensors, tokenizer.json, vocab.txt, vocab.json, merges.txt,
+  // tokenizer_config.json), which a caller fills in place (the wasm heap: no second copy);
+  // load_staged_checkpoint consumes them. An unknown name is an ew::Error.
+  std::string& stage_checkpoint_file(const std::string& file, std::size_t size);
+  std::string& stage_checkpoint_file_view(const std::string& file);  // the staged buffer again
+  nlohmann::json load_staged_checkpoint(const std::string& name);
+  void clear_staged_checkpoint() { staged_ = CheckpointFiles{}; }
+  const nlohmann::json& checkpoint_info() const { return checkpoint_info_; }
+
   bool ok() const { return ok_; }  // the last run succeeded
   const Model& model() const { return model_; }  // the last model run (its parameters)
   const Trace& trace() const { return trace_; }
@@ -114,6 +134,14 @@ class Session {
   nlohmann::json answers(const Model& model, const RunOptions& options) const;
   const ColumnMeans& means(const Model& model, const RunOptions& options);
   void restore(nlohmann::json report);  // the last good run's trace and report, after an overflow
+  // session_checkpoint.cpp: the held checkpoint's model with the source's tokens (next_), its
+  // weights moved (not copied) from wherever they are now; and back when a run fails.
+  void load_checkpoint_model(const ModelSource& source);
+  void reclaim_checkpoint_params();
+  void return_checkpoint_params(Model& failed);  // a failed run's weights back where they live
+  void note_checkpoint_cells(const Model& model, const Interventions& iv);  // cells about to be set
+  void undo_checkpoint_cells(std::vector<Param>& params);
+  void release_checkpoint();
 
   Model model_, next_;  // the last model run (good_: it succeeded); the one loaded for the next run
   RunOptions options_;  // what the last good run asked for
@@ -126,6 +154,15 @@ class Session {
   bool backward_asked_ = false;
   bool params_set_ = false;  // the last run set parameter cells: its weights are not reused
   std::map<std::string, ColumnMeans> means_;  // mean ablation's means by task and weights
+  // The checkpoint held across runs: its model (weights here between runs, in model_ after a
+  // good run that used them: *_from_checkpoint_) and tokenizer; the directory it came from
+  // ("" for bytes); cells an intervention set in those weights, with their original values.
+  std::unique_ptr<Checkpoint> checkpoint_;
+  std::string checkpoint_dir_;
+  nlohmann::json checkpoint_info_;
+  bool model_from_checkpoint_ = false, next_from_checkpoint_ = false, running_from_checkpoint_ = false;
+  std::vector<std::pair<std::pair<std::string, std::size_t>, float>> checkpoint_dirty_;
+  CheckpointFiles staged_;
 };
 
 // The last run as one document: the trace's keys (io/trace_json.h), then the report's, then

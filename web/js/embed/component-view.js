@@ -37,6 +37,17 @@ function loadKatex(base) {
 // The events the element's views handle (and may write text in: explanations, notes).
 const EVENTS = ['pointerover', 'pointerenter', 'pointerleave', 'focusin', 'click', 'keydown', 'change', 'input'];
 
+// The checkpoint each shared engine holds: {url, promise} (a failed open is forgotten).
+const opened = new WeakMap();
+function openShared(engine, url) {
+  const o = opened.get(engine);
+  if (o && o.url === url) return o.promise;
+  const promise = engine.call('openCheckpoint', { url, name: '' });
+  opened.set(engine, { url, promise });
+  promise.catch(() => opened.delete(engine));
+  return promise;
+}
+
 export class FigureElementView {
   constructor(shadow, base, setAttr) {
     this.base = base;
@@ -82,7 +93,8 @@ export class FigureElementView {
     this.params = view;
     this.relabel();
     this.theme(view.theme);
-    const result = await this.busy(() => engine.call('run', { model: JSON.stringify(buildModel(parsed.state, presets)), want: 'all' }));
+    const request = await this.request(engine, parsed.state, q.get('model'));
+    const result = await this.busy(() => engine.call('run', request));
     if (token !== this.token) return;
     this.speak(); // another element may have written in its language meanwhile
     if (!result.meta.ok) throw new Error(t('figure.cannotCompute', { why: result.meta.error }));
@@ -93,6 +105,16 @@ export class FigureElementView {
     this.setNotes(notes);
     this.renderControls(view);
     await this.draw(r.index);
+  }
+
+  // The engine's 'run' request: the settings' model, or (model="URL") the checkpoint in that
+  // folder, opened once in the shared engine (which holds one checkpoint at a time).
+  async request(engine, state, model) {
+    if (!model) return { model: JSON.stringify(buildModel(state, this.presets)), want: 'all' };
+    const url = new URL(model, document.baseURI);
+    if (!url.pathname.endsWith('/')) url.pathname += '/';
+    await this.busy(() => openShared(engine, url.href));
+    return { model: '{}', want: 'all', options: { fills: true }, checkpoint: { text: state.text, text2: state.text2 || '' } };
   }
 
   // Makes the element's language the catalog's (component.js useLang chose it).

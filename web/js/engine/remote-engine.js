@@ -4,7 +4,7 @@
 // to come from that iframe and from the site's origin.
 const TYPE = 'encoder-walkthrough:engine';
 
-import { t } from '../lib/i18n.js';
+import { t, has } from '../lib/i18n.js';
 export class RemoteEngine {
   constructor(url) {
     this.origin = url.origin;
@@ -35,12 +35,12 @@ export class RemoteEngine {
     document.body.append(frame);
   }
 
-  answer({ id, result, error, progress }) {
+  answer({ id, result, error, code, params, progress }) {
     const p = this.pending.get(id);
     if (!p) return;
     if (progress) return p.onProgress && p.onProgress(progress);
     this.pending.delete(id);
-    if (error) p.reject(new Error(error));
+    if (error) p.reject(new Error(code && has(`errors.${code}`) ? t(`errors.${code}`, params || {}) : error));  // as engine.js
     else p.resolve(result);
   }
 

@@ -1,7 +1,8 @@
 // worker.js — runs the WebAssembly engine off the main thread (one thread; no
 // SharedArrayBuffer, so no cross-origin isolation is needed) and keeps its trace: the page
 // asks for the step data it shows. sql.js-style protocol:
-//   in:  {id, action: 'init' | 'run' | 'steps' | 'thumbs' | 'params' | 'sweep', ...}
+//   in:  {id, action: 'init' | 'run' | 'steps' | 'thumbs' | 'params' | 'sweep' | 'openCheckpoint', ...}
+//        ('run' with checkpoint: {text, text2} runs the checkpoint worker-checkpoint.js opened)
 //   out: {id, result} | {id, error} | {id, progress}
 // 'run' sends the trace's metadata and only the data of the steps in `want` (ids) and their
 // step inputs, packed into ONE transferred ArrayBuffer; 'steps' sends more steps by index,
@@ -13,6 +14,7 @@
 import { usableBuilds, BUILD_FILES } from './builds.js';
 import { loadBuild } from './load-build.js';
 import { TRAINED_ACTIONS } from './worker-trained.js';
+import { CHECKPOINT_ACTIONS } from './worker-checkpoint.js';
 
 const EAGER_PARAM_FLOATS = 64 * 1024; // above this (256 KB) parameters are sent on request
 
@@ -139,7 +141,10 @@ async function handle(msg) {
       // options (trained models, issue 10): {backward, generate, user_weights}; a request with
       // options also asks for a classifier's prediction. None: the forward pass alone.
       const options = msg.options ? { ...msg.options, prediction: true } : {};
-      const meta = JSON.parse(engine.run(msg.model, JSON.stringify(options)));
+      // msg.checkpoint {text, text2}: the checkpoint opened before (worker-checkpoint.js).
+      const ck = msg.checkpoint;
+      const meta = JSON.parse(ck ? engine.runCheckpoint(String(ck.text), String(ck.text2 || ''), JSON.stringify(options))
+        : engine.run(msg.model, JSON.stringify(options)));
       const t1 = performance.now();
       if (!meta.ok) {
         // A model that failed to parse leaves the last trace in place; one that failed while
@@ -192,6 +197,13 @@ async function handle(msg) {
       return { generation, indices: idx, ...pack(idx.length, (k) => engine.paramData(idx[k]), sizes), transfer: [] };
     }
     default:
+      if (CHECKPOINT_ACTIONS[msg.action]) {
+        const bump = () => {  // the trace the page holds is gone: its data requests are refused
+          generation++;
+          stepCount = engine.stepCount();
+        };
+        return CHECKPOINT_ACTIONS[msg.action](msg, M, () => engine || (engine = new M.Engine()), { bump });
+      }
       if (TRAINED_ACTIONS[msg.action])
         return TRAINED_ACTIONS[msg.action](msg, M, () => engine || (engine = new M.Engine()));
       throw new Error(`unknown action "${msg.action}"`);

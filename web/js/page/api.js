@@ -65,6 +65,10 @@
  *                decoder_layers, batch}, onProgress) → {steps, loss, accuracy, ms}
  *       (a second call while one runs rejects); stopTraining(); loadWeights(ArrayBuffer);
  *   await exportWeights() → ArrayBuffer (safetensors)
+ *   Checkpoints (page/checkpoint.js, README "Open a checkpoint"):
+ *   await loadCheckpoint(urlOrFiles) → {name, model_type, architecture, params, bytes, …} once
+ *       its trace is on screen; urlOrFiles: a folder URL ending in "/" (same origin) or a
+ *       FileList / array of File; rejects with an Error naming the file and what is wrong
  *
  * Embedding: <iframe src="https://…/?text=…&d_model=8&num_heads=2&step=layer0.head0.weights&embed=1"
  * width="100%" height="640" title="Encoder walkthrough"></iframe>. URL keys are the model

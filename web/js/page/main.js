@@ -27,6 +27,7 @@ import { showTextNote } from './provenance.js';
 import { firstLoadState, firstLoadStep } from './first-load.js';
 import { installTraining, train, stopTraining } from '../train/train-panel.js';
 import { installWeightsIO, useWeights, loadWeights, exportWeights } from './weights-io.js';
+import { installCheckpoint, loadCheckpoint, openLinkedCheckpoint } from './checkpoint.js';
 import { t } from '../lib/i18n.js';
 import { installPhoneBar, describeModel, closePanels } from './layout-shell.js';
 import { showIntro } from './intro.js';
@@ -117,8 +118,13 @@ async function start() {
   installGenerate({ requestCompute });
   installWeightsIO({ requestCompute, syncForm });
   installTraining({ engine: app.engine, showError, dark: isDark, useWeights: (info, text) => useWeights(info, text) });
+  installCheckpoint({ requestCompute, syncForm });
+  // ?model=URL: that checkpoint, with the link's text and step; if it cannot open, the defaults
+  // with a notice saying why.
+  const ckFailed = await openLinkedCheckpoint(location.search);
+  if (ckFailed === null) return;
   // The link as it came: the first compute rewrites location.search (url.js).
-  const search = location.search;
+  const search = ckFailed ? withoutCheckpoint(location.search) : location.search;
   const { state, errors } = firstLoadState(search, app.presets, fromURL);
   app.state = state;
   syncForm(state);
@@ -127,6 +133,7 @@ async function start() {
   try {
     await requestCompute(state, { useStateStep: true });
     appendNotice(urlNote);
+    appendNotice(ckFailed);
     // A first visit (no settings in the link) opens on the trained model's alignment.
     const atStart = await firstLoadStep(app.trace, app.engine);
     if (atStart) goTo(atStart); // null unless the link was bare (first-load.js)
@@ -145,6 +152,15 @@ async function start() {
     await requestCompute(d);
     showNotice(`${urlNote ? urlNote + ' ' : ''}${t('shell.linkFailed', { why })}`);
   }
+}
+
+// A link whose checkpoint could not open, without it (the defaults are shown instead).
+function withoutCheckpoint(search) {
+  const q = new URLSearchParams(search);
+  q.delete('model');
+  if (q.get('preset') === 'checkpoint') q.delete('preset');
+  const s = q.toString();
+  return s ? '?' + s : '';
 }
 
 // A step of the trace on screen as a file (export.js), with the settings and link it came from.
@@ -184,6 +200,10 @@ installApi(app, {
     // The what-if lab (issue 20; lab-page.js).
     intervene: (spec) => intervene(spec),
     sweep: (spec) => sweep(spec),
+    loadCheckpoint: async (src) => {
+      await ready;
+      return loadCheckpoint(src);
+    },
   },
 });
 

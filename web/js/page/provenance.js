@@ -5,7 +5,7 @@
 import { app } from './app.js';
 import { $ } from '../lib/dom.js';
 import { presetHasWeights, presetIsTrained } from '../model/settings.js';
-import { USER_PRESET } from './run-options.js';
+import { USER_PRESET, CHECKPOINT_PRESET } from './run-options.js';
 import { t, has, num } from '../lib/i18n.js';
 
 // Where the weights of `state` come from: 'user' (trained in this page or loaded from a file),
@@ -14,6 +14,7 @@ import { t, has, num } from '../lib/i18n.js';
 export function weightsSource(state = app.shownState) {
   const p = app.presets.find((x) => x.name === state.preset);
   if (p && p.name === USER_PRESET && app.userWeights) return 'user';
+  if (p && p.name === CHECKPOINT_PRESET && app.checkpoint) return 'checkpoint';
   if (presetIsTrained(p)) return 'shipped';
   if (p && presetHasWeights(p)) return 'given';
   return 'seeded';
@@ -29,6 +30,7 @@ export function weightsInfo(state = app.shownState) {
       ? t('provenance.userTrained', { task: u.task, steps: u.steps, metric: t(u.classifier ? 'provenance.accuracy' : 'provenance.exact'), acc: pct(u.accuracy), n: u.evalN })
       : t('provenance.loaded', { name: u.name, bytes: num(u.bytes) }) };
   if (source === 'shipped') return { kind: 'trained', text: trainedLine(p) };
+  if (source === 'checkpoint') return { kind: 'trained', text: t('provenance.checkpoint', { name: app.checkpoint.name }) };
   if (source === 'given') return { kind: 'given', text: t('provenance.given', { title: p.title }) };
   return { kind: 'seeded', text: t('provenance.seeded', { seed: state.seed }) };
 }

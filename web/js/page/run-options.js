@@ -10,6 +10,9 @@ import { engineOptions } from '../lab/spec.js';
 
 export const USER_PRESET = 'your-weights';
 export const USER_WEIGHTS = 'user:';
+// A Hugging Face checkpoint the engine holds (checkpoint.js): run with the text, never reloaded.
+export const CHECKPOINT_PRESET = 'checkpoint';
+export const CHECKPOINT_WEIGHTS = 'checkpoint:';
 
 // The backward switch survives the reload of a language switch (language.js), which keeps
 // everything else in the URL: kept in sessionStorage for that one reload.
@@ -32,6 +35,10 @@ if (typeof window !== 'undefined')
 
 // The model file and engine options for one request; `opts.generate` asks for generation.
 export function engineRequest(model, state, opts = {}) {
+  if (model.weights === CHECKPOINT_WEIGHTS) {  // fills for a masked LM; generation when asked
+    const options = opts.generate ? { fills: true, generate: true } : { fills: true };
+    return { model, options, checkpoint: { text: model.text || '', text2: model.text2 || '' } };
+  }
   const options = {};
   if (model.weights === USER_WEIGHTS) {
     delete model.weights;

@@ -11,7 +11,9 @@ import { labURLEntries } from '../lab/state.js';
 let pendingURL = 0;
 export function writeURL() {
   if (!app.shownState) return;
-  const q = toURL(app.shownState, app.presets, { embed: app.embed ? '1' : '', ...app.urlExtra, ...labURLEntries() });
+  const extra = { embed: app.embed ? '1' : '', ...app.urlExtra, ...labURLEntries() };
+  if (app.shownState.preset !== 'checkpoint') delete extra.model;  // ?model= only while its checkpoint is shown
+  const q = toURL(app.shownState, app.presets, extra);
   clearTimeout(pendingURL);
   pendingURL = setTimeout(() => {
     if (location.search !== q) history.replaceState(null, '', location.pathname + q);

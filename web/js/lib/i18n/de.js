@@ -25,6 +25,7 @@ import embed from './de/embed.js';
 import api from './de/api.js';
 import builds from './de/builds.js';
 import lab from './de/lab.js';
+import ckpt from './de/ckpt.js';
 
 // One area per line (a new area: its import above and its name here).
 export const DE = Object.assign(
@@ -55,4 +56,5 @@ export const DE = Object.assign(
   api,
   builds,
   lab,
+  ckpt,
 );

@@ -25,6 +25,7 @@ import embed from './en/embed.js';
 import api from './en/api.js';
 import builds from './en/builds.js';
 import lab from './en/lab.js';
+import ckpt from './en/ckpt.js';
 
 // One area per line (a new area: its import above and its name here).
 export const EN = Object.assign(
@@ -55,4 +56,5 @@ export const EN = Object.assign(
   api,
   builds,
   lab,
+  ckpt,
 );

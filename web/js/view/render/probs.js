@@ -12,6 +12,22 @@ import { t as msg } from '../../lib/i18n.js';
 
 const MAX_ROWS = 12;
 const PREFIX_WORDS = 4;
+const LARGE_VOCAB = 1000; // a checkpoint's vocabulary (GPT-2: 50,257): each row's top 10, found in one pass
+
+// The indices of the k largest values of row, largest first: one pass keeping a sorted list of
+// k (a [T, 50,257] step is 12 rows × 50,257 cells, never sorted whole).
+export function topK(row, k) {
+  const idx = [];
+  for (let j = 0; j < row.length; j++) {
+    const v = row[j];
+    if (idx.length === k) {
+      if (!(v > row[idx[k - 1]])) continue;
+      idx[k - 1] = j;
+    } else idx.push(j);
+    for (let a = idx.length - 1; a > 0 && v > row[idx[a - 1]]; a--) [idx[a - 1], idx[a]] = [idx[a], idx[a - 1]];
+  }
+  return idx;
+}
 
 // “…the last words” of a prefix.
 function tail(tokens) {
@@ -30,17 +46,20 @@ export function renderProbs(ctx, host) {
   const rowAxis = step.axes[step.axes.length - 2];
   const atSource = isVocab && rowAxis && rowAxis.labels === 'source';
   const tokenAt = (i) => trace.sourceTokens(Math.floor(i / trace.T))[i % trace.T];
-  const masks = atSource ? [...Array(rows).keys()].filter((i) => tokenAt(i) === '[MASK]') : [];
+  // A causal LM head over the source (GPT-2's probs): each row predicts the token after it.
+  const lm = atSource && !step.id.startsWith('mlm.');
+  const masks = atSource && !lm ? [...Array(rows).keys()].filter((i) => tokenAt(i) === '[MASK]') : [];
   const shown = masks.length ? masks : [...Array(rows).keys()];
-  const top = masks.length ? 5 : isVocab ? 3 : cols;
+  const top = masks.length ? 5 : isVocab ? (cols > LARGE_VOCAB ? 10 : 3) : cols;
   sec.append(el('h3', '', msg(masks.length ? 'probs.fillsTitle' : isVocab ? 'probs.topTitle' : 'probs.labelsTitle')));
   const trained = ctx.trained;
-  const note = msg(!trained ? 'probs.seededNote' : atSource ? 'probs.maskNote' : 'probs.trainedNote');
+  const note = msg(!trained ? 'probs.seededNote' : lm ? 'probs.lmNote' : atSource ? 'probs.maskNote' : 'probs.trainedNote', { k: top });
   if (isVocab) sec.append(el('p', 'muted', note));
   const labelNames = trace.labelsFor({ labels: 'labels' }) || [];
   const vocab = trace.text.vocab || [];
   const tgt = trace.targetTokens();
   const context = (i) => {
+    if (lm) return msg('probs.after', { prefix: tail(trace.sourceTokens(Math.floor(i / trace.T)).slice(0, (i % trace.T) + 1)) });
     if (atSource) return msg('probs.at', { tok: tokenAt(i), pos: i % trace.T });
     return isVocab ? msg('probs.after', { prefix: tail(tgt.slice(0, i + 1)) }) : trace.B > 1 ? msg('probs.sentence', { n: i + 1 }) : msg('probs.label');
   };
@@ -52,7 +71,7 @@ export function renderProbs(ctx, host) {
     prev = k;
     const i = shown[k];
     const row = step.data.subarray(i * cols, (i + 1) * cols);
-    const idx = Array.from(row.keys()).sort((a, b) => row[b] - row[a]).slice(0, top);
+    const idx = topK(row, top);
     const li = el('li');
     li.append(el('span', 'pred-ctx', context(i) + ' → '));
     for (const j of idx) {

@@ -46,4 +46,10 @@ export default {
   'errors.status_computing': 'Berechnung{what} … {seconds} s',
   'errors.status_what': '(d_model {d_model}, ~{words} Tokens)',
   'errors.weights_file': 'Diese Datei lässt sich nicht als Gewichte (safetensors) lesen: {detail}.',
+  'errors.checkpoint_http': '{file}: Der Server antwortete mit HTTP {status} für {url}.',
+  'errors.checkpoint_network': '{file} ließ sich nicht von {url} laden (offline, oder der Server erlaubt dieser Seite das Lesen nicht: CORS).',
+  'errors.checkpoint_missing': '{file} fehlt unter den angegebenen Dateien (ein Checkpoint braucht config.json und model.safetensors).',
+  'errors.checkpoint_size': '{file} ({mb} MB) passt nicht in den Speicher, den dieser Tab bereitstellen kann, oder ist länger als angekündigt.',
+  'errors.checkpoint_short': '{file} kam unvollständig an: {got} von {size} Bytes.',
+  'errors.checkpoint_core': 'Der Rechenkern lehnt den Checkpoint ab: {why}',
 };

@@ -6,6 +6,7 @@ export default {
   'probs.labelsTitle': 'Wahrscheinlichkeiten der Klassen (Labels)',
   'probs.seededNote': 'Die Gewichte sind zufällig (aus einem Seed), nicht trainiert: Die Vorhersagen sind beliebig — aber jede Zahl ist die echte Softmax der echten Logits.',
   'probs.maskNote': 'Die fünf wahrscheinlichsten Tokens des trainierten Modells an jeder [MASK]-Stelle, gelesen aus den Wörtern ringsum (das Raster unten zeigt seine Vermutung an jeder Position).',
+  'probs.lmNote': 'Die {k} wahrscheinlichsten nächsten Tokens des Modells nach jedem Präfix der Eingabe (die letzte Zeile: nach der ganzen Eingabe).',
   'probs.trainedNote': 'Die drei wahrscheinlichsten nächsten Tokens des trainierten Modells nach jedem Präfix (die letzte Zeile: nach der ganzen Decoder-Eingabe).',
   'probs.at': 'bei „{tok}“ (Position {pos})',
   'probs.after': 'nach „{prefix}“',

@@ -15,4 +15,5 @@ export default {
   'provenance.seeded': 'Zufällige Gewichte (Seed {seed}): Die Aufmerksamkeit ist hier Rauschen.',
   'provenance.quoted': '„{w}“',
   'provenance.unknown': ({ V, n, unk, words }) => `${words} ${n > 1 ? 'sind' : 'ist'} nicht im Vokabular dieses Modells mit ${V} Tokens: Es liest ${n > 1 ? 'sie' : 'es'} als ${unk}, einen gemeinsamen Vektor für alle unbekannten Wörter.`,
+  'provenance.checkpoint': 'Vortrainierte Gewichte aus dem Checkpoint „{name}“ (model.safetensors).',
 };

@@ -28,6 +28,7 @@ export default {
   'steps.perf.source.seeded': 'Gewichte aus dem Seed',
   'steps.perf.source.given': 'Gewichte des Tutorials und aus dem Seed',
   'steps.perf.source.shipped': 'Gewichte aus der mitgelieferten Modelldatei',
+  'steps.perf.source.checkpoint': 'Gewichte des Checkpoints',
   'steps.perf.source.user': 'Ihre Gewichte',
   'steps.perf.title': 'Vorwärtsdurchlauf {forward}; {source} {weights}; Parsen + Gewichte + Vorwärtsdurchlauf im Worker {load}; Kopie in die Seite {copy}',
   'steps.note.more': 'mehr',

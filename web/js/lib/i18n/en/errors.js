@@ -47,4 +47,10 @@ export default {
   'errors.status_computing': 'computing{what}… {seconds} s',
   'errors.status_what': '(d_model {d_model}, ~{words} tokens)',
   'errors.weights_file': 'This file cannot be read as weights (safetensors): {detail}.',
+  'errors.checkpoint_http': '{file}: the server answered HTTP {status} for {url}.',
+  'errors.checkpoint_network': '{file} could not be fetched from {url} (offline, or the server does not allow this page to read it: CORS).',
+  'errors.checkpoint_missing': '{file} is missing among the files given (a checkpoint needs config.json and model.safetensors).',
+  'errors.checkpoint_size': '{file} ({mb} MB) does not fit in the memory this tab can give, or is longer than announced.',
+  'errors.checkpoint_short': '{file} arrived incomplete: {got} of {size} bytes.',
+  'errors.checkpoint_core': 'The engine refuses the checkpoint: {why}',
 };

@@ -15,4 +15,5 @@ export default {
   'provenance.seeded': 'Random weights (seed {seed}): attention is noise here.',
   'provenance.quoted': '“{w}”',
   'provenance.unknown': ({ V, n, unk, words }) => `${words} ${n > 1 ? 'are' : 'is'} not in this model’s vocabulary of ${V} tokens: it reads ${n > 1 ? 'them' : 'it'} as ${unk}, one vector for every unknown word.`,
+  'provenance.checkpoint': 'Pretrained weights from the checkpoint “{name}” (model.safetensors).',
 };

@@ -28,6 +28,7 @@ export default {
   'steps.perf.source.seeded': 'seeded weights',
   'steps.perf.source.given': 'the tutorial’s and seeded weights',
   'steps.perf.source.shipped': 'weights from the shipped model file',
+  'steps.perf.source.checkpoint': 'the checkpoint’s weights',
   'steps.perf.source.user': 'your weights',
   'steps.perf.title': 'forward pass {forward}; {source} {weights}; parse + weights + forward in the worker {load}; copy to the page {copy}',
   'steps.note.more': 'more',

@@ -1,0 +1,170 @@
+// session_checkpoint.cpp — the checkpoint a session holds across runs (session.h): loaded once
+// from a directory (the CLI) or from files handed over as bytes (the page, staged in place),
+// then every run takes its weights by move, so a text edit re-tokenizes and runs again without
+// reading 440 MB or copying the weights.
+//
+// The weights are in exactly one place at a time: held (checkpoint_->model.params) between
+// runs, next_ once loaded for a run, the run's own model while it runs, model_ after a good run
+// (model_from_checkpoint_). A failed run hands them back; a cell an intervention set is put
+// back to the file's value when they leave model_.
+#include <utility>
+
+#include "kernels/kernels.h"
+#include "model/error.h"
+#include "session/session.h"
+
+namespace ew {
+
+using nlohmann::json;
+
+namespace {
+
+// Sets the recorded cells back to their original values (and repacks what is packed).
+void undo_cells(std::vector<Param>& params, std::vector<std::pair<std::pair<std::string, std::size_t>, float>>& dirty) {
+  for (auto it = dirty.rbegin(); it != dirty.rend(); ++it)
+    for (Param& p : params) {
+      if (p.id != it->first.first || it->first.second >= p.value.size()) continue;
+      p.value.data()[it->first.second] = it->second;
+      if (p.packed.K > 0 && p.value.dimension() == 2)
+        ew_f32_pack_b(&p.packed, p.value.data(), static_cast<int>(p.value.shape()[0]), static_cast<int>(p.value.shape()[1]));
+    }
+  dirty.clear();
+}
+
+json info_of(const Checkpoint& c, const json& config, std::size_t file_bytes, const std::string& name) {
+  std::size_t count = 0;
+  for (const Param& p : c.model.params) count += p.value.size();
+  const std::string named = config.is_object() && config.contains("_name_or_path") && config["_name_or_path"].is_string()
+                                ? config["_name_or_path"].get<std::string>()
+                                : "";
+  return {{"name", named.empty() ? name : named},
+          {"model_type", c.model.arch.model_type},
+          {"architecture", c.model.arch.architecture},
+          {"params", count},
+          {"bytes", count * sizeof(float)},
+          {"file_bytes", file_bytes},
+          {"num_layers", c.model.config.num_layers},
+          {"d_model", c.model.config.d_model},
+          {"num_heads", c.model.config.num_heads},
+          {"vocab_size", c.model.vocab.size()},
+          {"tokenizer", c.tokenizer.source()},
+          {"notes", c.model.arch.notes}};
+}
+
+}  // namespace
+
+void Session::release_checkpoint() {
+  if (model_from_checkpoint_) {  // the trace on screen is the old checkpoint's: it goes with it
+    model_ = Model{};
+    trace_ = Trace{};
+    good_ = ok_ = false;
+    model_from_checkpoint_ = false;
+  }
+  if (next_from_checkpoint_) {
+    next_ = Model{};
+    next_ready_ = next_from_checkpoint_ = false;
+  }
+  checkpoint_.reset();
+  checkpoint_dir_.clear();
+  checkpoint_info_ = json();
+  checkpoint_dirty_.clear();
+}
+
+json Session::load_checkpoint(CheckpointFiles&& files, const std::string& name) {
+  release_checkpoint();  // one checkpoint's weights in memory at a time
+  const std::size_t file_bytes = files.safetensors.size();
+  json config;
+  try {
+    config = json::parse(files.config_json);
+  } catch (const json::exception&) {
+    // ew::load_checkpoint says what is wrong with it
+  }
+  auto c = std::make_unique<Checkpoint>(ew::load_checkpoint(std::move(files)));
+  checkpoint_info_ = info_of(*c, config, file_bytes, name);
+  checkpoint_ = std::move(c);
+  return checkpoint_info_;
+}
+
+static std::string* staged_slot(CheckpointFiles& staged, const std::string& file) {
+  TokenizerFileSet& t = staged.tokenizer;
+  return file == "config.json"             ? &staged.config_json
+         : file == "model.safetensors"     ? &staged.safetensors
+         : file == "tokenizer.json"        ? &t.tokenizer_json
+         : file == "vocab.txt"             ? &t.vocab_txt
+         : file == "vocab.json"            ? &t.vocab_json
+         : file == "merges.txt"            ? &t.merges_txt
+         : file == "tokenizer_config.json" ? &t.tokenizer_config_json
+                                           : nullptr;
+}
+
+std::string& Session::stage_checkpoint_file_view(const std::string& file) {
+  std::string* slot = staged_slot(staged_, file);
+  if (!slot) throw Error(file + ": not a checkpoint file");
+  return *slot;
+}
+
+std::string& Session::stage_checkpoint_file(const std::string& file, std::size_t size) {
+  std::string* slot = staged_slot(staged_, file);
+  if (!slot)
+    throw Error(file + ": not a checkpoint file (config.json, model.safetensors, tokenizer.json, vocab.txt, vocab.json, "
+                "merges.txt, tokenizer_config.json)");
+  if (file == "model.safetensors") release_checkpoint();  // room for the new weights before they arrive
+  *slot = std::string();
+  slot->resize(size);
+  return *slot;
+}
+
+json Session::load_staged_checkpoint(const std::string& name) {
+  CheckpointFiles files = std::exchange(staged_, CheckpointFiles{});
+  if (files.config_json.empty()) throw Error("config.json: missing (a checkpoint needs config.json and model.safetensors)");
+  if (files.safetensors.empty()) throw Error("model.safetensors: missing (a checkpoint needs config.json and model.safetensors)");
+  return load_checkpoint(std::move(files), name);
+}
+
+void Session::reclaim_checkpoint_params() {
+  if (next_from_checkpoint_ && checkpoint_) {  // loaded for a run that never came
+    std::vector<Param>& home = model_from_checkpoint_ ? model_.params : checkpoint_->model.params;
+    home = std::move(next_.params);
+    next_from_checkpoint_ = next_ready_ = false;
+  }
+}
+
+void Session::return_checkpoint_params(Model& failed) {
+  if (!checkpoint_) return;
+  undo_cells(failed.params, checkpoint_dirty_);
+  (model_from_checkpoint_ ? model_.params : checkpoint_->model.params) = std::move(failed.params);
+}
+
+void Session::note_checkpoint_cells(const Model& model, const Interventions& iv) {
+  for (const ParamSet& ps : iv.params)
+    if (const Param* p = model.find(ps.id); p && ps.offset < p->value.size())
+      checkpoint_dirty_.push_back({{ps.id, ps.offset}, p->value.data()[ps.offset]});
+}
+
+void Session::undo_checkpoint_cells(std::vector<Param>& params) { undo_cells(params, checkpoint_dirty_); }
+
+void Session::load_checkpoint_model(const ModelSource& source) {
+  if (source.text2 && source.ids) throw Error("give a second sentence as text (--text2) or everything as --ids, not both");
+  if (!source.value.empty() && (!checkpoint_ || checkpoint_dir_ != source.value)) {
+    load_checkpoint(read_checkpoint_dir(source.value), source.value);
+    checkpoint_dir_ = source.value;
+  }
+  if (!checkpoint_) throw Error("no checkpoint is open: open its files first (config.json, model.safetensors, tokenizer)");
+  Checkpoint& c = *checkpoint_;
+  Model m;
+  {
+    std::vector<Param> held = std::move(c.model.params);  // the shell, never the weights, is copied
+    m = c.model;
+    c.model.params = std::move(held);
+  }
+  m.text = source.text.value_or(source.ids ? "" : "Hello world.");
+  m.text2 = source.text2.value_or("");
+  m.tokens = checkpoint_tokens(c, m.text, m.text2, source.ids ? &*source.ids : nullptr);
+  std::vector<Param>& home = model_from_checkpoint_ ? model_.params : c.model.params;
+  undo_cells(home, checkpoint_dirty_);
+  m.params = std::move(home);
+  next_ = std::move(m);
+  next_from_checkpoint_ = next_ready_ = true;
+}
+
+}  // namespace ew

@@ -1,0 +1,209 @@
+#!/usr/bin/env node
+// checkpoints.mjs — Hugging Face checkpoints opened in the built page (issue 19, item 5),
+// against the native CLI. Writes small random checkpoints (write_checkpoints.py: BERT masked LM
+// with vocab.txt, GPT-2 LM head with vocab.json + merges.txt and a 50,257-row token table,
+// DistilBERT in float16) into build/ck-test/, serves them beside dist/ (same origin), and opens
+// each three ways — ?model=URL, encoderWalkthrough.loadCheckpoint(url), the file picker — then
+// compares every step of getTrace() with `CLI --checkpoint DIR --text … [--text2 …] --json`:
+// same ids, shapes and masked entries, every value within TOL × the step's largest |value|.
+// A text edit re-runs the held checkpoint. The [T, 50257] probabilities show a top-10 list per
+// row and the page draws no more than MAX_CELLS cells. Bad checkpoints (404 config.json,
+// truncated safetensors, unknown model_type; and one in German) show their catalog message,
+// the page stays usable, with no NaN/Infinity and no missing catalog key. Screenshots at
+// 1280 and 390 px go to artifacts/checkpoints-*.png.
+//
+//   node tests/browser/checkpoints.mjs [--cli build/native-release/encoder-walkthrough] [--dist dist]
+//                                      [--chromium /usr/bin/chromium] [--artifacts artifacts]
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+import { root, arg, launchChromium, checks, assert, requireFiles } from '../harness.mjs';
+
+const TOL = 1e-5; // relative to each step's largest |value| (float32 in both, same kernels up to SIMD width)
+const MAX_CELLS = 6000; // table cells the page may draw for a [T, 50257] step
+const cli = path.resolve(root, arg('--cli', 'build/native-release/encoder-walkthrough'));
+const dist = path.resolve(root, arg('--dist', 'dist'));
+const exe = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
+const artifacts = path.resolve(root, arg('--artifacts', 'artifacts'));
+requireFiles('checkpoints', [['built site', path.join(dist, 'index.html')], ['CLI', cli], ['Chromium', exe]]);
+mkdirSync(artifacts, { recursive: true });
+
+// The checkpoints, and a site of dist/'s entries (symlinks) plus ck/ → them.
+const ck = path.join(root, 'build', 'ck-test');
+execFileSync('/usr/bin/python3', [path.join(root, 'tests/browser/write_checkpoints.py'), '--small', ck], { stdio: 'inherit' });
+const site = path.join(root, 'build', 'ck-site');
+rmSync(site, { recursive: true, force: true });
+mkdirSync(site, { recursive: true });
+for (const e of readdirSync(dist)) symlinkSync(path.join(dist, e), path.join(site, e));
+symlinkSync(ck, path.join(site, 'ck'));
+
+const CASES = [
+  { dir: 'bert-mlm', text: 'the cat sat on the [MASK] .', text2: 'it ran in the park .', files: ['config.json', 'model.safetensors', 'vocab.txt'] },
+  { dir: 'gpt2-lm', text: 'the cat sat on the mat', files: ['config.json', 'model.safetensors', 'vocab.json', 'merges.txt'] },
+  { dir: 'distil-f16', text: 'the dog ran in the park .', files: ['config.json', 'model.safetensors', 'vocab.txt'] },
+];
+
+function cliDoc(c) {
+  const args = ['--checkpoint', path.join(ck, c.dir), '--text', c.text, '--json'];
+  if (c.text2) args.push('--text2', c.text2);
+  return JSON.parse(execFileSync(cli, args, { maxBuffer: 1 << 30 }).toString());
+}
+
+// Every step of the page's trace against the CLI's document; returns the problems.
+function compare(what, trace, doc) {
+  const bad = [];
+  const ids = trace.steps.map((s) => s.id), want = doc.steps.map((s) => s.id);
+  if (ids.join() !== want.join()) return [`${what}: step ids differ: page ${ids.length} [${ids.slice(0, 6)}…], CLI ${want.length}`];
+  doc.steps.forEach((w, k) => {
+    const s = trace.steps[k];
+    if (s.shape.join() !== w.shape.join()) return bad.push(`${what}: ${w.id} shape ${s.shape} vs ${w.shape}`);
+    const data = w.data.flat(Infinity);
+    const scale = data.reduce((m, v) => (v === null ? m : Math.max(m, Math.abs(v))), 1e-30);
+    for (let i = 0; i < data.length; i++) {
+      const a = s.data[i], b = data[i];
+      if (b === null ? a !== -Infinity : !(Math.abs(a - b) <= TOL * scale)) {
+        bad.push(`${what}: ${w.id}[${i}] page ${a}, CLI ${b} (scale ${scale.toExponential(2)})`);
+        break;
+      }
+    }
+  });
+  return bad;
+}
+
+const { server, url: base } = await startServer(site, 0);
+const browser = await launchChromium(chromium, exe);
+const problems = [];
+const { check, results } = checks(8);
+async function newPage(viewport = { width: 1280, height: 800 }) {
+  const page = await browser.newPage({ viewport });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  return page;
+}
+async function open(page, query = '') {
+  await page.goto(base + 'index.html' + query);
+  await page.waitForFunction(() => window.encoderWalkthrough, null, { timeout: 30000 });
+  await page.evaluate(() => window.encoderWalkthrough.ready);
+}
+// The page's trace, each step's float32 values as base64 (a [7, 50257] step as a JSON array of
+// numbers took seconds to cross over).
+async function trace(page) {
+  const t = await page.evaluate(async () => {
+    const tr = await window.encoderWalkthrough.getTrace();
+    const b64 = (f) => {
+      const u = new Uint8Array(f.buffer, f.byteOffset, f.byteLength);
+      let bin = '';
+      for (let i = 0; i < u.length; i += 0x8000) bin += String.fromCharCode.apply(null, u.subarray(i, i + 0x8000));
+      return btoa(bin);
+    };
+    return { steps: tr.steps.map((s) => ({ id: s.id, shape: s.shape, data: b64(s.data) })) };
+  });
+  for (const s of t.steps) {
+    const b = Buffer.from(s.data, 'base64');
+    s.data = new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+  }
+  return t;
+}
+async function clean(page, what) {
+  const body = await page.evaluate(() => document.body.innerText);
+  assert(!/\bNaN\b|Infinity/.test(body), `${what}: NaN or Infinity on the page`);
+  assert(!/⟦[^⟧]*⟧/.test(body), `${what}: a message is missing from the catalog`);
+}
+const setText = (page, text, text2) => page.evaluate(([a, b]) => window.encoderWalkthrough.setState(b === undefined ? { text: a } : { text: a, text2: b }), [text, text2]);
+
+const docs = Object.fromEntries(CASES.map((c) => [c.dir, cliDoc(c)]));
+const page = await newPage();
+
+for (const c of CASES) {
+  const url = `/ck/${c.dir}/`;
+  await check(`${c.dir}: ?model=URL opens it with the link's text; every step equals the CLI's`, async () => {
+    const q = `?model=${encodeURIComponent(url)}&text=${encodeURIComponent(c.text)}${c.text2 ? '&text2=' + encodeURIComponent(c.text2) : ''}`;
+    await open(page, q);
+    assert((await page.evaluate(() => window.encoderWalkthrough.getState().preset)) === 'checkpoint', 'the checkpoint is not the model shown');
+    const bad = compare(`${c.dir} by ?model=`, await trace(page), docs[c.dir]);
+    assert(!bad.length, bad.slice(0, 5).join('\n'));
+    const info = await page.textContent('#ckpt-info');
+    assert(/tiny-/.test(info) && /parameters/.test(info) && /MB/.test(info), `the model's name and size are not shown: "${info}"`);
+    await clean(page, c.dir);
+  });
+  await check(`${c.dir}: loadCheckpoint(url), then a text edit re-runs the held checkpoint; equal to the CLI`, async () => {
+    await open(page, '?lang=en');
+    const info = await page.evaluate((u) => window.encoderWalkthrough.loadCheckpoint(u), url);
+    assert(info.params > 0 && info.architecture, `loadCheckpoint resolved with ${JSON.stringify(info)}`);
+    await setText(page, c.text, c.text2 || '');
+    const bad = compare(`${c.dir} by loadCheckpoint`, await trace(page), docs[c.dir]);
+    assert(!bad.length, bad.slice(0, 5).join('\n'));
+  });
+  await check(`${c.dir}: the file picker (several files) opens it; equal to the CLI`, async () => {
+    await open(page, '?lang=en');
+    await page.click('#checkpoint-box > summary');
+    await page.setInputFiles('#ckpt-files', c.files.map((f) => path.join(ck, c.dir, f)));
+    await page.waitForFunction(() => window.encoderWalkthrough.getState().preset === 'checkpoint' && document.getElementById('ckpt-info').textContent, null, { timeout: 20000 });
+    await setText(page, c.text, c.text2 || '');
+    const bad = compare(`${c.dir} by the picker`, await trace(page), docs[c.dir]);
+    assert(!bad.length, bad.slice(0, 5).join('\n'));
+  });
+}
+
+await check('GPT-2 [T, 50257]: probs shows a top-10 list per row and the page draws a bounded number of cells', async () => {
+  await open(page, `?model=/ck/gpt2-lm/&text=${encodeURIComponent(CASES[1].text)}&step=probs`);
+  await page.waitForSelector('.pred-list li', { timeout: 20000 });
+  const r = await page.evaluate(() => ({
+    rows: [...document.querySelectorAll('.pred-list li:not(.pred-gap)')].map((li) => li.querySelectorAll('.pred').length),
+    cells: document.querySelectorAll('#view td, #view [role="gridcell"]').length,
+    step: window.encoderWalkthrough.getState().step,
+  }));
+  assert(r.step === 'probs', `opened on ${r.step}`);
+  assert(r.rows.length > 0 && r.rows.every((n) => n === 10), `top-k per row: ${r.rows}`);
+  assert(r.cells <= MAX_CELLS, `${r.cells} cells drawn`);
+  await page.screenshot({ path: path.join(artifacts, 'checkpoints-gpt2-1280.png'), fullPage: false });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(artifacts, 'checkpoints-gpt2-390.png'), fullPage: false });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await clean(page, 'gpt2 probs');
+});
+
+await check('BERT: the checkpoint box (name, architecture, size) at 1280 and 390 px', async () => {
+  await open(page, `?model=/ck/bert-mlm/&text=${encodeURIComponent(CASES[0].text)}&step=mlm.probs`);
+  await page.evaluate(() => document.getElementById('checkpoint-box').scrollIntoView());
+  await page.screenshot({ path: path.join(artifacts, 'checkpoints-bert-1280.png'), fullPage: false });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(artifacts, 'checkpoints-bert-390.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
+
+const BAD = [
+  { what: '404 config.json', url: '/ck/missing/', expect: /config\.json.*404/ },
+  { what: 'truncated model.safetensors', url: '/ck/bad-truncated/', expect: /model\.safetensors/ },
+  { what: 'unknown model_type', url: '/ck/bad-type/', expect: /model_type.*t5|t5.*model_type/ },
+];
+for (const b of BAD) {
+  await check(`bad checkpoint (${b.what}): loadCheckpoint rejects with the message, shown on the page; the page still runs`, async () => {
+    await open(page, '?lang=en');
+    const err = await page.evaluate((u) => window.encoderWalkthrough.loadCheckpoint(u).then(() => 'resolved', (e) => e.message), b.url);
+    assert(b.expect.test(err), `message: ${err}`);
+    const shown = await page.textContent('#msg');
+    assert(b.expect.test(shown) && /could not be opened/.test(shown), `the page shows: ${shown}`);
+    await clean(page, b.what);
+    await setText(page, 'the cat sat');
+    assert((await page.evaluate(() => window.encoderWalkthrough.getState().text)) === 'the cat sat', 'the page does not run after the error');
+  });
+}
+await check('bad link in German: ?model= of a missing folder shows the catalog’s German message and the default model', async () => {
+  const de = await newPage();
+  await open(de, '?lang=de&model=/ck/missing/');
+  const notice = await de.textContent('#notice');
+  assert(/ließ sich nicht öffnen/.test(notice) && /HTTP 404/.test(notice), `notice: ${notice}`);
+  await clean(de, 'German bad link');
+  await de.screenshot({ path: path.join(artifacts, 'checkpoints-bad-de-1280.png') });
+  await de.close();
+});
+
+await browser.close();
+server.close();
+const { passed, failed } = results();
+if (problems.length) console.log(`checkpoints: page errors:\n  ${problems.join('\n  ')}`);
+console.log(`checkpoints: ${passed} passed, ${failed} failed`);
+process.exit(failed || problems.length ? 1 : 0);

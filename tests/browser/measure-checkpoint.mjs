@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// measure-checkpoint.mjs — a BERT-base-sized checkpoint in the built page, headless Chromium
+// (issue 19's targets: the full trace of 128 tokens on screen in ≤ 1.0 s, peak wasm heap ≤ 1.5×
+// the weights). Write the checkpoint once (~440 MB, not committed):
+//   /usr/bin/python3 tests/browser/write_checkpoints.py --bert-base /tmp/ck-bert-base
+// then
+//   node tests/browser/measure-checkpoint.mjs [--dir /tmp/ck-bert-base] [--runs 3] [--dist dist]
+// Reports: the load time (loadCheckpoint(url) to the first trace on screen: download from
+// 127.0.0.1, the core's loading, the first run of a short sentence), the time from setState()
+// with a new 128-token sentence to its trace on screen (each run a different sentence; the
+// page's own forward-pass readout beside it), and the wasm memory's size (its peak: it never
+// shrinks) against the weights' float32 bytes. A measurement, not a test: it asserts nothing.
+import { mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+import { root, arg, launchChromium } from '../harness.mjs';
+
+const dir = path.resolve(arg('--dir', '/tmp/ck-bert-base'));
+const runs = Number(arg('--runs', '3'));
+const dist = path.resolve(root, arg('--dist', 'dist'));
+const exe = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
+
+const site = path.join(root, 'build', 'ck-measure-site');
+rmSync(site, { recursive: true, force: true });
+mkdirSync(site, { recursive: true });
+for (const e of readdirSync(dist)) symlinkSync(path.join(dist, e), path.join(site, e));
+symlinkSync(dir, path.join(site, 'ck'));
+const { server, url: base } = await startServer(site, 0);
+const browser = await launchChromium(chromium, exe);
+const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
+await page.goto(base + 'index.html?lang=en');
+await page.evaluate(() => window.encoderWalkthrough.ready);
+
+// The Worker's wasm memory, asked of the Worker itself (its 'memory' action, answered here).
+async function memory() {
+  const w = page.workers()[0];
+  return w.evaluate(() => new Promise((resolve) => {
+    const orig = self.postMessage;
+    self.postMessage = (m, t) => {
+      if (m && m.id === -7) {
+        self.postMessage = orig;
+        resolve(m.result);
+      } else orig.call(self, m, t);
+    };
+    self.onmessage({ data: { id: -7, action: 'memory' } });
+  }));
+}
+
+const before = await memory();
+const t0 = Date.now();
+const info = await page.evaluate(() => window.encoderWalkthrough.loadCheckpoint('/ck/'));
+const loadMs = Date.now() - t0;
+const afterLoad = await memory();
+// 126 words of the vocabulary's own tokens (tok… are whole words) + [CLS] … [SEP] = 128.
+const sentence = (k) => Array.from({ length: 126 }, (_, i) => `tok${(i * 7 + k * 131) % 30000}`).join(' ');
+const samples = [];
+for (let k = 0; k < runs; k++) {
+  const ms = await page.evaluate(async (text) => {
+    const a = performance.now();
+    await window.encoderWalkthrough.setState({ text });
+    return performance.now() - a;
+  }, sentence(k));
+  const perf = await page.evaluate(() => document.getElementById('perf')?.textContent || '');
+  const T = await page.evaluate(() => window.encoderWalkthrough.getTrace().tokens.length);
+  samples.push({ ms: Math.round(ms), tokens: T, perf });
+}
+const peak = await memory();
+const mb = (b) => (b / 1e6).toFixed(0);
+console.log(`checkpoint: ${info.name}, ${info.architecture}, ${(info.params / 1e6).toFixed(1)} M parameters, weights ${mb(info.bytes)} MB (file ${mb(info.file_bytes)} MB)`);
+console.log(`load (download from 127.0.0.1 + core load + first short trace on screen): ${loadMs} ms`);
+for (const s of samples) console.log(`trace of ${s.tokens} tokens on screen: ${s.ms} ms   (page readout: ${s.perf})`);
+console.log(`wasm memory: ${mb(before.wasmBytes)} MB at start, ${mb(afterLoad.wasmBytes)} MB after load, ${mb(peak.wasmBytes)} MB after the runs (peak) = ${(peak.wasmBytes / info.bytes).toFixed(2)}× the weights; C++ heap in use now ${mb(peak.heapInUse)} MB`);
+console.log(`targets: trace ≤ 1000 ms, peak heap ≤ 1.5× weights (${mb(1.5 * info.bytes)} MB)`);
+await browser.close();
+server.close();

@@ -1,0 +1,83 @@
+#!/usr/bin/python3
+"""write_checkpoints.py — random Hugging Face checkpoints for the page's checkpoint test and its
+measurement, written by tests/reference/check_checkpoints.py's writer (the real key names,
+tied weights left out, buffers kept).
+
+Usage:
+  /usr/bin/python3 tests/browser/write_checkpoints.py --small DIR
+      DIR/bert-mlm       BertForMaskedLM, 2 layers, float32, vocab.txt
+      DIR/gpt2-lm        GPT2LMHeadModel, 2 layers, float32, vocab.json + merges.txt, a token
+                         table of 50,257 rows (GPT-2's; the ids past the tiny vocabulary are
+                         "[id N]"), so lm.logits / lm.probs are [T, 50257]
+      DIR/distil-f16     DistilBertForMaskedLM, 1 layer, float16, vocab.txt
+      DIR/bad-truncated  bert-mlm with model.safetensors cut in half
+      DIR/bad-type       bert-mlm whose config.json says "model_type": "t5"
+  /usr/bin/python3 tests/browser/write_checkpoints.py --bert-base DIR
+      BERT-base-sized BertForMaskedLM (12 layers, d 768, 12 heads, d_ff 3072, vocab 30,522,
+      float32: ~440 MB) for tests/browser/measure-checkpoint.mjs
+"""
+import argparse
+import json
+import os
+import shutil
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference"))
+import check_checkpoints as cc  # noqa: E402
+
+
+def write(d, mt, head, c, dtype, prefix, name, vocab_rows=None):
+    rng = np.random.default_rng(len(name) * 7919)  # fixed per checkpoint
+    if mt == "gpt2":
+        t = cc.gpt2_tensors(rng, c, prefix)
+    else:
+        t = cc.bert_tensors(rng, c, mt == "distilbert", head, prefix, False)
+    conf = cc.config_json(mt, head, c)
+    if vocab_rows:
+        t[prefix + "wte.weight"] = cc.rnd(rng, vocab_rows, c["d"])
+        conf["vocab_size"] = vocab_rows
+    conf["_name_or_path"] = name
+    cc.write_dir(d, conf, t, dtype, "gpt2" if mt == "gpt2" else "bert")
+
+
+def small(root):
+    if os.path.exists(root):
+        shutil.rmtree(root)
+    os.makedirs(root)
+    bert = {"d": 16, "H": 4, "ff": 24, "L": 2, "P": 24, "labels": 3}
+    write(os.path.join(root, "bert-mlm"), "bert", "mlm", bert, "F32", "bert.", "tiny-bert-mlm")
+    gpt = {"d": 16, "H": 4, "ff": 64, "L": 2, "P": 64, "labels": 3}
+    write(os.path.join(root, "gpt2-lm"), "gpt2", "lm", gpt, "F32", "transformer.", "tiny-gpt2-wide", vocab_rows=50257)
+    distil = {"d": 16, "H": 2, "ff": 32, "L": 1, "P": 24, "labels": 3}
+    write(os.path.join(root, "distil-f16"), "distilbert", "mlm", distil, "F16", "distilbert.", "tiny-distilbert-f16")
+    cut = os.path.join(root, "bad-truncated")
+    shutil.copytree(os.path.join(root, "bert-mlm"), cut)
+    st = os.path.join(cut, "model.safetensors")
+    with open(st, "r+b") as f:
+        f.truncate(os.path.getsize(st) // 2)
+    bad = os.path.join(root, "bad-type")
+    shutil.copytree(os.path.join(root, "bert-mlm"), bad)
+    with open(os.path.join(bad, "config.json")) as f:
+        conf = json.load(f)
+    conf["model_type"] = "t5"
+    with open(os.path.join(bad, "config.json"), "w") as f:
+        json.dump(conf, f)
+
+
+def bert_base(d):
+    cc.BERT_VOCAB = cc.BERT_VOCAB + ["tok%d" % i for i in range(30522 - len(cc.BERT_VOCAB))]
+    c = {"d": 768, "H": 12, "ff": 3072, "L": 12, "P": 512, "labels": 3}
+    write(d, "bert", "mlm", c, "F32", "bert.", "random-bert-base")
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--small")
+    ap.add_argument("--bert-base")
+    a = ap.parse_args()
+    if a.small:
+        small(a.small)
+    if a.bert_base:
+        bert_base(a.bert_base)

@@ -1,0 +1,131 @@
+// worker-checkpoint.js — the Worker's side of opening a Hugging Face checkpoint (issue 19): the
+// files come from a folder URL (fetched here) or from File objects (read here), and go chunk by
+// chunk straight into buffers the engine allocated in the wasm heap (Engine.stageCheckpointFile),
+// so the 440 MB of a BERT-base file are never held twice; then the core loads them
+// (Engine.loadCheckpoint: core/session/session.h) and keeps them for every later run.
+//   {action:'openCheckpoint', url?: 'https://…/folder/', files?: [File…], name}
+//     → progress {phase:'download'|'read', file, loaded, total} then {phase:'load'};
+//       result {info: {name, model_type, architecture, params, bytes, file_bytes, …}, generation}
+//   {action:'memory'} → {wasmBytes, heapInUse} (tests/browser/measure-checkpoint.mjs)
+//   errors carry a code of the catalog area `errors` (checkpoint_http, checkpoint_network,
+//   checkpoint_missing, checkpoint_size, checkpoint_core) and its params.
+
+const TOKENIZER_SETS = [['tokenizer.json'], ['vocab.txt'], ['vocab.json', 'merges.txt']];
+const KNOWN = ['config.json', 'model.safetensors', 'tokenizer.json', 'vocab.txt', 'vocab.json', 'merges.txt', 'tokenizer_config.json'];
+
+function fail(code, params, text) {
+  return Object.assign(new Error(text), { code, params });
+}
+
+// Progress, at most every 100 ms (and always at 100 %).
+function reporter(id, phase) {
+  let last = 0;
+  return (file, loaded, total) => {
+    const now = performance.now();
+    if (now - last < 100 && loaded < total) return;
+    last = now;
+    postMessage({ id, progress: { phase, file, loaded, total } });
+  };
+}
+
+// Copies a stream of `size` bytes into the engine's buffer for `file`, chunk by chunk; the view
+// is taken again for every chunk (a memory growth elsewhere detaches the old one).
+async function streamInto(engine, file, size, stream, progress, base, total) {
+  if (!engine.stageCheckpointFile(file, size)) throw fail('checkpoint_size', { file, mb: Math.round(size / 1e6) }, `${file}: no memory for ${size} bytes`);
+  const reader = stream.getReader();
+  let at = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (at + value.length > size) throw fail('checkpoint_size', { file, mb: Math.round(size / 1e6) }, `${file}: more bytes than announced`);
+    engine.stagedView(file).set(value, at);
+    at += value.length;
+    progress(file, base + at, total);
+  }
+  if (at !== size) throw fail('checkpoint_short', { file, got: at, size }, `${file}: ${at} of ${size} bytes arrived`);
+}
+
+// A whole small file (or a response of unknown length) into the engine's buffer.
+async function putBytes(engine, file, bytes) {
+  if (!engine.stageCheckpointFile(file, bytes.length)) throw fail('checkpoint_size', { file, mb: Math.round(bytes.length / 1e6) }, `${file}: no memory`);
+  engine.stagedView(file).set(bytes, 0);
+}
+
+async function get(url, file, optional) {
+  let r;
+  try {
+    r = await fetch(url);
+  } catch (e) {
+    throw fail('checkpoint_network', { file, url }, `${file}: could not be fetched from ${url} (${e.message})`);
+  }
+  if (r.status === 404 && optional) return null;
+  if (!r.ok) throw fail('checkpoint_http', { file, url, status: r.status }, `${file}: HTTP ${r.status} at ${url}`);
+  return r;
+}
+
+async function fromUrl(engine, base, progress) {
+  const url = (f) => new URL(f, base).href;
+  let done = 0;
+  const small = async (file, optional) => {
+    const r = await get(url(file), file, optional);
+    if (!r) return false;
+    const bytes = new Uint8Array(await r.arrayBuffer());
+    await putBytes(engine, file, bytes);
+    done += bytes.length;
+    return true;
+  };
+  await small('config.json', false);
+  for (const set of TOKENIZER_SETS) {
+    if (!(await small(set[0], true))) continue;
+    for (const f of set.slice(1)) await small(f, false);
+    break;
+  }
+  await small('tokenizer_config.json', true);
+  const r = await get(url('model.safetensors'), 'model.safetensors', false);
+  const length = Number(r.headers.get('content-length'));
+  const coding = (r.headers.get('content-encoding') || 'identity').toLowerCase();
+  if (length > 0 && coding === 'identity' && r.body) {
+    await streamInto(engine, 'model.safetensors', length, r.body, progress, done, done + length);
+  } else {  // length unknown (compressed, chunked): held in JS until it has all arrived
+    const bytes = new Uint8Array(await r.arrayBuffer());
+    await putBytes(engine, 'model.safetensors', bytes);
+  }
+}
+
+async function fromFiles(engine, files, progress) {
+  const byName = new Map();
+  for (const f of files) if (KNOWN.includes(f.name)) byName.set(f.name, f);
+  for (const need of ['config.json', 'model.safetensors'])
+    if (!byName.has(need)) throw fail('checkpoint_missing', { file: need }, `${need}: missing among the files given`);
+  const total = [...byName.values()].reduce((a, f) => a + f.size, 0);
+  let done = 0;
+  for (const [name, f] of byName) {
+    await streamInto(engine, name, f.size, f.stream(), progress, done, total);
+    done += f.size;
+  }
+}
+
+async function openCheckpoint(msg, M, getEngine, state) {
+  const engine = getEngine();
+  const steps = engine.stepCount();
+  try {
+    if (msg.url) await fromUrl(engine, msg.url, reporter(msg.id, 'download'));
+    else await fromFiles(engine, msg.files || [], reporter(msg.id, 'read'));
+  } catch (e) {
+    engine.clearCheckpointFiles();
+    if (engine.stepCount() !== steps) state.bump();
+    throw e;
+  }
+  postMessage({ id: msg.id, progress: { phase: 'load' } });
+  const info = JSON.parse(engine.loadCheckpoint(msg.name || ''));
+  if (engine.stepCount() !== steps) state.bump();  // the old checkpoint's trace went with it
+  if (!info.ok) throw fail('checkpoint_core', { why: info.error }, info.error);
+  return { info };
+}
+
+// The wasm memory (its peak: it never shrinks) and the C++ heap in use, for the measurement.
+function memory(msg, M) {
+  return { wasmBytes: M.wasmMemoryBytes(), heapInUse: M.heapBytesInUse() };
+}
+
+export const CHECKPOINT_ACTIONS = { openCheckpoint, memory };
