@@ -9,6 +9,8 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "model/error.h"
 #include "session/session.h"
@@ -112,6 +114,24 @@ TEST_CASE("a run with interventions: marks, the baseline, zeros where a head was
   // The next run without interventions draws the seeded weights afresh (the set is gone).
   ew::Session t = run_default(Json::object());
   CHECK(t.model().at("layer0.W_q").value(1, 2) != 0.5f);
+}
+
+TEST_CASE("a refused intervention leaves the session holding the last good run, interventions and all") {
+  ew::Session s;
+  const ew::ModelSource source{ew::ModelSource::Kind::Preset, "default", std::nullopt, std::nullopt, std::nullopt};
+  s.run(source, ew::run_options_from_json({{"ablate", {"layer0.head1"}}, {"lens", true}}));
+  std::vector<std::pair<std::string, std::vector<float>>> before;
+  for (std::size_t k = 0; k < s.trace().size(); ++k) before.emplace_back(s.trace()[k].id, s.trace()[k].data);
+  const nlohmann::json report = s.report();
+  // The id resolves against the baseline run, which has run by then: the trace was replaced.
+  const std::string e = message([&] { s.run(source, ew::run_options_from_json({{"ablate", {"layer0.head9"}}})); });
+  CHECK(e.find("layer0.head9") != std::string::npos);
+  REQUIRE(s.trace().size() == before.size());
+  bool same = true;
+  for (std::size_t k = 0; k < before.size(); ++k) same = same && s.trace()[k].id == before[k].first && s.trace()[k].data == before[k].second;
+  CHECK(same);
+  for (float v : s.trace().at("layer0.head1.context").data) CHECK(v == 0.0f);
+  CHECK(s.report() == report);
 }
 
 TEST_CASE("attribution of a post-norm model says why it does not decompose") {

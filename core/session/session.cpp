@@ -251,7 +251,7 @@ void Session::run(const RunOptions& options) {
     if (options.backward) check_finite(trace_);
   } catch (const Error& e) {
     if (from_checkpoint) return_checkpoint_params(model);
-    if (e.code == "overflow" && good_) restore(std::move(last_report));
+    if (good_) restore(std::move(last_report));  // an overflow, a refused intervention: the trace may be half this run's
     throw;
   } catch (...) {
     if (from_checkpoint) return_checkpoint_params(model);
@@ -351,21 +351,28 @@ void Session::intervened_forward(Model& model, const RunOptions& options) {
   report_["baseline_prediction"] = baseline;
 }
 
-// After an overflow: the last good run's trace and report again (computed again: runs are
-// deterministic), so the steps a caller has not fetched yet are still that run's (the page keeps
-// showing it), never the overflowed ones.
+// After a failed run (an overflow, an intervention refused once the baseline had run): the last
+// good run's trace and report again, with its interventions, lens and attribution (computed
+// again: runs are deterministic), so the steps a caller has not fetched yet are still that run's
+// (the page keeps showing it), never the failed one's.
 void Session::restore(json report) {
-  if (model_from_checkpoint_) {  // its weights are held, not copied: run it in place
-    forward(model_, options_);
-    if (options_.backward) backward(model_);
-    report_ = std::move(report);
-    return;
-  }
-  Model m = model_;
-  forward(m, options_);
+  Model copy;
+  Model& m = model_from_checkpoint_ ? model_ : (copy = model_);  // a checkpoint's weights are held, not copied
+  if (!options_.intervene.empty())
+    intervened_forward(m, options_);
+  else
+    forward(m, options_);
   if (options_.backward) backward(m);
+  if (options_.lens) rec_lens(trace_, m);
+  if (options_.attribute) {
+    try {
+      rec_attribution(trace_, m);
+    } catch (const Error&) {  // the restored report says why ("attribution_error")
+    }
+  }
   report_ = std::move(report);
 }
+
 
 void Session::run(const ModelSource& source, const RunOptions& options) {
   load(source, options);

@@ -133,7 +133,7 @@ class Session {
   void intervened_forward(Model& model, const RunOptions& options);
   nlohmann::json answers(const Model& model, const RunOptions& options) const;
   const ColumnMeans& means(const Model& model, const RunOptions& options);
-  void restore(nlohmann::json report);  // the last good run's trace and report, after an overflow
+  void restore(nlohmann::json report);  // the last good run's trace and report, after a failed run
   // session_checkpoint.cpp: the held checkpoint's model with the source's tokens (next_), its
   // weights moved (not copied) from wherever they are now; and back when a run fails.
   void load_checkpoint_model(const ModelSource& source);
