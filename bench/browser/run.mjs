@@ -11,7 +11,7 @@
 //
 //   node bench/browser/run.mjs [--quick] [--json] [--rounds N] [--target-ms MS] [--no-relaxed]
 //                              [--default-tiering] [--trace-tiers] [--chromium /usr/bin/chromium]
-//   node bench/browser/run.mjs --check     # only the correctness checks (ours vs peers), nothing timed
+//   node bench/browser/run.mjs --check     # only the correctness checks (ours vs peers), nothing timed (~1 min)
 //
 // --default-tiering: V8's dynamic tiering as a reader's tab has it (default here: --no-liftoff, as
 // in Node, so every wasm function is compiled by TurboFan). --trace-tiers: V8's
@@ -25,7 +25,9 @@ import { renderTable } from '../node/suite.mjs';
 
 const argv = process.argv.slice(2), has = (k) => argv.includes(k);
 const quick = has('--quick'), json = has('--json'), checkOnly = has('--check');
-const defaultTiering = has('--default-tiering'), traceTiers = has('--trace-tiers'), relaxed = !has('--no-relaxed');
+// --check times nothing, so it leaves V8's default tiering (Liftoff first: the setup takes
+// seconds instead of minutes of TurboFan compiling every function of the peers' modules).
+const defaultTiering = has('--default-tiering') || checkOnly, traceTiers = has('--trace-tiers'), relaxed = !has('--no-relaxed');
 const rounds = Number(arg('--rounds', quick ? 5 : 15)), targetMs = Number(arg('--target-ms', quick ? 15 : 40));
 const exe = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
 const t0 = Date.now();

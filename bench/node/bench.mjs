@@ -134,7 +134,10 @@ function nativeResults(file) {
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   if (args.fromJson) {
-    process.stdout.write(renderTable(JSON.parse(fs.readFileSync(args.fromJson, 'utf8'))));
+    const R = JSON.parse(fs.readFileSync(args.fromJson, 'utf8'));
+    if (R.runtime !== 'browser' && R.results) process.stdout.write(renderTable(R));
+    const B = R.runtime === 'browser' ? R : R.browser;  // bench/run.sh --browser: the headless Chromium run
+    if (B) process.stdout.write(`${R === B ? '' : '\n== in the browser ==\n'}Runtime: ${B.browser}, threads: ${B.threads}, kernel ISA ${JSON.stringify(B.kernelIsa)}\n` + renderTable(B));
     return;
   }
   const notes = [], checks = [];
