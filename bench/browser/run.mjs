@@ -52,7 +52,7 @@ await esbuild.build({
 // --trace-tiers: V8 prints one line per compiled wasm function ("using Liftoff|TurboFan") on
 // Chromium's stdout, which playwright-core passes to its debug log (DEBUG=pw:browser, read when
 // it loads); those lines are counted per phase here instead of printed.
-const tiers = { setup: { Liftoff: 0, TurboFan: 0 }, warmup: { Liftoff: 0, TurboFan: 0 }, timed: { Liftoff: 0, TurboFan: 0 } };
+const tiers = Object.fromEntries(['setup', 'warmup', 'timed', 'after'].map((k) => [k, { Liftoff: 0, TurboFan: 0 }]));
 let phase = 'setup';
 if (traceTiers) {
   process.env.DEBUG = 'pw:browser';
@@ -76,6 +76,8 @@ try {
   page.on('console', (m) => {
     if (/^calibrating/.test(m.text())) phase = 'warmup';
     if (/^timing: /.test(m.text())) phase = 'timed';
+    const r = /round (\d+)\/(\d+) /.exec(m.text());
+    if (r && r[1] === r[2]) phase = 'after';  // the last round is done: disposing the cases
     log(m.text());
   });
   page.on('pageerror', (e) => log('page error: ' + e.message));
@@ -103,7 +105,7 @@ try {
   await browser.close();
   server.close();
 }
-if (traceTiers) log(`wasm compilations by tier: setup ${JSON.stringify(tiers.setup)}, warm-up/calibration ${JSON.stringify(tiers.warmup)}, timed rounds ${JSON.stringify(tiers.timed)}`);
+if (traceTiers) log(`wasm compilations by tier: setup ${JSON.stringify(tiers.setup)}, warm-up/calibration ${JSON.stringify(tiers.warmup)}, timed rounds ${JSON.stringify(tiers.timed)}, after them ${JSON.stringify(tiers.after)}`);
 if (json) process.stdout.write(JSON.stringify(R, null, 1) + '\n');
 else if (checkOnly) for (const c of R.checks) process.stdout.write(`${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}\n`);
 else process.stdout.write(`Runtime: ${R.browser}, threads: 1, kernel ISA ${JSON.stringify(R.kernelIsa)}\n` + renderTable(R));
