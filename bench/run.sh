@@ -125,8 +125,11 @@ fi
 # becomes the "browser" object of the one JSON object (Node's stays at the top level).
 status=0
 if ((browser)); then
-  log "browser: node bench/browser/run.mjs ${node_args[*]}"
-  node bench/browser/run.mjs "${node_args[@]}" > "$tmp/browser.out" || status=$?
+  browser_args=()
+  ((quick)) && browser_args+=(--quick)
+  ((json)) && browser_args+=(--json)
+  log "browser: node bench/browser/run.mjs ${browser_args[*]}"
+  node bench/browser/run.mjs "${browser_args[@]}" > "$tmp/browser.out" || status=$?
   ((status == 0 || status == 2)) || exit "$status"  # 2: a correctness check failed; still print it
   if ((json)); then
     [ -f "$tmp/all.out" ] || echo '{}' > "$tmp/all.out"
