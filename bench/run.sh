@@ -7,18 +7,22 @@
 #   3. runs the WebAssembly comparison in Node (bench/node/bench.mjs): ours SIMD, relaxed and scalar,
 #      TensorFlow.js wasm and onnxruntime-web, single thread, interleaved rounds;
 #   4. runs a training step against TensorFlow.js (bench/node/train_bench.mjs: train_vs_tfjs);
-#   5. prints one table (or, with --json, one JSON object) on stdout. Progress goes to stderr.
+#   5. with --browser, the same WebAssembly comparison in headless Chromium (bench/browser/run.mjs:
+#      dist/'s web modules, the peers from bench/node/node_modules, single thread);
+#   6. prints one table (or, with --json, one JSON object) on stdout. Progress goes to stderr.
 #
-# Usage: bench/run.sh [--quick] [--json] [--no-build] [--native-only | --wasm-only]
+# Usage: bench/run.sh [--quick] [--json] [--no-build] [--native-only | --wasm-only] [--browser | --browser-only]
 #   --quick       fewer repetitions and rounds (a smoke run of a minute or two)
-#   --json        stdout is exactly one JSON object {"machine", "results", "ratios", ...}
+#   --json        stdout is exactly one JSON object {"machine", "results", "ratios", ..., "browser"}
 #   --no-build    use the existing builds and node_modules as they are
 #   --native-only / --wasm-only   run one half
+#   --browser     also run the WebAssembly comparison in headless Chromium ("browser" in the JSON)
+#   --browser-only  only that (no native, Node or training runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 
-quick=0 json=0 build=1 native=1 wasm=1
+quick=0 json=0 build=1 native=1 wasm=1 browser=0
 for a in "$@"; do
   case "$a" in
     --quick) quick=1 ;;
@@ -26,7 +30,9 @@ for a in "$@"; do
     --no-build) build=0 ;;
     --native-only) wasm=0 ;;
     --wasm-only) native=0 ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --browser) browser=1 ;;
+    --browser-only) browser=1 native=0 wasm=0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench/run.sh: unknown argument $a (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -49,6 +55,16 @@ if ((build)); then
       cmake --preset "$p" >&2
       cmake --build --preset "$p" -j"$jobs" --target "${targets[@]}" >&2
     done
+  fi
+  if ((browser)); then
+    # The web flavour in dist/ (what the page loads): SIMD128, relaxed SIMD and scalar.
+    log "building build/wasm (ew_wasm_web ew_wasm_web_relaxed ew_wasm_web_scalar -> dist/)"
+    cmake --preset wasm >&2
+    cmake --build --preset wasm -j"$jobs" --target ew_wasm_web ew_wasm_web_relaxed ew_wasm_web_scalar >&2
+    [ -d node_modules/playwright-core ] && [ -d node_modules/esbuild ] ||
+      { echo "bench/run.sh: --browser needs playwright-core and esbuild in node_modules (bash scripts/setup.sh --test)" >&2; exit 1; }
+  fi
+  if ((wasm || browser)); then
     if [ ! -d bench/node/node_modules ] || [ bench/node/package-lock.json -nt bench/node/node_modules/.package-lock.json ]; then
       log "npm ci in bench/node"
       (cd bench/node && npm ci --no-audit --no-fund --loglevel=error >&2)
@@ -77,7 +93,7 @@ fi
 if ((wasm)); then
   log "wasm: node bench/node/bench.mjs ${node_args[*]}"
   node bench/node/bench.mjs "${node_args[@]}" > "$tmp/main.out"
-else
+elif ((native)); then
   # Native only: bench.mjs just merges and prints (no modules, no peers loaded).
   node bench/node/bench.mjs --no-ours --no-peers "${node_args[@]}" > "$tmp/main.out"
 fi
@@ -93,13 +109,37 @@ if ((wasm)); then
     node -e 'const fs = require("fs"), [a, t] = process.argv.slice(1).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
       a.results.push(...t.results); a.train_vs_tfjs = t.train_vs_tfjs; (a.ratios ||= {}).train_vs_tfjs = t.train_vs_tfjs;
       a.checks = (a.checks || []).concat(t.checks); a.notes = (a.notes || []).concat(t.notes);
-      process.stdout.write(JSON.stringify(a, null, 1) + "\n");' "$tmp/main.out" "$tmp/train.json"
+      process.stdout.write(JSON.stringify(a, null, 1) + "\n");' "$tmp/main.out" "$tmp/train.json" > "$tmp/all.out"
   else
-    cat "$tmp/main.out"
-    node -e 'const t = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
-      for (const r of t.results) console.log(`${r.name.padEnd(72)} ${r.impl.padEnd(5)} ${String(r.ms_median).padStart(9)} ms`);
-      for (const [k, v] of Object.entries(t.train_vs_tfjs)) console.log(`train_vs_tfjs ${k}: ${v}x`);' "$tmp/train.json"
+    { cat "$tmp/main.out"
+      node -e 'const t = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+        for (const r of t.results) console.log(`${r.name.padEnd(72)} ${r.impl.padEnd(5)} ${String(r.ms_median).padStart(9)} ms`);
+        for (const [k, v] of Object.entries(t.train_vs_tfjs)) console.log(`train_vs_tfjs ${k}: ${v}x`);' "$tmp/train.json"
+    } > "$tmp/all.out"
+  fi
+elif ((native)); then
+  cp "$tmp/main.out" "$tmp/all.out"
+fi
+
+# The same WebAssembly comparison in headless Chromium (bench/browser/run.mjs): with --json it
+# becomes the "browser" object of the one JSON object (Node's stays at the top level).
+status=0
+if ((browser)); then
+  browser_args=()
+  ((quick)) && browser_args+=(--quick)
+  ((json)) && browser_args+=(--json)
+  log "browser: node bench/browser/run.mjs ${browser_args[*]}"
+  node bench/browser/run.mjs "${browser_args[@]}" > "$tmp/browser.out" || status=$?
+  ((status == 0 || status == 2)) || exit "$status"  # 2: a correctness check failed; still print it
+  if ((json)); then
+    [ -f "$tmp/all.out" ] || echo '{}' > "$tmp/all.out"
+    node -e 'const fs = require("fs"), [a, b] = process.argv.slice(1).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+      a.browser = b; process.stdout.write(JSON.stringify(a, null, 1) + "\n");' "$tmp/all.out" "$tmp/browser.out"
+  else
+    [ -f "$tmp/all.out" ] && { cat "$tmp/all.out"; echo; echo "== in the browser =="; }
+    cat "$tmp/browser.out"
   fi
 else
-  cat "$tmp/main.out"
+  cat "$tmp/all.out"
 fi
+exit "$status"

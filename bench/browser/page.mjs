@@ -1,0 +1,66 @@
+// page.mjs — the browser side of the browser benchmark (bench/browser/run.mjs bundles it with
+// esbuild into build/bench-browser/page.js and opens index.html in headless Chromium). It loads
+// TensorFlow.js (wasm backend) and onnxruntime-web from bench/node/node_modules and our three
+// web modules from dist/ (relaxed SIMD, SIMD128, scalar), all single-threaded, then runs the
+// same suite as Node (../node/suite.mjs) and resolves window.runBench(opts) with its results.
+// Everything is served by run.mjs's local static server: nothing is downloaded.
+import * as tf from '@tensorflow/tfjs-core';
+import * as tfw from '@tensorflow/tfjs-backend-wasm';
+import * as ort from 'onnxruntime-web';
+import { matmulModel, encoderLayerModel, encoderLayerModelFused } from '../node/onnx_graph.mjs';
+import { runSuite } from '../node/suite.mjs';
+
+const NM = '/bench/node/node_modules/';
+const log = (...m) => console.log(m.join(' '));  // run.mjs forwards the page's console to stderr
+
+async function loadTfjs() {
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);  // never the threaded build (this run is single-thread)
+  tfw.setWasmPaths(NM + '@tensorflow/tfjs-backend-wasm/dist/');
+  tfw.setThreadsCount(1);
+  if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did not initialise');
+  await tf.ready();
+  if (!(await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT'))) throw new Error('tfjs: no SIMD support detected; the comparison would be unfair');
+  return { tf, version: tfw.version_wasm };
+}
+
+function loadOrt() {
+  ort.env.wasm.numThreads = 1;
+  ort.env.wasm.proxy = false;
+  ort.env.wasm.wasmPaths = NM + 'onnxruntime-web/dist/';  // ort-wasm-simd-threaded.{mjs,wasm}; no Worker with 1 thread
+  return { ort, matmulModel, encoderLayerModel, encoderLayerModelFused, version: ort.env.versions.web };
+}
+
+// Our web flavour (dist/<base>.js, an ES module factory; it fetches <base>.wasm next to itself).
+async function loadOurs(base) {
+  const url = new URL(`/dist/${base}.js`, location.href).href;
+  const { default: create } = await import(/* @vite-ignore */ url);
+  return create({ print: log, printErr: log });
+}
+
+window.runBench = async ({ rounds, targetMs, checkOnly = false, relaxed = true }) => {
+  const notes = [], checks = [];
+  const check = (name, ok, detail) => {
+    checks.push({ name, ok, detail });
+    log(`  check ${name}: ${ok ? 'ok' : 'FAIL'} (${detail})`);
+  };
+  log('loading tfjs-backend-wasm and onnxruntime-web');
+  const tfjs = await loadTfjs(), P = loadOrt();
+  log(`  tfjs-backend-wasm ${tfjs.version} (SIMD, 1 thread); onnxruntime-web ${P.version} (wasm EP, 1 thread)`);
+  log('loading our modules from dist/');
+  const ours = await loadOurs('encoder_walkthrough'), oursScalar = await loadOurs('encoder_walkthrough_scalar');
+  const canRelaxed = relaxed && WebAssembly.validate(new Uint8Array(await (await fetch('/dist/encoder_walkthrough_relaxed.wasm')).arrayBuffer()));
+  const oursRelaxed = canRelaxed ? await loadOurs('encoder_walkthrough_relaxed') : null;
+  if (relaxed && !canRelaxed) notes.push('this browser does not validate the relaxed-SIMD module: no relaxed rows');
+  const kernelIsa = { simd128: ours.kernelIsa(), scalar: oursScalar.kernelIsa(), relaxed: oursRelaxed ? oursRelaxed.kernelIsa() : null };
+  log(`  kernel ISA: ${JSON.stringify(kernelIsa)}`);
+  for (const [k, want] of [['simd128', 'wasmsimd'], ['scalar', 'scalar'], ['relaxed', 'wasmrelaxed']])
+    if (kernelIsa[k] && kernelIsa[k] !== want) notes.push(`our ${k} build reports kernel ISA "${kernelIsa[k]}", expected "${want}"`);
+  const S = await runSuite({ ours, oursScalar, oursRelaxed, tfjs, P, rounds, targetMs, checkOnly, log, check, notes });
+  for (const c of S.cases) for (const im of c.impls) { try { await im.dispose?.(); } catch { /* ignore */ } }
+  return {
+    results: S.results, ratios: S.ratios, peer_formulation_used: S.peerUsed, checks, notes, kernelIsa,
+    userAgent: navigator.userAgent, hardwareConcurrency: navigator.hardwareConcurrency, crossOriginIsolated: self.crossOriginIsolated,
+    versions: { tfjs: tfjs.version, ort: P.version },
+  };
+};
+window.benchReady = true;
