@@ -154,3 +154,22 @@ TEST_CASE("a sweep asked for as data (the page's sweep()): the same table, and m
   ew::Session d = run_default(Json::object());
   CHECK(message([&] { ew::sweep_from_json(d.model(), Json{{"kind", "ablate"}}); }).find("name the task") != std::string::npos);
 }
+
+TEST_CASE("the ablation sweep on the batched path gives the recorded path's table, row for row") {
+  for (const std::string task : {"number-words", "dates", "brackets"}) {
+    CAPTURE(task);
+    ew::Session s;
+    s.run({ew::ModelSource::Kind::Preset, "trained-" + task, std::nullopt, std::nullopt, std::nullopt}, ew::RunOptions{});
+    const Json fast = ew::ablation_sweep(s.model(), ew::find_task(task), ew::AblateMode::Zero, 11, 48);
+    const Json slow = ew::ablation_sweep(s.model(), ew::find_task(task), ew::AblateMode::Zero, 11, 48, ew::SweepPath::Recorded);
+    CHECK(fast["path"] == "batched");
+    CHECK(slow["path"] == "recorded");
+    CHECK(fast["accuracy"] == slow["accuracy"]);
+    REQUIRE(fast["ablations"].size() == slow["ablations"].size());
+    for (std::size_t i = 0; i < slow["ablations"].size(); ++i) CHECK(fast["ablations"][i] == slow["ablations"][i]);
+    // Something was switched off: some head or block matters to a trained model.
+    bool mattered = false;
+    for (const Json& row : slow["ablations"]) mattered = mattered || row["accuracy"] != slow["accuracy"];
+    CHECK(mattered);
+  }
+}

@@ -96,22 +96,13 @@ class Engine {
       return error_reply(e);
     }
   }
-  // null: not a checkpoint file's name, or no memory for it.
+  // A Uint8Array view of a staged file's buffer; null: not a checkpoint file's name, or no
+  // memory for it.
   val stageCheckpointFile(const std::string& name, double size) {
-    try {
-      std::string& b = session_.stage_checkpoint_file(name, static_cast<std::size_t>(size));
-      return val(emscripten::typed_memory_view(b.size(), reinterpret_cast<std::uint8_t*>(b.data())));
-    } catch (const std::exception&) {
-      return val::null();
-    }
+    return staged([&]() -> std::string& { return session_.stage_checkpoint_file(name, static_cast<std::size_t>(size)); });
   }
   val stagedView(const std::string& name) {
-    try {
-      std::string& b = session_.stage_checkpoint_file_view(name);
-      return val(emscripten::typed_memory_view(b.size(), reinterpret_cast<std::uint8_t*>(b.data())));
-    } catch (const std::exception&) {
-      return val::null();
-    }
+    return staged([&]() -> std::string& { return session_.stage_checkpoint_file_view(name); });
   }
   std::string loadCheckpoint(const std::string& name) {
     try {
@@ -159,6 +150,16 @@ class Engine {
  private:
   // The page's step index: metadata of every step and parameter, no values (views carry them).
   static constexpr ew::DocumentOptions kMetadata{{false, true, false}, true};
+
+  template <class F>
+  static val staged(F buffer) {
+    try {
+      std::string& b = buffer();
+      return val(emscripten::typed_memory_view(b.size(), reinterpret_cast<std::uint8_t*>(b.data())));
+    } catch (const std::exception&) {
+      return val::null();
+    }
+  }
 
   ew::Session session_;
 };

@@ -2,12 +2,15 @@
 #include "session/sweep.h"
 
 #include <algorithm>
+#include <array>
 
 #include "model/error.h"
 #include "model/naming.h"
 #include "session/means.h"
 #include "trace/forward.h"
 #include "train/analyze.h"
+#include "train/train.h"
+#include "train/train_batched.h"
 
 namespace ew {
 
@@ -53,10 +56,38 @@ double ablated_accuracy(const Model& model, const Task& task, const std::vector<
   return accuracy_with(model, task, ablate, mode, &means, seed, n);
 }
 
-json ablation_sweep(const Model& model, const Task& task, AblateMode mode, std::uint64_t seed, int n) {
-  const ColumnMeans means = mode == AblateMode::Mean ? held_out_means(model, task, 100) : ColumnMeans{};
+namespace {
+
+// The batched pass's name for a head's context step or a feed-forward block's hidden step.
+std::array<int, 3> batched_head(const Place& p) {
+  return {p.section == "encoder" ? 0 : p.block == "cross_attention" ? 2 : 1, p.layer, p.head};
+}
+std::array<int, 2> batched_ffn(const Place& p) { return {p.section == "encoder" ? 0 : 1, p.layer}; }
+
+// Zero ablations on the batched path (train_batched.h): every example of a chunk at once, the
+// same switched-off columns as the recorded path's interventions, the same answers.
+json batched_ablation_sweep(const Model& model, const Task& task, const Trace& reg, std::uint64_t seed, int n) {
+  BatchedPass pass(model);
+  const auto accuracy = [&](const BatchedPass::Ablation& a) {
+    pass.set_ablation(a);
+    return batched_accuracy(pass, model, task, seed, n);
+  };
+  json rows = json::array();
+  for (const auto& [head, ctx] : head_context_steps(reg))
+    rows.push_back({{"ablate", head}, {"accuracy", accuracy({{batched_head(reg.at(ctx).place)}, {}})}});
+  for (const std::string& id : ffn_hidden_steps(reg))
+    rows.push_back({{"ablate", step_id(reg.at(id).place, "ffn")}, {"accuracy", accuracy({{}, {batched_ffn(reg.at(id).place)}})}});
+  return {{"task", task.name}, {"n", n}, {"mode", "zero"}, {"accuracy", accuracy({})}, {"ablations", rows}, {"path", "batched"}};
+}
+
+}  // namespace
+
+json ablation_sweep(const Model& model, const Task& task, AblateMode mode, std::uint64_t seed, int n, SweepPath path) {
   Model m = model;
   const Trace reg = registry(m, task, seed);
+  if (path != SweepPath::Recorded && mode == AblateMode::Zero && batched_unsupported(model).empty())
+    return batched_ablation_sweep(model, task, reg, seed, n);
+  const ColumnMeans means = mode == AblateMode::Mean ? held_out_means(model, task, 100) : ColumnMeans{};
   json rows = json::array();
   for (const auto& [head, ctx] : head_context_steps(reg))
     rows.push_back({{"ablate", head}, {"accuracy", accuracy_with(model, task, {head}, mode, &means, seed, n)}});
@@ -67,7 +98,7 @@ json ablation_sweep(const Model& model, const Task& task, AblateMode mode, std::
   }
   Trace t;
   return {{"task", task.name}, {"n", n}, {"mode", mode == AblateMode::Mean ? "mean" : "zero"},
-          {"accuracy", held_out_accuracy(m, t, task, seed, n)}, {"ablations", rows}};
+          {"accuracy", held_out_accuracy(m, t, task, seed, n)}, {"ablations", rows}, {"path", "recorded"}};
 }
 
 namespace {

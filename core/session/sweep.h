@@ -27,7 +27,12 @@ double ablated_accuracy(const Model& model, const Task& task, const std::vector<
 
 // {"task", "n", "mode", "accuracy" (nothing ablated), "ablations": [{"ablate", "accuracy"}]}:
 // every head, then every feed-forward block (its id, e.g. "layer0.ffn", ablates all its units).
-nlohmann::json ablation_sweep(const Model& model, const Task& task, AblateMode mode, std::uint64_t seed, int n);
+// Zero ablations of a model the batched training pass supports run there (every example of a
+// chunk at once; "path": "batched"), else one example at a time through the recorded forward
+// pass with the interventions ("recorded"); both give the same table (tests/test_intervene.cpp).
+enum class SweepPath { Fastest, Recorded };
+nlohmann::json ablation_sweep(const Model& model, const Task& task, AblateMode mode, std::uint64_t seed, int n,
+                              SweepPath path = SweepPath::Fastest);
 
 // The patching sweeps of `model` (its text replaced by `text`) with donor `patch_from`:
 // {"text", "patch_from", "row", "answer", "donor_answer", "logit_diff": {"text", "donor"},

@@ -185,23 +185,23 @@ int Trainer::held_out(int n) const {
   return task_.held_out_size > 0 ? static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(n), task_.held_out_size)) : n;
 }
 
-// The same predictions through the batched path, 64 held-out examples at a time.
-double Trainer::evaluate_batched(int n) {
-  n = held_out(n);
+// The same predictions through the batched path.
+double Trainer::evaluate_batched(int n) { return batched_accuracy(*pass_, model_, task_, o_.seed, held_out(n)); }
+
+double batched_accuracy(BatchedPass& pass, const Model& m, const Task& task, std::uint64_t seed, int n) {
   long right = 0, of = 0;
   std::vector<Example> chunk;
   std::vector<std::vector<int>> got;
   std::vector<std::string> answer;
   for (int i0 = 0; i0 < n; i0 += 64) {
     chunk.clear();
-    for (int i = i0; i < std::min(n, i0 + 64); ++i)
-      chunk.push_back(task_.sample(o_.seed, static_cast<std::uint64_t>(i), Split::HeldOut));
-    pass_->predict(model_, chunk.data(), static_cast<int>(chunk.size()), 12, got);
+    for (int i = i0; i < std::min(n, i0 + 64); ++i) chunk.push_back(task.sample(seed, static_cast<std::uint64_t>(i), Split::HeldOut));
+    pass.predict(m, chunk.data(), static_cast<int>(chunk.size()), 12, got);
     for (std::size_t e = 0; e < chunk.size(); ++e) {
       answer.clear();
       for (int id : got[e])
-        answer.push_back(task_.classifier ? task_.labels.at(static_cast<std::size_t>(id)) : model_.vocab.at(static_cast<std::size_t>(id)));
-      const auto [r, k] = answer_score(task_, answer, chunk[e]);
+        answer.push_back(task.classifier ? task.labels.at(static_cast<std::size_t>(id)) : m.vocab.at(static_cast<std::size_t>(id)));
+      const auto [r, k] = answer_score(task, answer, chunk[e]);
       right += r, of += k;
     }
   }

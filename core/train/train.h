@@ -35,6 +35,11 @@ Model initial_model(const TrainOptions& o, const Task& task);
 AdamWConfig adamw_config(const TrainOptions& o);
 
 class BatchedPass;
+
+// Exact match (answer_score, analyze.h) over held-out examples 0 … n−1 of `task` (seed), predicted
+// by `pass` with m's weights 64 at a time — the same examples and answers as held_out_accuracy's
+// recorded path (tests/test_train_batched.cpp).
+double batched_accuracy(BatchedPass& pass, const Model& m, const Task& task, std::uint64_t seed, int n);
 struct TokenBatch;
 
 class Trainer {

@@ -5,6 +5,7 @@
 #include "train/train_batched.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <cstring>
 
@@ -59,6 +60,9 @@ struct BatchedPass::Impl {
   float* mlm_z = nullptr;  // Kc×d: the encoder's output rows at the [MASK]s, then their gradient
   float *dres = nullptr, *dres_d = nullptr, *dln = nullptr, *dq = nullptr, *dk_ = nullptr, *dv = nullptr,
         *dctx = nullptr, *dhid = nullptr, *denc = nullptr, *s_scores = nullptr, *s_scaled = nullptr;
+  // What set_ablation switched off, by layer: heads as bit masks, feed-forward blocks (empty: none).
+  std::vector<std::uint64_t> off_enc, off_self, off_cross;  // num_heads ≤ 64 (recipe.h)
+  std::vector<char> off_enc_ffn, off_dec_ffn;
 };
 
 namespace {
@@ -164,7 +168,8 @@ inline int valid_keys(const int* kv_len, int b, int i, bool causal) {
 
 // A.ctx (B×Tq×d) = per head softmax(q_h·k_hᵀ·scale over the valid keys) · v_h; A.att keeps
 // the weights (B×H×Tq×Tk, 0 on masked keys).
-void attention_forward(Impl& I, AttnActs& A, const int* kv_len, bool causal, int B, int Tq, int Tk) {
+// Heads whose bit is set in `off` are switched off: their context columns are 0 (set_ablation).
+void attention_forward(Impl& I, AttnActs& A, const int* kv_len, bool causal, int B, int Tq, int Tk, std::uint64_t off) {
   const int d = I.d, dk = I.dk;
   for (int b = 0; b < B; ++b)
     for (int h = 0; h < I.H; ++h) {
@@ -178,19 +183,25 @@ void attention_forward(Impl& I, AttnActs& A, const int* kv_len, bool causal, int
         std::fill(att + i * Tk + n, att + (i + 1) * Tk, 0.0f);
       }
       ew_f32_matmul(A.ctx + q0, d, att, Tk, A.v + k0, d, nullptr, Tq, Tk, dk, Activation::None);
+      if (off >> h & 1u)
+        for (int i = 0; i < Tq; ++i) std::fill_n(A.ctx + q0 + static_cast<std::size_t>(i) * d, dk, 0.0f);
     }
 }
 
+// The switched-off heads (bit h) or feed-forward block of layer l, from set_ablation's lists.
+std::uint64_t heads_off(const std::vector<std::uint64_t>& off, int l) { return l < static_cast<int>(off.size()) ? off[l] : 0u; }
+bool ffn_off(const std::vector<char>& off, int l) { return l < static_cast<int>(off.size()) && off[l]; }
+
 // r = x + MHA(LN1(x), kv) with kv = LN1(x) (self) or the encoder output (cross).
 void attn_block_forward(Impl& I, float* r, const float* x, NormActs& ln, NormIx lx, AttnActs& A, const AttnIx& ax,
-                        const float* kv_src, const int* kv_len, bool causal, int B, int Tq, int Tk) {
+                        const float* kv_src, const int* kv_len, bool causal, int B, int Tq, int Tk, std::uint64_t off = 0) {
   const int d = I.d, Mq = B * Tq, Mk = B * Tk;
   ew_f32_layernorm(ln.y, ln.mean, ln.var, x, I.w[lx.g], I.w[lx.b], Mq, d, I.eps);
   const float* kv = kv_src ? kv_src : ln.y;
   linear_forward(A.q, ln.y, I.w[ax.Wq], I.w[ax.bq], Mq, d, d);
   linear_forward(A.k, kv, I.w[ax.Wk], I.w[ax.bk], Mk, d, d);
   linear_forward(A.v, kv, I.w[ax.Wv], I.w[ax.bv], Mk, d, d);
-  attention_forward(I, A, kv_len, causal, B, Tq, Tk);
+  attention_forward(I, A, kv_len, causal, B, Tq, Tk, off);
   linear_forward(r, A.ctx, I.w[ax.Wo], I.w[ax.bo], Mq, d, d);
   for (std::size_t i = 0; i < static_cast<std::size_t>(Mq) * d; ++i) r[i] += x[i];
 }
@@ -206,11 +217,12 @@ void activation_forward(float* y, float* dydx, const float* x, int n, Activation
 
 // out = x + act(LN(x)·W1 + b1)·W2 + b2
 void ffn_block_forward(Impl& I, float* out, const float* x, NormActs& ln, NormIx lx, LayerActs& a, const FfnIx& f,
-                       int M) {
+                       int M, bool off = false) {
   const int d = I.d, F = I.F;
   ew_f32_layernorm(ln.y, ln.mean, ln.var, x, I.w[lx.g], I.w[lx.b], M, d, I.eps);
   linear_forward(a.pre, ln.y, I.w[f.W1], I.w[f.b1], M, d, F);
   activation_forward(a.hid, a.dact, a.pre, M * F, I.act);
+  if (off) std::fill_n(a.hid, static_cast<std::size_t>(M) * F, 0.0f);  // switched off (set_ablation)
   linear_forward(out, a.hid, I.w[f.W2], I.w[f.b2], M, F, d);
   for (std::size_t i = 0; i < static_cast<std::size_t>(M) * d; ++i) out[i] += x[i];
 }
@@ -222,8 +234,8 @@ void encoder_forward(Impl& I, const TokenBatch& b) {
     LayerActs& a = I.enc[l];
     const LayerIx& ix = I.enc_ix[l];
     attn_block_forward(I, a.r1, I.x[l], a.ln1, ix.ln1, a.self, ix.self, nullptr, b.src_len.data(), I.causal, b.B, b.T,
-                       b.T);
-    ffn_block_forward(I, I.x[l + 1], a.r1, a.ln2, ix.ln2, a, ix.ffn, M);
+                       b.T, heads_off(I.off_enc, l));
+    ffn_block_forward(I, I.x[l + 1], a.r1, a.ln2, ix.ln2, a, ix.ffn, M, ffn_off(I.off_enc_ffn, l));
   }
   ew_f32_layernorm(I.enc_out.y, I.enc_out.mean, I.enc_out.var, I.x[I.L], I.w[I.final_ln.g], I.w[I.final_ln.b], M,
                    I.d, I.eps);
@@ -235,10 +247,11 @@ void decoder_forward(Impl& I, const TokenBatch& b) {
   for (int j = 0; j < I.Ld; ++j) {
     LayerActs& a = I.dec[j];
     const LayerIx& ix = I.dec_ix[j];
-    attn_block_forward(I, a.r1, I.y[j], a.ln1, ix.ln1, a.self, ix.self, nullptr, b.dec_len.data(), true, b.B, b.S, b.S);
+    attn_block_forward(I, a.r1, I.y[j], a.ln1, ix.ln1, a.self, ix.self, nullptr, b.dec_len.data(), true, b.B, b.S, b.S,
+                       heads_off(I.off_self, j));
     attn_block_forward(I, a.r2, a.r1, a.ln2, ix.ln2, a.cross, ix.cross, I.enc_out.y, b.src_len.data(), false, b.B, b.S,
-                       b.T);
-    ffn_block_forward(I, I.y[j + 1], a.r2, a.ln3, ix.ln3, a, ix.ffn, M);
+                       b.T, heads_off(I.off_cross, j));
+    ffn_block_forward(I, I.y[j + 1], a.r2, a.ln3, ix.ln3, a, ix.ffn, M, ffn_off(I.off_dec_ffn, j));
   }
   ew_f32_layernorm(I.dec_out.y, I.dec_out.mean, I.dec_out.var, I.y[I.Ld], I.w[I.dec_final_ln.g],
                    I.w[I.dec_final_ln.b], M, I.d, I.eps);
@@ -792,6 +805,24 @@ namespace {
 int argmax(const float* row, int n) { return static_cast<int>(std::max_element(row, row + n) - row); }
 
 }  // namespace
+
+void BatchedPass::set_ablation(const Ablation& a) {
+  Impl& I = *impl_;
+  I.off_enc.assign(I.L, 0), I.off_self.assign(I.Ld, 0), I.off_cross.assign(I.Ld, 0);
+  I.off_enc_ffn.assign(I.L, 0), I.off_dec_ffn.assign(I.Ld, 0);
+  for (const auto& [stack, layer, head] : a.heads) {
+    std::vector<std::uint64_t>& off = stack == 0 ? I.off_enc : stack == 1 ? I.off_self : I.off_cross;
+    if (stack < 0 || stack > 2 || layer < 0 || layer >= static_cast<int>(off.size()) || head < 0 || head >= I.H || head >= 64)
+      throw Error("internal: no head " + std::to_string(head) + " in layer " + std::to_string(layer) + " of stack " + std::to_string(stack));
+    off[layer] |= std::uint64_t{1} << head;
+  }
+  for (const auto& [stack, layer] : a.ffn) {
+    std::vector<char>& off = stack == 0 ? I.off_enc_ffn : I.off_dec_ffn;
+    if (stack < 0 || stack > 1 || layer < 0 || layer >= static_cast<int>(off.size()))
+      throw Error("internal: no feed-forward block in layer " + std::to_string(layer) + " of stack " + std::to_string(stack));
+    off[layer] = 1;
+  }
+}
 
 void BatchedPass::predict(const Model& m, const Example* ex, int n, int max_len, std::vector<std::vector<int>>& out) {
   Impl& I = *impl_;

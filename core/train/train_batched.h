@@ -20,6 +20,7 @@
 // softmax runs over that prefix and the other weights are exactly 0, as exp(−∞) is in the
 // recorded path). Padded rows never reach the loss, so their gradients are exactly zero.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -76,6 +77,18 @@ class BatchedPass {
   // probable label; for a masked-word model the most probable token of each [MASK]. Targets,
   // labels and mask targets of `ex` are not read.
   void predict(const Model& m, const Example* ex, int n, int max_len, std::vector<std::vector<int>>& out);
+
+  // Parts predict() switches off (zero ablation, as trace/intervene.h does it on the recorded
+  // path: a head's context columns, a feed-forward block's hidden units set to 0) — the what-if
+  // lab's ablation sweep (session/sweep.h). Heads by {stack, layer, head}, stack 0 encoder,
+  // 1 decoder self-attention, 2 cross-attention; feed-forward blocks by {stack, layer}, stack 0
+  // encoder, 1 decoder. Replaces the last call's; an empty Ablation switches nothing off.
+  // Training never sets one (loss_and_grads reads it too: set none there).
+  struct Ablation {
+    std::vector<std::array<int, 3>> heads;
+    std::vector<std::array<int, 2>> ffn;
+  };
+  void set_ablation(const Ablation& a);
 
   std::size_t num_grads() const { return num_grads_; }
   std::size_t offset(std::size_t k) const { return offsets_[k]; }
