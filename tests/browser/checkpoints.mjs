@@ -345,6 +345,18 @@ await check('<encoder-walkthrough model="…"> on a blog: says the weights are t
   });
   assert(/^Pretrained weights from the checkpoint “tiny-bert-mlm” \(model\.safetensors\)\.$/.test(r.prov), `provenance: "${r.prov}"`);
   assert(!/seeded|random/i.test(r.text), `the element still speaks of seeded weights: ${r.text.slice(0, 400)}`);
+  // The predictions' step, where a seeded model's words say "arbitrary".
+  const probs = await blog.evaluate(() => new Promise((ok) => {
+    const e = document.getElementById('fig');
+    e.addEventListener('encoder-walkthrough:shown', () => ok(e.shadowRoot.querySelector('.ew-root').innerText), { once: true });
+    e.setAttribute('step', 'mlm.probs');
+  }));
+  assert(/Pretrained weights from the checkpoint/.test(probs) && !/seeded|random/i.test(probs), `mlm.probs in the element: ${probs.replace(/\s+/g, ' ').slice(0, 200)} … ${(probs.match(/[^.]*(seeded|random)[^.]*/i) || [''])[0]}`);
+  await blog.evaluate(() => new Promise((ok) => {
+    const e = document.getElementById('fig');
+    e.addEventListener('encoder-walkthrough:shown', ok, { once: true });
+    e.setAttribute('step', 'layer0.head0.weights');
+  }));
   const q = new URL(r.href).searchParams;
   assert(q.get('model') === blogModel && q.get('text') === 'the cat sat on the [MASK] .' && q.get('step') === 'layer0.head0.weights', `link: ${r.href}`);
   await blog.screenshot({ path: path.join(artifacts, 'checkpoints-element-800.png'), fullPage: true });
