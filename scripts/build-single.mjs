@@ -176,7 +176,7 @@ const kx = await katexCss();
 const css = safe([kx.css, ...['style.css', 'step.css', 'dark.css', 'figure.css'].map((f) => readFileSync(path.join(dist, 'css', f), 'utf8'))].join('\n'), 'style');
 const katexJs = safe(readFileSync(path.join(KATEX, 'katex.min.js'), 'utf8'), 'script');
 const mainJs = safe(page, 'script');
-const csp = `default-src 'none'; script-src ${sha(katexJs)} ${sha(mainJs)} 'wasm-unsafe-eval'; worker-src blob:; style-src ${sha(css)}; font-src data:; img-src data:; base-uri 'none'; form-action 'none'`;
+const csp = `default-src 'none'; script-src ${sha(katexJs)} ${sha(mainJs)} 'wasm-unsafe-eval'; worker-src blob:; connect-src 'self' https:; style-src ${sha(css)}; font-src data:; img-src data:; base-uri 'none'; form-action 'none'`;
 let html = readFileSync(path.join(dist, 'index.html'), 'utf8');
 html = html.replace('<html lang="en">', '<html lang="en" data-single-file>');
 html = html.replace(/<!-- Strict policy:[\s\S]*?-->\n/, '<!-- The single-file build (scripts/build-single.mjs): everything inline, allowed by hash. -->\n');

@@ -31,12 +31,14 @@ const MIME = {
 
 // Identical to web/index.html's <meta> policy. 'wasm-unsafe-eval' lets WebAssembly compile;
 // nothing allows eval or inline script/style. frame-ancestors is left open on purpose: the
-// page is meant to be embedded in blog posts.
+// page is meant to be embedded in blog posts. connect-src allows any https: host (only fetches,
+// never scripts): ?model=URL opens a checkpoint on a blog's CDN or the Hugging Face Hub, which
+// must still allow the page by CORS (tests/web/csp.mjs accepts exactly this widening).
 export const CSP = [
   "default-src 'none'",
   "script-src 'self' 'wasm-unsafe-eval'",
   "worker-src 'self'",
-  "connect-src 'self'",
+  "connect-src 'self' https:",
   "style-src 'self'",
   "font-src 'self'",
   "img-src 'self' data:",

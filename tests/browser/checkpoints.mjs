@@ -11,11 +11,23 @@
 // truncated safetensors, unknown model_type; and one in German) show their catalog message,
 // the page stays usable, with no NaN/Infinity and no missing catalog key. Screenshots at
 // 1280 and 390 px go to artifacts/checkpoints-*.png.
+// Other hosts (the page's connect-src is 'self' https:): a second origin over https (a
+// self-signed certificate made here with openssl; that browser context ignores certificate
+// errors) serves the checkpoints with CORS (/cors/: opened and compared with the CLI), without
+// it (/nocors/: the catalog's message naming the URL and CORS, not a TypeError) and slowly
+// (/slow/: the progress bar's bytes and time left, screenshots at 1280 and 390 px); a third
+// origin over plain http is refused with its own message (the policy keeps http hosts out) and
+// hosts a blog page. The header names what is open (GPT-2 as a decoder-only model; en, de); an
+// <encoder-walkthrough model="…"> says where its weights come from and links to the page with
+// model= and its text; ?view=figure&model=… keeps model= in its link; the single file opens a
+// checkpoint from the file picker (screenshots at 800 and 390 px).
 //
 //   node tests/browser/checkpoints.mjs [--cli build/native-release/encoder-walkthrough] [--dist dist]
 //                                      [--chromium /usr/bin/chromium] [--artifacts artifacts]
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, symlinkSync, readFileSync, statSync, createReadStream } from 'node:fs';
+import { createServer as createHttp } from 'node:http';
+import { createServer as createHttps } from 'node:https';
 import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
@@ -201,8 +213,200 @@ await check('bad link in German: ?model= of a missing folder shows the catalog�
   await de.close();
 });
 
+
+// ---- other hosts, the progress bar, the header, the element, the figure and the single file ----
+// A server for the checkpoints on another origin: /cors/DIR/FILE with Access-Control-Allow-Origin,
+// /nocors/DIR/FILE without, /slow/DIR/FILE with it and model.safetensors sent in 16 KiB chunks
+// every 40 ms (gpt2-lm's 3.3 MB: ~8 s), and /blog.html, a host page for the element.
+function routes(blogHtml) {
+  return (req, res) => {
+    const m = /^\/(cors|nocors|slow)\/([\w-]+)\/([\w.]+)$/.exec(new URL(req.url, 'http://x').pathname);
+    if (req.url === '/blog.html') {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      return res.end(blogHtml());
+    }
+    let st;
+    try {
+      st = m && statSync(path.join(ck, m[2], m[3]));
+    } catch {
+      st = null;
+    }
+    const cors = m && m[1] !== 'nocors' ? { 'Access-Control-Allow-Origin': '*' } : {};
+    if (!st) {
+      res.writeHead(404, { ...cors, 'Content-Type': 'text/plain' });
+      return res.end('not found\n');
+    }
+    res.writeHead(200, { ...cors, 'Content-Type': 'application/octet-stream', 'Content-Length': st.size });
+    const file = path.join(ck, m[2], m[3]);
+    if (m[1] !== 'slow' || m[3] !== 'model.safetensors') return createReadStream(file).pipe(res);
+    const bytes = readFileSync(file);
+    let at = 0;
+    const timer = setInterval(() => {
+      if (res.destroyed) return clearInterval(timer);
+      res.write(bytes.subarray(at, at + 16384));
+      at += 16384;
+      if (at >= bytes.length) {
+        clearInterval(timer);
+        res.end();
+      }
+    }, 40);
+  };
+}
+const tls = path.join(root, 'build', 'ck-tls');
+mkdirSync(tls, { recursive: true });
+execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
+  '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', path.join(tls, 'key.pem'), '-out', path.join(tls, 'cert.pem')], { stdio: 'ignore' });
+const listen = (srv) => new Promise((ok) => srv.listen(0, '127.0.0.1', () => ok(srv.address().port)));
+let blogModel = '';
+const blogHtml = () => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A post</title>
+<script type="module" src="${base}component.js"></script></head><body style="max-width:760px;margin:20px auto;font:16px sans-serif">
+<h1>A post about BERT</h1><encoder-walkthrough id="fig" model="${blogModel}" text="the cat sat on the [MASK] ." step="layer0.head0.weights"></encoder-walkthrough></body></html>`;
+const other = createHttps({ key: readFileSync(path.join(tls, 'key.pem')), cert: readFileSync(path.join(tls, 'cert.pem')) }, routes(blogHtml));
+const https = `https://127.0.0.1:${await listen(other)}/`;
+const plain = createHttp(routes(blogHtml));
+const http2 = `http://127.0.0.1:${await listen(plain)}/`;
+const tlsPage = await browser.newPage({ viewport: { width: 1280, height: 800 }, ignoreHTTPSErrors: true });
+tlsPage.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+
+await check('another https host with CORS: ?model=https://…/ opens it (the page’s connect-src allows https:); every step equals the CLI’s', async () => {
+  const c = CASES[0];
+  await open(tlsPage, `?lang=en&model=${encodeURIComponent(https + 'cors/' + c.dir + '/')}&text=${encodeURIComponent(c.text)}&text2=${encodeURIComponent(c.text2)}`);
+  assert((await tlsPage.evaluate(() => window.encoderWalkthrough.getState().preset)) === 'checkpoint', `not opened: ${await tlsPage.textContent('#notice')}`);
+  const bad = compare('bert-mlm from another https host', await trace(tlsPage), docs[c.dir]);
+  assert(!bad.length, bad.slice(0, 5).join('\n'));
+});
+
+const REFUSED = [
+  { what: 'an https host without CORS headers', url: () => `${https}nocors/bert-mlm/`, expect: /cross-origin requests.*Access-Control-Allow-Origin/ },
+  { what: 'a plain-http host (another port)', url: () => `${http2}cors/bert-mlm/`, expect: /another host over plain http.*https: hosts that allow cross-origin requests/ },
+];
+for (const r of REFUSED)
+  await check(`${r.what}: a clear message naming the URL and what the host must allow, not a TypeError`, async () => {
+    await open(tlsPage, '?lang=en');
+    const url = r.url();
+    const err = await tlsPage.evaluate((u) => window.encoderWalkthrough.loadCheckpoint(u).then(() => 'resolved', (e) => e.message), url);
+    assert(r.expect.test(err) && err.includes(url + 'config.json'), `message: ${err}`);
+    assert(!/TypeError|Failed to fetch/.test(err), `a raw error: ${err}`);
+    const shown = await tlsPage.textContent('#msg');
+    assert(shown.includes(err), `the page shows: ${shown}`);
+    await clean(tlsPage, r.what);
+  });
+
+await check('the progress bar while a slow download runs: bytes of the total and the time left (screenshots 1280 and 390 px)', async () => {
+  const shots = [];
+  for (const [w, h] of [[1280, 800], [390, 844]]) {
+    await tlsPage.setViewportSize({ width: w, height: h });
+    await open(tlsPage, '?lang=en');
+    const done = tlsPage.evaluate((u) => window.encoderWalkthrough.loadCheckpoint(u).then((i) => i.name), `${https}slow/gpt2-lm/`);
+    await tlsPage.waitForFunction(() => /Downloading model\.safetensors: [\d.,]+ of 3[.,]\d MB, about \d+ s left/.test(document.getElementById('ckpt-status').textContent)
+      && document.getElementById('ckpt-progress').value > 0.1, null, { timeout: 20000 });
+    const st = await tlsPage.evaluate(() => {
+      const bar = document.getElementById('ckpt-progress'), r = bar.getBoundingClientRect();
+      bar.scrollIntoView({ block: 'center' });
+      return { text: document.getElementById('ckpt-status').textContent, value: bar.value, width: r.width, visible: r.width > 0 && r.height > 0 };
+    });
+    assert(st.visible && st.value > 0.1 && st.value < 1, `the bar at ${w} px: ${JSON.stringify(st)}`);
+    await tlsPage.screenshot({ path: path.join(artifacts, `checkpoints-progress-${w}.png`) });
+    shots.push(`${w}px: "${st.text}" (${(st.value * 100).toFixed(0)} %)`);
+    assert(/^tiny-gpt2/.test(await done), 'the slow download did not open');
+    assert(await tlsPage.evaluate(() => document.getElementById('ckpt-progress').hidden), 'the bar stays after the load');
+  }
+  console.log(`     ${shots.join('; ')}`);
+  await tlsPage.setViewportSize({ width: 1280, height: 800 });
+});
+
+await check('the header names what is open: GPT-2 as a decoder-only language model, BERT as an encoder (en, de)', async () => {
+  const want = [
+    ['en', 'gpt2-lm', /^GPT-2, a decoder-only \(causal\) language model \(GPT2LMHeadModel, 2 layers\) from the checkpoint “tiny-gpt2[\w-]*”, one step/],
+    ['en', 'bert-mlm', /^BERT, a Transformer encoder \(BertForMaskedLM, \d layers?\) from the checkpoint “tiny-bert[\w-]*”, one step/],
+    ['de', 'gpt2-lm', /^GPT-2, ein kausales Sprachmodell nur aus Decoder-Schichten \(GPT2LMHeadModel, 2 Schichten\) aus dem Checkpoint „tiny-gpt2[\w-]*“, Schritt/],
+  ];
+  for (const [lang, dir, re] of want) {
+    await open(page, `?lang=${lang}&model=/ck/${dir}/`);
+    const tag = await page.textContent('#tagline');
+    assert(re.test(tag), `${lang} ${dir}: "${tag}"`);
+    assert(!/Transformer encoder/.test(tag) || dir !== 'gpt2-lm', `GPT-2 called an encoder: ${tag}`);
+  }
+  await open(page, '?lang=en');
+  assert(/^A Transformer encoder/.test(await page.textContent('#tagline')), 'the default model’s header after a checkpoint');
+});
+
+await check('<encoder-walkthrough model="…"> on a blog: says the weights are the checkpoint’s (not seeded); its link reopens the same checkpoint and text', async () => {
+  blogModel = `${base}ck/bert-mlm/`;
+  const blog = await newPage({ width: 800, height: 900 });
+  await blog.goto(`${http2}blog.html`);
+  await blog.waitForFunction(() => {
+    const e = document.getElementById('fig');
+    return e && e.shadowRoot && e.shadowRoot.querySelector('.ew-link')?.href.includes('model=');
+  }, null, { timeout: 30000 });
+  const r = await blog.evaluate(() => {
+    const sr = document.getElementById('fig').shadowRoot;
+    return { prov: sr.querySelector('.provenance').textContent, text: sr.querySelector('.ew-root').innerText, href: sr.querySelector('.ew-link').href };
+  });
+  assert(/^Pretrained weights from the checkpoint “tiny-bert-mlm” \(model\.safetensors\)\.$/.test(r.prov), `provenance: "${r.prov}"`);
+  assert(!/seeded|random/i.test(r.text), `the element still speaks of seeded weights: ${r.text.slice(0, 400)}`);
+  // The predictions' step, where a seeded model's words say "arbitrary".
+  const probs = await blog.evaluate(() => new Promise((ok) => {
+    const e = document.getElementById('fig');
+    e.addEventListener('encoder-walkthrough:shown', () => ok(e.shadowRoot.querySelector('.ew-root').innerText), { once: true });
+    e.setAttribute('step', 'mlm.probs');
+  }));
+  assert(/Pretrained weights from the checkpoint/.test(probs) && !/seeded|random/i.test(probs), `mlm.probs in the element: ${probs.replace(/\s+/g, ' ').slice(0, 200)} … ${(probs.match(/[^.]*(seeded|random)[^.]*/i) || [''])[0]}`);
+  await blog.evaluate(() => new Promise((ok) => {
+    const e = document.getElementById('fig');
+    e.addEventListener('encoder-walkthrough:shown', ok, { once: true });
+    e.setAttribute('step', 'layer0.head0.weights');
+  }));
+  const q = new URL(r.href).searchParams;
+  assert(q.get('model') === blogModel && q.get('text') === 'the cat sat on the [MASK] .' && q.get('step') === 'layer0.head0.weights', `link: ${r.href}`);
+  await blog.screenshot({ path: path.join(artifacts, 'checkpoints-element-800.png'), fullPage: true });
+  await blog.setViewportSize({ width: 390, height: 844 });
+  await blog.screenshot({ path: path.join(artifacts, 'checkpoints-element-390.png'), fullPage: true });
+  await blog.goto(r.href);
+  await blog.waitForFunction(() => window.encoderWalkthrough, null, { timeout: 30000 });
+  await blog.evaluate(() => window.encoderWalkthrough.ready);
+  const st = await blog.evaluate(() => window.encoderWalkthrough.getState());
+  assert(st.preset === 'checkpoint' && st.text === 'the cat sat on the [MASK] .' && st.step === 'layer0.head0.weights', `the link opened ${JSON.stringify(st)}`);
+  await blog.close();
+});
+
+await check('?view=figure&model=…: the figure of the checkpoint, its open-full link keeps model= (800 and 390 px)', async () => {
+  const fig = await newPage({ width: 800, height: 700 });
+  await open(fig, `?view=figure&model=/ck/gpt2-lm/&text=${encodeURIComponent(CASES[1].text)}&step=layer0.head0.weights`);
+  const href = await fig.getAttribute('#open-full', 'href');
+  const q = new URLSearchParams(href.split('?')[1] || '');
+  assert(q.get('model') === `${base}ck/gpt2-lm/` && q.get('text') === CASES[1].text, `open-full: ${href}`);
+  await clean(fig, 'figure view');
+  await fig.screenshot({ path: path.join(artifacts, 'checkpoints-figure-800.png'), fullPage: true });
+  await fig.setViewportSize({ width: 390, height: 844 });
+  await fig.screenshot({ path: path.join(artifacts, 'checkpoints-figure-390.png'), fullPage: true });
+  await fig.close();
+});
+
+await check('the single file (file://) opens a checkpoint from the file picker; equal to the CLI (800 and 390 px)', async () => {
+  const single = await newPage({ width: 800, height: 900 });
+  await single.goto('file://' + path.join(dist, 'encoder-walkthrough.html') + '?lang=en');
+  await single.waitForFunction(() => window.encoderWalkthrough, null, { timeout: 30000 });
+  await single.evaluate(() => window.encoderWalkthrough.ready);
+  const c = CASES[0];
+  await single.click('#checkpoint-box > summary');
+  await single.setInputFiles('#ckpt-files', c.files.map((f) => path.join(ck, c.dir, f)));
+  await single.waitForFunction(() => window.encoderWalkthrough.getState().preset === 'checkpoint' && document.getElementById('ckpt-info').textContent, null, { timeout: 20000 });
+  await setText(single, c.text, c.text2);
+  const bad = compare('bert-mlm in the single file', await trace(single), docs[c.dir]);
+  assert(!bad.length, bad.slice(0, 5).join('\n'));
+  await clean(single, 'single file');
+  await single.evaluate(() => window.encoderWalkthrough.setState({ step: 'mlm.probs' }));
+  await single.screenshot({ path: path.join(artifacts, 'checkpoints-single-800.png') });
+  await single.setViewportSize({ width: 390, height: 844 });
+  await single.screenshot({ path: path.join(artifacts, 'checkpoints-single-390.png'), fullPage: true });
+  await single.close();
+});
+
 await browser.close();
 server.close();
+other.close();
+plain.close();
 const { passed, failed } = results();
 if (problems.length) console.log(`checkpoints: page errors:\n  ${problems.join('\n  ')}`);
 console.log(`checkpoints: ${passed} passed, ${failed} failed`);

@@ -37,12 +37,15 @@ function loadKatex(base) {
 // The events the element's views handle (and may write text in: explanations, notes).
 const EVENTS = ['pointerover', 'pointerenter', 'pointerleave', 'focusin', 'click', 'keydown', 'change', 'input'];
 
-// The checkpoint each shared engine holds: {url, promise} (a failed open is forgotten).
+// The checkpoint each shared engine holds: {url, promise} (a failed open is forgotten). Its name
+// is its folder's, as the page names it (page/checkpoint.js).
 const opened = new WeakMap();
 function openShared(engine, url) {
   const o = opened.get(engine);
   if (o && o.url === url) return o.promise;
-  const promise = engine.call('openCheckpoint', { url, name: '' });
+  const parts = new URL(url).pathname.split('/').filter(Boolean);
+  const name = decodeURIComponent(parts[parts.length - 1] || new URL(url).host);
+  const promise = engine.call('openCheckpoint', { url, name });
   opened.set(engine, { url, promise });
   promise.catch(() => opened.delete(engine));
   return promise;
@@ -69,6 +72,8 @@ export class FigureElementView {
     this.notice.hidden = true;
     this.controls = el('div', 'ew-controls');
     this.title = el('h3', 'ew-title', t('figure.starting'));
+    this.provenance = el('p', 'provenance trained', '');
+    this.provenance.hidden = true;
     this.formula = el('div', 'formula');
     this.menu = exportMenu((format) => this.exportStep(format));
     this.body = el('div', 'view');
@@ -78,7 +83,7 @@ export class FigureElementView {
     this.status = el('p', 'status', '');
     this.status.setAttribute('role', 'status');
     this.status.hidden = true;
-    this.root.append(this.controls, this.notice, this.status, this.title, this.formula, this.menu, this.body, this.link);
+    this.root.append(this.controls, this.notice, this.status, this.title, this.provenance, this.formula, this.menu, this.body, this.link);
     shadow.append(this.root);
   }
 
@@ -110,10 +115,12 @@ export class FigureElementView {
   // The engine's 'run' request: the settings' model, or (model="URL") the checkpoint in that
   // folder, opened once in the shared engine (which holds one checkpoint at a time).
   async request(engine, state, model) {
+    this.checkpoint = null;
     if (!model) return { model: JSON.stringify(buildModel(state, this.presets)), want: 'all' };
     const url = new URL(model, document.baseURI);
     if (!url.pathname.endsWith('/')) url.pathname += '/';
-    await this.busy(() => openShared(engine, url.href));
+    const r = await this.busy(() => openShared(engine, url.href));
+    this.checkpoint = { url: url.href, name: r.info.name };
     return { model: '{}', want: 'all', options: { fills: true }, checkpoint: { text: state.text, text2: state.text2 || '' } };
   }
 
@@ -182,8 +189,30 @@ export class FigureElementView {
     this.speak();
     drawStepView(ctx, { title: this.title, formula: this.formula, body: this.body }, { katex: { katex, output: 'mathml' } });
     this.cell = null; // explained once; the next step starts at its first cell
-    this.link.href = new URL(toURL({ ...this.state, step: step.id }, this.presets, { theme: this.params.given.theme, lang: this.lang }), this.base).href;
+    this.showProvenance();
+    this.link.href = this.fullLink(step.id);
     this.syncNav();
+  }
+
+  // Where a checkpoint's weights come from, in the page's words (page/provenance.js); the
+  // element's settings' weights say it in the step's notes.
+  showProvenance() {
+    const ck = this.checkpoint;
+    this.provenance.textContent = ck ? t('provenance.checkpoint', { name: ck.name }) : '';
+    this.provenance.hidden = !ck;
+  }
+
+  // The page in the same state: the settings, or (model=) the checkpoint's absolute folder URL
+  // with the element's text, so the page reopens the same checkpoint.
+  fullLink(step) {
+    const extra = { theme: this.params.given.theme, lang: this.lang };
+    const ck = this.checkpoint;
+    if (!ck) return new URL(toURL({ ...this.state, step }, this.presets, extra), this.base).href;
+    const q = new URLSearchParams({ model: ck.url, text: this.state.text });
+    if (this.state.text2) q.set('text2', this.state.text2);
+    q.set('step', step);
+    for (const [k, v] of Object.entries(extra)) if (v) q.set(k, v);
+    return new URL('?' + q.toString(), this.base).href;
   }
 
   // This element's view context: its theme, a figure's window, the cell a click on the
@@ -192,7 +221,8 @@ export class FigureElementView {
     const preset = this.presets.find((p) => p.name === this.state.preset);
     const cell = this.cell && this.cell.step === step.id ? this.cell : null;
     return viewContext({
-      trace: this.trace, step, engine: this.engine, cell, lang: this.language, dark: this.dark, window: FIGURE_WINDOW, trained: presetIsTrained(preset),
+      trace: this.trace, step, engine: this.engine, cell, lang: this.language, dark: this.dark, window: FIGURE_WINDOW,
+      trained: !!this.checkpoint || presetIsTrained(preset),
       goTo: (id) => this.setAttr('step', id),
       openCell: (id, R, c) => {
         this.cell = { step: id, R, c };
@@ -239,8 +269,8 @@ export class FigureElementView {
   exportStep(format, id = this.stepId) {
     this.speak(); // titles in the element's language
     if (!this.trace) return Promise.reject(new Error(t('figure.nothingYet')));
-    const settings = { ...publicState(this.state, this.presets), step: id };
-    const link = new URL(toURL({ ...this.state, step: id }, this.presets), this.base).href;
+    const settings = this.checkpoint ? { model: this.checkpoint.url, text: this.state.text, step: id } : { ...publicState(this.state, this.presets), step: id };
+    const link = this.fullLink(id);
     return exportStep({ trace: this.trace, settings, link, batch: 0, dark: this.dark, engine: this.engine }, id, format);
   }
 }

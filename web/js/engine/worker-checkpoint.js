@@ -8,7 +8,8 @@
 //       result {info: {name, model_type, architecture, params, bytes, file_bytes, …}, generation}
 //   {action:'memory'} → {wasmBytes, heapInUse} (tests/browser/measure-checkpoint.mjs)
 //   errors carry a code of the catalog area `errors` (checkpoint_http, checkpoint_network,
-//   checkpoint_missing, checkpoint_size, checkpoint_core) and its params.
+//   checkpoint_cors, checkpoint_insecure, checkpoint_missing, checkpoint_size, checkpoint_core)
+//   and its params.
 
 const TOKENIZER_SETS = [['tokenizer.json'], ['vocab.txt'], ['vocab.json', 'merges.txt']];
 const KNOWN = ['config.json', 'model.safetensors', 'tokenizer.json', 'vocab.txt', 'vocab.json', 'merges.txt', 'tokenizer_config.json'];
@@ -51,12 +52,18 @@ async function putBytes(engine, file, bytes) {
   engine.stagedView(file).set(bytes, 0);
 }
 
+// A fetch the browser refuses says why in words: another host must be https: (the page's
+// connect-src: 'self' https:) and must allow this page by CORS; a bare TypeError says neither.
 async function get(url, file, optional) {
+  const u = new URL(url);
+  const other = u.origin !== self.location.origin;
+  if (other && u.protocol !== 'https:') throw fail('checkpoint_insecure', { file, url }, `${file}: ${url} is on another host over ${u.protocol}; only https: hosts that allow cross-origin requests can be read`);
   let r;
   try {
     r = await fetch(url);
   } catch (e) {
-    throw fail('checkpoint_network', { file, url }, `${file}: could not be fetched from ${url} (${e.message})`);
+    const code = other ? 'checkpoint_cors' : 'checkpoint_network';
+    throw fail(code, { file, url, host: u.host }, `${file}: could not be fetched from ${url} (${e.message})`);
   }
   if (r.status === 404 && optional) return null;
   if (!r.ok) throw fail('checkpoint_http', { file, url, status: r.status }, `${file}: HTTP ${r.status} at ${url}`);

@@ -11,6 +11,7 @@ import { $, el } from '../lib/dom.js';
 import { presetSettings } from '../model/settings.js';
 import { clearError } from './messages.js';
 import { CHECKPOINT_PRESET, CHECKPOINT_WEIGHTS } from './run-options.js';
+import { closePanels } from './layout-shell.js';
 
 let hooks = null;
 const ui = {};
@@ -99,6 +100,17 @@ function mb(bytes) {
   return num(bytes / 1e6, 1);
 }
 
+// On a phone the box is in the closed input panel: open it (its toggle, layout-shell.js) so
+// the progress shows; true if this opened it (closed again once the model is on screen).
+function revealBox() {
+  if (!ui.box || ui.box.getClientRects().length) return false;
+  const toggle = document.getElementById('show-input');
+  if (!toggle || !toggle.getClientRects().length || toggle.getAttribute('aria-expanded') === 'true') return false;
+  toggle.click();
+  ui.box.scrollIntoView({ block: 'center' });
+  return true;
+}
+
 // The progress bar: bytes so far of the total and the time left, then the core's loading.
 function progressShower() {
   const t0 = performance.now();
@@ -148,6 +160,7 @@ export async function loadCheckpoint(src, opts = {}) {
     throw e;
   }
   if (ui.box) ui.box.open = true;
+  const opened = revealBox();
   let r;
   try {
     r = await app.engine.call('openCheckpoint', s, progressShower());
@@ -188,6 +201,7 @@ export async function loadCheckpoint(src, opts = {}) {
     ckError(e.message);
     throw e;
   }
+  if (opened) closePanels();
   return { ...info };
 }
 

@@ -2,7 +2,7 @@
 // map are one tap away while the step comes first) and the subtitle saying what this model
 // is (from its config, not always "encoder–decoder").
 import { $ } from '../lib/dom.js';
-import { t } from '../lib/i18n.js';
+import { t, has } from '../lib/i18n.js';
 
 const PANELS = [['show-input', 'side-input'], ['show-nav', 'side-nav']];
 
@@ -33,10 +33,17 @@ export function closePanels() {
 }
 
 // The subtitle: encoder–decoder, encoder with a classifier, with a masked-word head, or a
-// bare encoder, with its layer counts.
-export function describeModel(config) {
+// bare encoder, with its layer counts; for a checkpoint (`ck`: its info from the core) what it
+// is — GPT-2 is a decoder-only language model, not an encoder — named from its model_type
+// (the config's causal flag for a type the catalog does not name) and its architecture.
+export function describeModel(config, ck = null) {
   if (!config) return;
   const enc = config.num_layers, dec = config.decoder_layers;
+  if (ck) {
+    const kindKey = has(`shell.tag.kind.${ck.model_type}`) ? `shell.tag.kind.${ck.model_type}` : `shell.tag.kind.${config.causal ? 'causal' : 'encoder'}`;
+    $('tagline').textContent = t('shell.tag.checkpoint', { kind: t(kindKey), architecture: ck.architecture || ck.model_type, name: ck.name, enc });
+    return;
+  }
   let key = 'shell.tag.encoder';
   if (dec > 0) key = 'shell.tag.encdec';
   else if (config.num_labels > 0) key = 'shell.tag.classifier';

@@ -42,7 +42,7 @@ onTraceShown(async (prevTrace, trace, opts) => {
   syncForm();
   updateModelPanel(trace);
   showTextNote(trace);
-  describeModel(trace.config);
+  describeModel(trace.config, app.shownState?.preset === 'checkpoint' ? app.checkpoint : null);
   buildToc();
   const onScreen = prevTrace ? prevTrace.steps[app.index]?.id : null;
   const wanted = opts.useStateStep || !onScreen ? app.state.step : onScreen;

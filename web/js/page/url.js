@@ -19,5 +19,5 @@ export function writeURL() {
     if (location.search !== q) history.replaceState(null, '', location.pathname + q);
   }, 0);
   const full = $('open-full');
-  if (full) full.href = location.pathname + toURL(app.shownState, app.presets, { theme: app.urlExtra?.theme, lang: app.urlExtra?.lang });
+  if (full) full.href = location.pathname + toURL(app.shownState, app.presets, { model: extra.model, theme: app.urlExtra?.theme, lang: app.urlExtra?.lang });
 }
