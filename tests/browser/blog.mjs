@@ -92,7 +92,7 @@ const FIGS = {
 // What a figure never shows (the full page's parts), in the page and in an element's shadow
 // root: the opening, the phone bar, the map and the step list, the page's header and footer,
 // the note, provenance line and notation key around the step.
-const NOT_IN_FIGURE = ['.intro', '#intro-slot', '.phone-bar', '#side-nav', '.arch-map', '#toc', '#toc-list', '.site-foot', '.keys', '#note', '#provenance', '#notation', '#perf'];
+const NOT_IN_FIGURE = ['.intro', '#intro-slot', '.phone-bar', '#side-nav', '.arch-map', '#toc', '#toc-list', '.site-foot', '.keys', '#note', '#provenance', '#notation', '#perf', '#lab-slot', '.lab-toggle'];
 // The selectors of NOT_IN_FIGURE that are on screen (a box with a size) under `root`.
 const shownOf = `(root, sels) => sels.filter((s) => [...root.querySelectorAll(s)].some((e) => {
   const r = e.getBoundingClientRect();
