@@ -5,7 +5,8 @@
 #                     Emscripten, the header-only libraries, and package.json's `dependencies`
 #                     (KaTeX for the site, esbuild for the single file) — no browser, no PyTorch
 #   setup.sh --test   everything the tests need on top (scripts/test.sh): the native toolchain's
-#                     extras, Chromium, NumPy/PyTorch for the reference tests, clang-14's libFuzzer,
+#                     extras, Chromium, NumPy/PyTorch and regex (GPT-2's \p{L} pattern) for the reference
+#                     tests, clang-14's libFuzzer,
 #                     and every npm package of package-lock.json (playwright-core, axe-core, …)
 # Idempotent: installs only what is missing. Nothing is downloaded at run time afterwards.
 set -euo pipefail
@@ -14,7 +15,7 @@ cd "$(dirname "$0")/.."
 test=0
 [ "${1:-}" = "--test" ] && test=1
 packages=(cmake make g++ emscripten xtensor-dev xtl-dev doctest-dev nlohmann-json3-dev clang-19)
-((test)) && packages+=(libxsimd-dev libbenchmark-dev chromium python3 python3-numpy python3-torch clang-14 libclang-rt-14-dev)
+((test)) && packages+=(libxsimd-dev libbenchmark-dev chromium python3 python3-numpy python3-torch python3-regex clang-14 libclang-rt-14-dev)
 # Node.js 18+ with npm: the machine's own if it has one, else Debian's (18 in Debian 12).
 command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 missing=()
