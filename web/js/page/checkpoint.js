@@ -9,6 +9,7 @@ import { t, num } from '../lib/i18n.js';
 import { app } from './app.js';
 import { $, el } from '../lib/dom.js';
 import { presetSettings } from '../model/settings.js';
+import { installPreset } from './runtime-preset.js';
 import { clearError } from './messages.js';
 import { CHECKPOINT_PRESET, CHECKPOINT_WEIGHTS } from './run-options.js';
 import { closePanels } from './layout-shell.js';
@@ -177,17 +178,7 @@ export async function loadCheckpoint(src, opts = {}) {
   const text = typeof opts.text === 'string' ? opts.text : t(causal ? 'ckpt.textCausal' : 'ckpt.textMasked');
   const preset = { name: CHECKPOINT_PRESET, title: t('ckpt.title', { name: info.name }), description: describe(info), source: '',
     model: { weights: CHECKPOINT_WEIGHTS, text } };
-  const i = app.presets.findIndex((p) => p.name === CHECKPOINT_PRESET);
-  if (i >= 0) app.presets[i] = preset;
-  else app.presets.push(preset);
-  const sel = $('preset');
-  let opt = [...sel.options].find((o) => o.value === CHECKPOINT_PRESET);
-  if (!opt) {
-    opt = el('option');
-    opt.value = CHECKPOINT_PRESET;
-    sel.append(opt);
-  }
-  opt.textContent = preset.title;
+  installPreset(preset);
   const next = presetSettings(preset);
   next.text2 = typeof opts.text2 === 'string' ? opts.text2 : '';
   next.step = opts.step || '';

@@ -6,6 +6,7 @@ import { t, num } from '../lib/i18n.js';
 import { app } from './app.js';
 import { $, el } from '../lib/dom.js';
 import { presetSettings } from '../model/settings.js';
+import { installPreset } from './runtime-preset.js';
 import { showError, clearError, showNotice } from './messages.js';
 import { USER_PRESET, USER_WEIGHTS } from './run-options.js';
 
@@ -90,17 +91,7 @@ export async function useWeights(info, text, h = hooks) {
   const title = info.source === 'trained' ? t('train.w.titleTrained', { task: info.task }) : t('train.w.titleFile', { name: info.name });
   const preset = { name: USER_PRESET, title, description: t('train.w.desc'), source: '',
     model: { weights: USER_WEIGHTS, text } };
-  const i = app.presets.findIndex((p) => p.name === USER_PRESET);
-  if (i >= 0) app.presets[i] = preset;
-  else app.presets.push(preset);
-  const sel = $('preset');
-  let opt = [...sel.options].find((o) => o.value === USER_PRESET);
-  if (!opt) {
-    opt = el('option');
-    opt.value = USER_PRESET;
-    sel.append(opt);
-  }
-  opt.textContent = title;
+  installPreset(preset);
   $('w-download').disabled = false;
   const next = presetSettings(preset);
   next.step = app.state.step;
