@@ -131,6 +131,23 @@ TEST_CASE("scores: Q·Kᵀ without a transpose equals the reference, strided, re
   }
 }
 
+TEST_CASE("scores over a vocabulary: keys in blocks, each score bit-identical to one key at a time") {
+  // A tied LM head's shape in small: many keys of a wide dk, so that ew_f32_scores walks the
+  // keys in several blocks (one a partial block). Each score must be exactly the one computed
+  // with its key alone (the same instruction sequence), and close to the scalar reference.
+  const int Tq = 5, Tk = 1003, dk = 770;
+  const auto Q = rnd(static_cast<std::size_t>(Tq) * dk, "Q");
+  const auto K = rnd(static_cast<std::size_t>(Tk) * dk, "K");
+  std::vector<float> ref(static_cast<std::size_t>(Tq) * Tk), got(ref.size()), one(Tq);
+  ew::ew_f32_scores__scalar(ref.data(), Tk, Q.data(), dk, K.data(), dk, Tq, Tk, dk);
+  ew::ew_f32_scores(got.data(), Tk, Q.data(), dk, K.data(), dk, Tq, Tk, dk);
+  REQUIRE(close_all(got, ref, 1e-5f * std::sqrt(static_cast<float>(dk)), 1e-5f, "vocabulary scores"));
+  for (int j = 0; j < Tk; j += 7) {
+    ew::ew_f32_scores(one.data(), 1, Q.data(), dk, K.data() + static_cast<std::size_t>(j) * dk, dk, Tq, 1, dk);
+    for (int i = 0; i < Tq; ++i) REQUIRE(got[static_cast<std::size_t>(i) * Tk + j] == one[i]);
+  }
+}
+
 TEST_CASE("softmax pieces: SIMD equals the reference; the max keeps huge logits finite") {
   for (int n : kSizes) {
     for (float scale : {1.0f, 30.0f, 1000.0f}) {  // 1000: exp(x) alone overflows at x > 88.7

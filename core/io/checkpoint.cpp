@@ -1,5 +1,6 @@
 // checkpoint.cpp — a Hugging Face checkpoint's files into a Model (checkpoint.h).
 #include "io/checkpoint.h"
+#include <algorithm>
 
 #include <fstream>
 #include <set>
@@ -65,12 +66,19 @@ xt::xarray<float> decode(const SafeTensorsIndex& index, const TensorEntry& e, co
   else shape = {rows, cols};
   xt::xarray<float> v = xt::xarray<float>::from_shape(shape);
   float* out = v.data();
-  for (std::size_t r = 0; r < rows; ++r)
-    for (std::size_t c = 0; c < cols; ++c) {
-      const float x = tensor_value(index, e, r * stride + col0 + c);
-      if (b.layout == Layout::Linear) out[c * rows + r] = x;  // [out, in] → in×out
-      else out[r * cols + c] = x;
-    }
+  if (b.layout != Layout::Linear) {
+    for (std::size_t r = 0; r < rows; ++r) tensor_values(index, e, r * stride + col0, cols, out + r * cols);
+    return v;
+  }
+  // [out, in] → in×out, 32 rows at a time so that each write is a run of 32 floats.
+  constexpr std::size_t kRows = 32;
+  std::vector<float> block(kRows * cols);
+  for (std::size_t r0 = 0; r0 < rows; r0 += kRows) {
+    const std::size_t n = std::min(kRows, rows - r0);
+    for (std::size_t i = 0; i < n; ++i) tensor_values(index, e, (r0 + i) * stride + col0, cols, &block[i * cols]);
+    for (std::size_t c = 0; c < cols; ++c)
+      for (std::size_t i = 0; i < n; ++i) out[c * rows + r0 + i] = block[i * cols + c];
+  }
   return v;
 }
 

@@ -62,6 +62,9 @@ SafeTensorsIndex index_safetensors(const std::uint8_t* bytes, std::size_t size);
 // Element i of tensor e, widened to float32; ew::Error naming the tensor if it is not finite or
 // not of a float dtype (F32, F16, BF16). Other dtypes (I64 position_ids, …) are indexed only.
 float tensor_value(const SafeTensorsIndex& index, const TensorEntry& e, std::size_t i);
+// Elements first … first+n-1 of e into out (the same checks and values as tensor_value).
+void tensor_values(const SafeTensorsIndex& index, const TensorEntry& e, std::size_t first, std::size_t n,
+                   float* out);
 
 SafeTensors read_safetensors(const std::uint8_t* bytes, std::size_t size);
 std::vector<std::uint8_t> write_safetensors(const SafeTensors& st, DiskType type = DiskType::F32);
