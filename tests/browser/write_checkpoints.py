@@ -15,6 +15,9 @@ Usage:
   /usr/bin/python3 tests/browser/write_checkpoints.py --bert-base DIR
       BERT-base-sized BertForMaskedLM (12 layers, d 768, 12 heads, d_ff 3072, vocab 30,522,
       float32: ~440 MB) for tests/browser/measure-checkpoint.mjs
+  /usr/bin/python3 tests/browser/write_checkpoints.py --gpt2-small DIR
+      GPT-2-small-sized GPT2LMHeadModel (12 layers, d 768, 12 heads, d_ff 3072, 1,024
+      positions, a token table of 50,257 rows, float32: ~500 MB) for its generation timing
 """
 import argparse
 import json
@@ -72,12 +75,20 @@ def bert_base(d):
     write(d, "bert", "mlm", c, "F32", "bert.", "random-bert-base")
 
 
+def gpt2_small(d):
+    c = {"d": 768, "H": 12, "ff": 3072, "L": 12, "P": 1024, "labels": 3}
+    write(d, "gpt2", "lm", c, "F32", "transformer.", "random-gpt2-small", vocab_rows=50257)
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--small")
     ap.add_argument("--bert-base")
+    ap.add_argument("--gpt2-small")
     a = ap.parse_args()
     if a.small:
         small(a.small)
     if a.bert_base:
         bert_base(a.bert_base)
+    if a.gpt2_small:
+        gpt2_small(a.gpt2_small)
