@@ -50,7 +50,7 @@ ctest --preset native-release -j"$jobs"
 section "native ASan+UBSan: build + ctest"
 cmake --preset native-asan "${strict[@]}" >/dev/null
 cmake --build --preset native-asan -j"$jobs" --target ew_tests
-ctest --preset native-asan -E "reference_"
+ctest --preset native-asan -j"$jobs" -E "reference_"
 
 section "wasm: build (module, site in dist/) + ctest in Node"
 cmake --preset wasm -DEW_WERROR=ON >/dev/null
