@@ -3,6 +3,7 @@
 // `--checkpoint DIR` loads back into the same trace. A model BERT cannot express is refused with
 // the reasons.
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,8 +27,8 @@ const char* kExportUsage =
     "Only models BERT computes exactly are written: an encoder only, post-norm, learned positions,\n"
     "scaled bidirectional attention, ReLU/GELU, no head, the whitespace tokenizer. None of the\n"
     "presets is one (the trained models are pre-norm, with a masked-word head, a classifier or a\n"
-    "decoder; the seed presets have no embedding LayerNorm or read given rows); each is refused\n"
-    "with what does not fit.\n";
+    "decoder; the seed presets lack BERT's embedding LayerNorm, read given rows, are pre-norm or\n"
+    "tokenize otherwise); each is refused with what does not fit.\n";
 
 }  // namespace
 

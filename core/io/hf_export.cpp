@@ -84,7 +84,7 @@ std::vector<float> token_table(const Model& m, std::vector<std::string>& vocab, 
   const Param& E = m.at("embedding_table");
   const std::size_t d = static_cast<std::size_t>(m.config.d_model);
   std::vector<float> t(E.value.data(), E.value.data() + vocab.size() * d);
-  if (!m.user_embedding)
+  if (m.vocab.empty())
     notes.push_back("the vocabulary is the " + std::to_string(vocab.size()) + " tokens of the text (with <pad>, <s>, "
                     "</s>): a seeded model draws a row for any word, a checkpoint has a fixed table");
   bool has_unk = false;
