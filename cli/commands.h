@@ -1,9 +1,11 @@
 // commands.h — the command line's pieces, one file each: the walkthrough printed as the seed
 // notebooks print (print.cpp), training and analysis of the shipped tasks (train.cpp), the
-// masked-word task's commands (masked.cpp); main.cpp runs the walkthrough and dispatches to them.
+// masked-word task's commands (masked.cpp), a model written as a Hugging Face checkpoint
+// (export.cpp); main.cpp runs the walkthrough and dispatches to them.
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,9 @@ void print_answers(const nlohmann::json& report);
 // train.cpp: `encoder-walkthrough train` and `analyze`, for every task.
 int train_main(int argc, char** argv);
 int analyze_main(int argc, char** argv);
+
+// export.cpp: `encoder-walkthrough export --hf DIR`, a model as a Hugging Face checkpoint.
+int export_main(int argc, char** argv);
 
 // train.cpp: the one flag parser of `train` and `analyze`: --name VALUE, or a switch when
 // `value` is false. `set` gets the value and throws ew::Error when it is wrong; the message

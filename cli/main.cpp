@@ -23,6 +23,7 @@ const char* kUsage =
     "       encoder-walkthrough --list-presets | --config-schema\n"
     "       encoder-walkthrough train --task NAME ... (train --help)\n"
     "       encoder-walkthrough analyze --task NAME (--preset NAME | --model FILE) ... (analyze --help)\n"
+    "       encoder-walkthrough export --hf DIR (--preset NAME | --model FILE) (export --help: what fits)\n"
     "\n"
     "Runs a Transformer encoder(-decoder) forward pass and prints every step.\n"
     "  --model FILE   a model file (docs/model-file.md); default: the 'default' preset\n"
@@ -220,6 +221,7 @@ void walkthrough(const Args& a) {
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "train") return train_main(argc, argv);
   if (argc > 1 && std::string(argv[1]) == "analyze") return analyze_main(argc, argv);
+  if (argc > 1 && std::string(argv[1]) == "export") return export_main(argc, argv);
   Args a;
   if (const int done = parse_args(argc, argv, a); done >= 0) return done;
   try {
