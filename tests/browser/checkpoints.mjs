@@ -186,6 +186,43 @@ await check('BERT: the checkpoint box (name, architecture, size) at 1280 and 390
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
+// What the page says about the model around a step: the map, the step list, and for each of
+// `ids` the crumbs, title, note (without the cited tutorial's title) and notation key.
+async function modelWords(page, ids) {
+  return page.evaluate(async (list) => {
+    const api = window.encoderWalkthrough, out = [];
+    const text = (id) => {
+      const n = document.getElementById(id);
+      if (!n) return '';
+      const c = n.cloneNode(true);
+      for (const x of c.querySelectorAll('cite')) x.remove();
+      return c.textContent;
+    };
+    out.push(`map: ${text('map')}`, `steps: ${text('toc-list')}`);
+    for (const id of list) {
+      await api.setState({ step: id });
+      await new Promise((ok) => setTimeout(ok, 150));
+      out.push(`${id}: ${text('crumbs')} | ${text('step-title')} | ${text('note')} | ${text('notation')}`);
+    }
+    return out;
+  }, ids);
+}
+const STACK_IDS = ['input', 'attention_mask', 'layer0.ln1', 'layer0.q', 'layer0.head0.weights', 'layer0.residual1', 'layer1.output', 'output', 'logits', 'probs'];
+await check('GPT-2 is named as the decoder it is (titles, map, step list, notes, notation; en, de); BERT stays an encoder', async () => {
+  for (const [lang, dec, enc] of [['en', /Decoder layer 0/, /encoder/i], ['de', /Decoder-Schicht 0/, /Encoder/]]) {
+    await open(page, `?lang=${lang}&model=/ck/gpt2-lm/&text=${encodeURIComponent(CASES[1].text)}`);
+    const words = await modelWords(page, STACK_IDS);
+    const bad = words.filter((w) => enc.test(w));
+    assert(!bad.length, `${lang}: GPT-2 called an encoder:\n  ${bad.map((w) => w.slice(0, 300)).join('\n  ')}`);
+    assert(dec.test(words[0]) && /masked self-attention|maskierte Selbstaufmerksamkeit/i.test(words.join(' ')), `${lang}: the map: ${words[0].slice(0, 300)}`);
+    const title = words.find((w) => w.startsWith('layer0.head0.weights'));
+    assert(/decoder layer 0|Decoder-Schicht 0/.test(title), `${lang}: weights' title: ${title}`);
+  }
+  await open(page, `?lang=en&model=/ck/bert-mlm/&text=${encodeURIComponent(CASES[0].text)}`);
+  const bert = await modelWords(page, ['layer0.head0.weights']);
+  assert(/Encoder layer 0/.test(bert[0]) && !/decoder/i.test(bert.join(' ')), `BERT: ${bert.join('\n').slice(0, 400)}`);
+});
+
 const BAD = [
   { what: '404 config.json', url: '/ck/missing/', expect: /config\.json.*404/ },
   { what: 'truncated model.safetensors', url: '/ck/bad-truncated/', expect: /model\.safetensors/ },
