@@ -223,6 +223,53 @@ await check('GPT-2 is named as the decoder it is (titles, map, step list, notes,
   assert(/Encoder layer 0/.test(bert[0]) && !/decoder/i.test(bert.join(' ')), `BERT: ${bert.join('\n').slice(0, 400)}`);
 });
 
+// The settings form as a reader sees it: each field's value and whether it can be changed.
+const formState = (page) => page.evaluate(() => ({
+  fields: Object.fromEntries([...document.querySelectorAll('#settings-grid .setting')].map((d) => {
+    const i = d.querySelector('input,select');
+    return [d.dataset.key, { value: i.type === 'checkbox' ? i.checked : i.value, disabled: i.disabled, shown: !d.hidden && !d.closest('[hidden]'), label: d.querySelector('label').textContent }];
+  })),
+  fixed: document.getElementById('settings-fixed')?.textContent || '',
+  summary: document.getElementById('settings-summary').textContent,
+  desc: document.getElementById('preset-desc').textContent,
+}));
+await check('the settings form shows the checkpoint’s own settings, read-only, and says so; a changed setting says it is no longer the checkpoint', async () => {
+  await open(page, `?lang=en&model=/ck/gpt2-lm/&text=${encodeURIComponent(CASES[1].text)}`);
+  await page.click('#settings > summary');
+  const cfg = docs['gpt2-lm'].config;
+  const f = await formState(page);
+  for (const k of ['d_model', 'num_heads', 'd_ff', 'num_layers', 'norm', 'activation'])
+    assert(String(f.fields[k].value) === String(cfg[k]) && f.fields[k].disabled && f.fields[k].shown, `${k}: ${JSON.stringify(f.fields[k])}, the checkpoint's ${cfg[k]}`);
+  assert(['seed', 'tokenizer', 'decoder_layers'].every((k) => !f.fields[k].shown), `settings a GPT-2 checkpoint does not have are shown: ${JSON.stringify(f.fields.seed)} ${JSON.stringify(f.fields.tokenizer)}`);
+  assert(/decoder layers/.test(f.fields.num_layers.label) && !/encoder/i.test(f.summary + f.fields.num_layers.label), `layers: "${f.fields.num_layers.label}", summary "${f.summary}"`);
+  assert(/settings of the checkpoint “tiny-gpt2[\w-]*”.*seeded weights/.test(f.fixed), `the sentence: "${f.fixed}"`);
+  assert(!/seed \d|switches to seeded weights/.test(f.summary + f.desc), `still speaks of seeded weights: "${f.summary}" "${f.desc}"`);
+  await page.evaluate(() => document.getElementById('settings').scrollIntoView());
+  await page.screenshot({ path: path.join(artifacts, 'checkpoints-settings-1280.png') });
+  // A setting changed through the API: a seeded model of those settings, and a notice saying so.
+  await page.evaluate(() => window.encoderWalkthrough.setState({ d_model: 32 }));
+  const after = await page.evaluate(() => ({ st: window.encoderWalkthrough.getState(), d: window.encoderWalkthrough.getTrace().config.d_model, notice: document.getElementById('notice').textContent }));
+  assert(after.st.preset !== 'checkpoint' && after.d === 32, `d_model = 32 ran ${JSON.stringify(after.st)} (trace d_model ${after.d})`);
+  assert(/“tiny-gpt2[\w-]*” fixes its settings, so d_model = 32 cannot apply.*seeded weights/.test(after.notice), `notice: "${after.notice}"`);
+  const back = await formState(page);
+  assert(!back.fixed && !back.fields.d_model.disabled && back.fields.seed.shown, 'the seeded model’s form is still locked');
+  // Its preset brings the checkpoint back, locked again.
+  await page.evaluate(() => window.encoderWalkthrough.setState({ preset: 'checkpoint', text: 'the cat sat on the mat' }));
+  const again = await formState(page);
+  assert((await page.evaluate(() => window.encoderWalkthrough.getState().preset)) === 'checkpoint' && again.fields.d_model.value === String(cfg.d_model) && again.fields.d_model.disabled, `back: ${JSON.stringify(again.fields.d_model)}`);
+  await clean(page, 'settings');
+  // BERT: its own settings too (post-norm, GELU, 2 encoder layers).
+  await open(page, `?lang=en&model=/ck/bert-mlm/&text=${encodeURIComponent(CASES[0].text)}`);
+  const b = await formState(page), bc = docs['bert-mlm'].config;
+  assert(['d_model', 'num_layers', 'norm', 'activation'].every((k) => String(b.fields[k].value) === String(bc[k]) && b.fields[k].disabled), `BERT: ${JSON.stringify(b.fields)}`);
+  assert(/encoder/.test(b.fields.num_layers.label), `BERT's layers: ${b.fields.num_layers.label}`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.click('#show-input');
+  await page.evaluate(() => { document.getElementById('settings').open = true; document.getElementById('settings').scrollIntoView(); });
+  await page.screenshot({ path: path.join(artifacts, 'checkpoints-settings-390.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
+
 const BAD = [
   { what: '404 config.json', url: '/ck/missing/', expect: /config\.json.*404/ },
   { what: 'truncated model.safetensors', url: '/ck/bad-truncated/', expect: /model\.safetensors/ },
