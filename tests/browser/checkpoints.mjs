@@ -270,6 +270,23 @@ await check('the settings form shows the checkpoint’s own settings, read-only,
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
+await check('the opening says what is open: the checkpoint’s name, architecture, size and kind, not “a small Transformer” (en, de)', async () => {
+  const want = [
+    ['en', 'gpt2-lm', /^This page runs the checkpoint “tiny-gpt2[\w-]*” \(GPT2LMHeadModel, [\d,]+ parameters\) — GPT-2, a decoder-only \(causal\) language model — on a sentence/],
+    ['en', 'bert-mlm', /^This page runs the checkpoint “tiny-bert[\w-]*” \(BertForMaskedLM, [\d,]+ parameters\) — BERT, a Transformer encoder — on/],
+    ['de', 'distil-f16', /^Diese Seite lässt den Checkpoint „tiny-distil[\w-]*“ \(DistilBertForMaskedLM, [\d.]+ Parameter\) — DistilBERT, ein Transformer-Encoder — auf/],
+  ];
+  for (const [lang, dir, re] of want) {
+    await open(page, `?lang=${lang}&model=/ck/${dir}/`);
+    const what = await page.textContent('.intro-more > p');
+    assert(re.test(what) && !/small Transformer|kleinen Transformer/.test(what), `${lang} ${dir}: "${what}"`);
+  }
+  await page.evaluate(() => window.encoderWalkthrough.setState({ preset: '' }));
+  assert(/^Diese Seite lässt einen kleinen Transformer/.test(await page.textContent('.intro-more > p')), 'a seeded model after the checkpoint');
+  await open(page, '?lang=en');
+  assert(/^This page runs a small Transformer/.test(await page.textContent('.intro-more > p')), 'the default model’s opening');
+});
+
 const BAD = [
   { what: '404 config.json', url: '/ck/missing/', expect: /config\.json.*404/ },
   { what: 'truncated model.safetensors', url: '/ck/bad-truncated/', expect: /model\.safetensors/ },

@@ -49,6 +49,7 @@ export default {
   'shell.intro.label': 'So benutzen Sie diese Seite',
   'shell.intro.title': 'So funktioniert diese Seite',
   'shell.intro.what': 'Diese Seite lässt einen kleinen Transformer auf einem Satz laufen, den Sie eingeben, und zeigt seinen Vorwärtsdurchlauf Schritt für Schritt: die Tokens, ihre Einbettungen, die Aufmerksamkeit (Attention), das Feed-Forward-Netz bis hin zur Ausgabe. Jede Zahl wird in Ihrem Browser berechnet.',
+  'shell.intro.whatCheckpoint': 'Diese Seite lässt den Checkpoint „{name}“ ({architecture}, {params} Parameter) — {kind} — auf einem Satz laufen, den Sie eingeben, und zeigt seinen Vorwärtsdurchlauf Schritt für Schritt: die Tokens, ihre Einbettungen, die Aufmerksamkeit (Attention), das Feed-Forward-Netz bis hin zur Ausgabe. Jede Zahl wird in Ihrem Browser berechnet.',
   'shell.intro.type': 'Geben Sie unter „Eingabe & Einstellungen“ einen Satz ein; jeder Schritt wird beim Tippen neu berechnet.',
   'shell.intro.move': 'Blättern Sie mit Weiter / Zurück (oder den Pfeiltasten), oder springen Sie in der Modellkarte zu einem beliebigen Block.',
   'shell.intro.point': 'Zeigen Sie auf eine Zahl (oder wählen Sie sie mit der Tabulatortaste), um die Rechnung zu sehen, die sie ergab.',

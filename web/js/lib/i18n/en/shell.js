@@ -49,6 +49,7 @@ export default {
   'shell.intro.label': 'How to use this page',
   'shell.intro.title': 'How this page works',
   'shell.intro.what': 'This page runs a small Transformer on a sentence you type and shows its forward pass one step at a time: the tokens, their embeddings, attention, the feed-forward network, all the way to the output. Every number is computed in your browser.',
+  'shell.intro.whatCheckpoint': 'This page runs the checkpoint “{name}” ({architecture}, {params} parameters) — {kind} — on a sentence you type and shows its forward pass one step at a time: the tokens, their embeddings, attention, the feed-forward network, all the way to the output. Every number is computed in your browser.',
   'shell.intro.type': 'Type a sentence under “Input & settings”; every step recomputes as you type.',
   'shell.intro.move': 'Move with Next / Previous (or the arrow keys), or jump to any block in the model map.',
   'shell.intro.point': 'Point at (or tab to) any number to see the arithmetic that produced it.',
