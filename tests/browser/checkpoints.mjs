@@ -471,12 +471,23 @@ await check('<encoder-walkthrough model="…"> on a blog: says the weights are t
   await blog.close();
 });
 
-await check('?view=figure&model=…: the figure of the checkpoint, its open-full link keeps model= (800 and 390 px)', async () => {
+await check('?view=figure&model=…: the figure of the checkpoint says where its weights came from; its open-full link keeps model= (800 and 390 px)', async () => {
   const fig = await newPage({ width: 800, height: 700 });
   await open(fig, `?view=figure&model=/ck/gpt2-lm/&text=${encodeURIComponent(CASES[1].text)}&step=layer0.head0.weights`);
   const href = await fig.getAttribute('#open-full', 'href');
   const q = new URLSearchParams(href.split('?')[1] || '');
   assert(q.get('model') === `${base}ck/gpt2-lm/` && q.get('text') === CASES[1].text, `open-full: ${href}`);
+  // Where the weights came from, visible in the figure (as on the page and in the element),
+  // on a step where a seeded model's figure says nothing (the attention weights) and another.
+  for (const step of ['layer0.head0.weights', 'layer0.ffn_hidden']) {
+    await fig.evaluate((id) => window.encoderWalkthrough.setState({ step: id }), step);
+    const prov = await fig.evaluate(() => {
+      const n = document.getElementById('provenance');
+      return n && n.getClientRects().length ? n.textContent : '';
+    });
+    assert(/^Pretrained weights from the checkpoint “tiny-gpt2[\w-]*” \(model\.safetensors\)\.$/.test(prov), `${step}: the figure's provenance: "${prov}"`);
+  }
+  await fig.evaluate(() => window.encoderWalkthrough.setState({ step: 'layer0.head0.weights' }));
   await clean(fig, 'figure view');
   await fig.screenshot({ path: path.join(artifacts, 'checkpoints-figure-800.png'), fullPage: true });
   await fig.setViewportSize({ width: 390, height: 844 });
