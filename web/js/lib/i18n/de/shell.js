@@ -41,7 +41,7 @@ export default {
   'shell.settings': 'Modelleinstellungen',
   'shell.train': 'Ein Modell auf dieser Seite trainieren',
   'shell.allSteps': 'Alle Schritte',
-  'shell.footer': 'Zahlen: float32, berechnet vom C++-Kern (WebAssembly SIMD) in einem Worker auf dieser Seite — nichts wird irgendwohin gesendet. Die Gewichte sind zufällig (per Seed) erzeugt, nicht trainiert, außer eine Voreinstellung gibt sie vor. Farben: Blau–Orange für Werte mit Vorzeichen, Viridis für Wahrscheinlichkeiten; jede Zahl steht auch als Text da.',
+  'shell.footer': 'Zahlen: float32, berechnet vom C++-Kern (WebAssembly SIMD) in einem Worker auf dieser Seite — nichts wird irgendwohin gesendet. Die Gewichte sind zufällig (per Seed) erzeugt, nicht trainiert, außer eine Voreinstellung oder ein geöffneter Checkpoint gibt sie vor. Farben: Blau–Orange für Werte mit Vorzeichen, Viridis für Wahrscheinlichkeiten; jede Zahl steht auch als Text da.',
   'shell.cannotCompute': 'Berechnung nicht möglich: ',
   'shell.dismiss': 'schließen',
   'shell.badLink': ({ list }) => `Einige Einstellungen im Link sind ungültig und wurden durch Standardwerte ersetzt: ${list}.`,

@@ -41,7 +41,7 @@ export default {
   'shell.settings': 'Model settings',
   'shell.train': 'Train a model in this page',
   'shell.allSteps': 'All steps',
-  'shell.footer': 'Numbers: float32, computed by the C++ core (WebAssembly SIMD) in a Worker on this page — nothing is sent anywhere. Weights are seeded, not trained, unless a preset gives them. Colours: blue–orange for signed values, viridis for probabilities; every number is also text.',
+  'shell.footer': 'Numbers: float32, computed by the C++ core (WebAssembly SIMD) in a Worker on this page — nothing is sent anywhere. Weights are seeded, not trained, unless a preset or an opened checkpoint gives them. Colours: blue–orange for signed values, viridis for probabilities; every number is also text.',
   'shell.cannotCompute': 'Cannot compute: ',
   'shell.dismiss': 'dismiss',
   'shell.badLink': ({ list }) => `Some settings in the link are invalid and were replaced by defaults: ${list}.`,
