@@ -37,6 +37,9 @@ if (typeof window !== 'undefined')
 export function engineRequest(model, state, opts = {}) {
   if (model.weights === CHECKPOINT_WEIGHTS) {  // fills for a masked LM; generation when asked
     const options = opts.generate ? { fills: true, generate: true } : { fills: true };
+    // The backward switch asked too: the core says why a checkpoint has none (backward_error,
+    // shown beside the switch) instead of the switch doing nothing.
+    if (app.backward) options.backward = true;
     return { model, options, checkpoint: { text: model.text || '', text2: model.text2 || '' } };
   }
   const options = {};
