@@ -136,6 +136,8 @@ for (const c of CASES) {
     assert((await page.evaluate(() => window.encoderWalkthrough.getState().preset)) === 'checkpoint', 'the checkpoint is not the model shown');
     const bad = compare(`${c.dir} by ?model=`, await trace(page), docs[c.dir]);
     assert(!bad.length, bad.slice(0, 5).join('\n'));
+    const search = await page.evaluate(() => location.search);
+    assert(/model=/.test(search) && !/d_model|layer_norm_eps|seed=/.test(search), `the link lists settings the checkpoint fixes: ${search}`);
     const info = await page.textContent('#ckpt-info');
     assert(/tiny-/.test(info) && /parameters/.test(info) && /MB/.test(info), `the model's name and size are not shown: "${info}"`);
     await clean(page, c.dir);
