@@ -301,6 +301,21 @@ await check('the backward switch with a checkpoint says why there is no backward
   await clean(page, 'backward switch');
 });
 
+await check('the what-if lab on a checkpoint: intervene({ablate}) gives the CLI’s --ablate trace (it used to change nothing); intervene({}) the checkpoint again', async () => {
+  const c = CASES[1];
+  await open(page, `?lang=en&model=/ck/gpt2-lm/&text=${encodeURIComponent(c.text)}`);
+  await page.evaluate(() => window.encoderWalkthrough.intervene({ ablate: ['layer0.head1'] }));
+  const want = JSON.parse(execFileSync(cli, ['--checkpoint', path.join(ck, c.dir), '--text', c.text, '--ablate', 'layer0.head1', '--json'], { maxBuffer: 1 << 30 }).toString());
+  const got = await trace(page);
+  const bad = compare('gpt2-lm ablated', got, want);
+  assert(!bad.length, bad.slice(0, 5).join('\n'));
+  assert(got.steps.find((s) => s.id === 'layer0.head1.context').data.every((v) => v === 0), 'head 1 is not ablated');
+  await page.evaluate(() => window.encoderWalkthrough.intervene({}));
+  const back = compare('gpt2-lm after intervene({})', await trace(page), docs[c.dir]);
+  assert(!back.length, back.slice(0, 5).join('\n'));
+  await clean(page, 'lab on a checkpoint');
+});
+
 const BAD = [
   { what: '404 config.json', url: '/ck/missing/', expect: /config\.json.*404/ },
   { what: 'truncated model.safetensors', url: '/ck/bad-truncated/', expect: /model\.safetensors/ },

@@ -40,6 +40,9 @@ export function engineRequest(model, state, opts = {}) {
     // The backward switch asked too: the core says why a checkpoint has none (backward_error,
     // shown beside the switch) instead of the switch doing nothing.
     if (app.backward) options.backward = true;
+    // The what-if lab's interventions too (the core applies them to the checkpoint's weights
+    // and steps, or says why not, e.g. no lens without a head that reads layers).
+    Object.assign(options, engineOptions(labState.spec));
     return { model, options, checkpoint: { text: model.text || '', text2: model.text2 || '' } };
   }
   const options = {};
