@@ -316,6 +316,22 @@ await check('the what-if lab on a checkpoint: intervene({ablate}) gives the CLIâ
   await clean(page, 'lab on a checkpoint');
 });
 
+await check('GPT-2 generates in the page as the CLIâ€™s --generate does: the Generate button, the same tokens and rounds, the final trace equal', async () => {
+  const c = CASES[1];
+  await open(page, `?lang=en&model=/ck/gpt2-lm/&text=${encodeURIComponent(c.text)}`);
+  assert(await page.isVisible('#generate'), 'no Generate button for GPT-2');
+  const want = JSON.parse(execFileSync(cli, ['--checkpoint', path.join(ck, c.dir), '--text', c.text, '--generate', '--json'], { maxBuffer: 1 << 30 }).toString());
+  const tokens = await page.evaluate(() => window.encoderWalkthrough.generate());
+  assert(tokens.join(' ') === want.generated.join(' ') && tokens.length > 0, `page ${tokens.join(' ')}, CLI ${want.generated.join(' ')}`);
+  const r = await page.evaluate(() => ({ out: document.getElementById('gen-output').textContent, rounds: [...document.querySelectorAll('#rounds .round')].map((b) => b.textContent) }));
+  assert(r.rounds.length === want.rounds.length && !/<s>/.test(r.rounds.join(' ')) && r.out.startsWith('Output: '), `rounds: ${r.rounds.length} (CLI ${want.rounds.length}): ${r.rounds.slice(0, 2)}`);
+  const bad = compare('gpt2-lm generated', await trace(page), want);
+  assert(!bad.length, bad.slice(0, 5).join('\n'));
+  await page.evaluate(() => document.getElementById('gen-box').scrollIntoView());
+  await page.screenshot({ path: path.join(artifacts, 'checkpoints-generate-1280.png') });
+  await clean(page, 'generation');
+});
+
 const BAD = [
   { what: '404 config.json', url: '/ck/missing/', expect: /config\.json.*404/ },
   { what: 'truncated model.safetensors', url: '/ck/bad-truncated/', expect: /model\.safetensors/ },
