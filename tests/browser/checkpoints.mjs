@@ -21,6 +21,13 @@
 // <encoder-walkthrough model="…"> says where its weights come from and links to the page with
 // model= and its text; ?view=figure&model=… keeps model= in its link; the single file opens a
 // checkpoint from the file picker (screenshots at 800 and 390 px).
+// What the page says about an open checkpoint (issue 19, item 5): GPT-2's blocks named as the
+// decoder blocks they are in titles, map, step list, notes and notation (en, de), BERT's as an
+// encoder's; the settings form showing the checkpoint's own settings read-only (a changed one
+// through the API: a seeded model and a notice saying so; the link lists none of them); the
+// opening naming the checkpoint; the figure saying where its weights came from; the backward
+// switch saying why there is none; the what-if lab's ablation and GPT-2's generation equal to
+// the CLI's --ablate and --generate.
 //
 //   node tests/browser/checkpoints.mjs [--cli build/native-release/encoder-walkthrough] [--dist dist]
 //                                      [--chromium /usr/bin/chromium] [--artifacts artifacts]
