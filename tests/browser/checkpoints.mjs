@@ -21,6 +21,13 @@
 // <encoder-walkthrough model="…"> says where its weights come from and links to the page with
 // model= and its text; ?view=figure&model=… keeps model= in its link; the single file opens a
 // checkpoint from the file picker (screenshots at 800 and 390 px).
+// What the page says about an open checkpoint (issue 19, item 5): GPT-2's blocks named as the
+// decoder blocks they are in titles, map, step list, notes and notation (en, de), BERT's as an
+// encoder's; the settings form showing the checkpoint's own settings read-only (a changed one
+// through the API: a seeded model and a notice saying so; the link lists none of them); the
+// opening naming the checkpoint; the figure saying where its weights came from; the backward
+// switch saying why there is none; the what-if lab's ablation and GPT-2's generation equal to
+// the CLI's --ablate and --generate.
 //
 //   node tests/browser/checkpoints.mjs [--cli build/native-release/encoder-walkthrough] [--dist dist]
 //                                      [--chromium /usr/bin/chromium] [--artifacts artifacts]
@@ -136,6 +143,8 @@ for (const c of CASES) {
     assert((await page.evaluate(() => window.encoderWalkthrough.getState().preset)) === 'checkpoint', 'the checkpoint is not the model shown');
     const bad = compare(`${c.dir} by ?model=`, await trace(page), docs[c.dir]);
     assert(!bad.length, bad.slice(0, 5).join('\n'));
+    const search = await page.evaluate(() => location.search);
+    assert(/model=/.test(search) && !/d_model|layer_norm_eps|seed=/.test(search), `the link lists settings the checkpoint fixes: ${search}`);
     const info = await page.textContent('#ckpt-info');
     assert(/tiny-/.test(info) && /parameters/.test(info) && /MB/.test(info), `the model's name and size are not shown: "${info}"`);
     await clean(page, c.dir);
@@ -184,6 +193,150 @@ await check('BERT: the checkpoint box (name, architecture, size) at 1280 and 390
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: path.join(artifacts, 'checkpoints-bert-390.png'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
+});
+
+// What the page says about the model around a step: the map, the step list, and for each of
+// `ids` the crumbs, title, note (without the cited tutorial's title) and notation key.
+async function modelWords(page, ids) {
+  return page.evaluate(async (list) => {
+    const api = window.encoderWalkthrough, out = [];
+    const text = (id) => {
+      const n = document.getElementById(id);
+      if (!n) return '';
+      const c = n.cloneNode(true);
+      for (const x of c.querySelectorAll('cite')) x.remove();
+      return c.textContent;
+    };
+    out.push(`map: ${text('map')}`, `steps: ${text('toc-list')}`);
+    for (const id of list) {
+      await api.setState({ step: id });
+      await new Promise((ok) => setTimeout(ok, 150));
+      out.push(`${id}: ${text('crumbs')} | ${text('step-title')} | ${text('note')} | ${text('notation')}`);
+    }
+    return out;
+  }, ids);
+}
+const STACK_IDS = ['input', 'attention_mask', 'layer0.ln1', 'layer0.q', 'layer0.head0.weights', 'layer0.residual1', 'layer1.output', 'output', 'logits', 'probs'];
+await check('GPT-2 is named as the decoder it is (titles, map, step list, notes, notation; en, de); BERT stays an encoder', async () => {
+  for (const [lang, dec, enc] of [['en', /Decoder layer 0/, /encoder/i], ['de', /Decoder-Schicht 0/, /Encoder/]]) {
+    await open(page, `?lang=${lang}&model=/ck/gpt2-lm/&text=${encodeURIComponent(CASES[1].text)}`);
+    const words = await modelWords(page, STACK_IDS);
+    const bad = words.filter((w) => enc.test(w));
+    assert(!bad.length, `${lang}: GPT-2 called an encoder:\n  ${bad.map((w) => w.slice(0, 300)).join('\n  ')}`);
+    assert(dec.test(words[0]) && /masked self-attention|maskierte Selbstaufmerksamkeit/i.test(words.join(' ')), `${lang}: the map: ${words[0].slice(0, 300)}`);
+    const title = words.find((w) => w.startsWith('layer0.head0.weights'));
+    assert(/decoder layer 0|Decoder-Schicht 0/.test(title), `${lang}: weights' title: ${title}`);
+  }
+  await open(page, `?lang=en&model=/ck/bert-mlm/&text=${encodeURIComponent(CASES[0].text)}`);
+  const bert = await modelWords(page, ['layer0.head0.weights']);
+  assert(/Encoder layer 0/.test(bert[0]) && !/decoder/i.test(bert.join(' ')), `BERT: ${bert.join('\n').slice(0, 400)}`);
+});
+
+// The settings form as a reader sees it: each field's value and whether it can be changed.
+const formState = (page) => page.evaluate(() => ({
+  fields: Object.fromEntries([...document.querySelectorAll('#settings-grid .setting')].map((d) => {
+    const i = d.querySelector('input,select');
+    return [d.dataset.key, { value: i.type === 'checkbox' ? i.checked : i.value, disabled: i.disabled, shown: !d.hidden && !d.closest('[hidden]'), label: d.querySelector('label').textContent }];
+  })),
+  fixed: document.getElementById('settings-fixed')?.textContent || '',
+  summary: document.getElementById('settings-summary').textContent,
+  desc: document.getElementById('preset-desc').textContent,
+}));
+await check('the settings form shows the checkpoint’s own settings, read-only, and says so; a changed setting says it is no longer the checkpoint', async () => {
+  await open(page, `?lang=en&model=/ck/gpt2-lm/&text=${encodeURIComponent(CASES[1].text)}`);
+  await page.click('#settings > summary');
+  const cfg = docs['gpt2-lm'].config;
+  const f = await formState(page);
+  for (const k of ['d_model', 'num_heads', 'd_ff', 'num_layers', 'norm', 'activation'])
+    assert(String(f.fields[k].value) === String(cfg[k]) && f.fields[k].disabled && f.fields[k].shown, `${k}: ${JSON.stringify(f.fields[k])}, the checkpoint's ${cfg[k]}`);
+  assert(['seed', 'tokenizer', 'decoder_layers'].every((k) => !f.fields[k].shown), `settings a GPT-2 checkpoint does not have are shown: ${JSON.stringify(f.fields.seed)} ${JSON.stringify(f.fields.tokenizer)}`);
+  assert(/decoder layers/.test(f.fields.num_layers.label) && !/encoder/i.test(f.summary + f.fields.num_layers.label), `layers: "${f.fields.num_layers.label}", summary "${f.summary}"`);
+  assert(/settings of the checkpoint “tiny-gpt2[\w-]*”.*seeded weights/.test(f.fixed), `the sentence: "${f.fixed}"`);
+  assert(!/seed \d|switches to seeded weights/.test(f.summary + f.desc), `still speaks of seeded weights: "${f.summary}" "${f.desc}"`);
+  await page.evaluate(() => document.getElementById('settings').scrollIntoView());
+  await page.screenshot({ path: path.join(artifacts, 'checkpoints-settings-1280.png') });
+  // A setting changed through the API: a seeded model of those settings, and a notice saying so.
+  await page.evaluate(() => window.encoderWalkthrough.setState({ d_model: 32 }));
+  const after = await page.evaluate(() => ({ st: window.encoderWalkthrough.getState(), d: window.encoderWalkthrough.getTrace().config.d_model, notice: document.getElementById('notice').textContent }));
+  assert(after.st.preset !== 'checkpoint' && after.d === 32, `d_model = 32 ran ${JSON.stringify(after.st)} (trace d_model ${after.d})`);
+  assert(/“tiny-gpt2[\w-]*” fixes its settings, so d_model = 32 cannot apply.*seeded weights/.test(after.notice), `notice: "${after.notice}"`);
+  const back = await formState(page);
+  assert(!back.fixed && !back.fields.d_model.disabled && back.fields.seed.shown, 'the seeded model’s form is still locked');
+  // Its preset brings the checkpoint back, locked again.
+  await page.evaluate(() => window.encoderWalkthrough.setState({ preset: 'checkpoint', text: 'the cat sat on the mat' }));
+  const again = await formState(page);
+  assert((await page.evaluate(() => window.encoderWalkthrough.getState().preset)) === 'checkpoint' && again.fields.d_model.value === String(cfg.d_model) && again.fields.d_model.disabled, `back: ${JSON.stringify(again.fields.d_model)}`);
+  await clean(page, 'settings');
+  // BERT: its own settings too (post-norm, GELU, 2 encoder layers).
+  await open(page, `?lang=en&model=/ck/bert-mlm/&text=${encodeURIComponent(CASES[0].text)}`);
+  const b = await formState(page), bc = docs['bert-mlm'].config;
+  assert(['d_model', 'num_layers', 'norm', 'activation'].every((k) => String(b.fields[k].value) === String(bc[k]) && b.fields[k].disabled), `BERT: ${JSON.stringify(b.fields)}`);
+  assert(/encoder/.test(b.fields.num_layers.label), `BERT's layers: ${b.fields.num_layers.label}`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.click('#show-input');
+  await page.evaluate(() => { document.getElementById('settings').open = true; document.getElementById('settings').scrollIntoView(); });
+  await page.screenshot({ path: path.join(artifacts, 'checkpoints-settings-390.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
+
+await check('the opening says what is open: the checkpoint’s name, architecture, size and kind, not “a small Transformer” (en, de)', async () => {
+  const want = [
+    ['en', 'gpt2-lm', /^This page runs the checkpoint “tiny-gpt2[\w-]*” \(GPT2LMHeadModel, [\d,]+ parameters\) — GPT-2, a decoder-only \(causal\) language model — on a sentence/],
+    ['en', 'bert-mlm', /^This page runs the checkpoint “tiny-bert[\w-]*” \(BertForMaskedLM, [\d,]+ parameters\) — BERT, a Transformer encoder — on/],
+    ['de', 'distil-f16', /^Diese Seite lässt den Checkpoint „tiny-distil[\w-]*“ \(DistilBertForMaskedLM, [\d.]+ Parameter\) — DistilBERT, ein Transformer-Encoder — auf/],
+  ];
+  for (const [lang, dir, re] of want) {
+    await open(page, `?lang=${lang}&model=/ck/${dir}/`);
+    const what = await page.textContent('.intro-more > p');
+    assert(re.test(what) && !/small Transformer|kleinen Transformer/.test(what), `${lang} ${dir}: "${what}"`);
+  }
+  await page.evaluate(() => window.encoderWalkthrough.setState({ preset: '' }));
+  assert(/^Diese Seite lässt einen kleinen Transformer/.test(await page.textContent('.intro-more > p')), 'a seeded model after the checkpoint');
+  await open(page, '?lang=en');
+  assert(/^This page runs a small Transformer/.test(await page.textContent('.intro-more > p')), 'the default model’s opening');
+});
+
+await check('the backward switch with a checkpoint says why there is no backward pass (not a switch that does nothing); the forward pass stays', async () => {
+  await open(page, `?lang=en&model=/ck/gpt2-lm/&text=${encodeURIComponent(CASES[1].text)}`);
+  const n = await page.textContent('#counter');
+  await page.click('#backward');
+  await page.waitForFunction(() => document.getElementById('backward-ms').textContent, null, { timeout: 10000 }).catch(() => {});
+  const r = await page.evaluate(() => ({ why: document.getElementById('backward-ms').textContent, n: document.getElementById('counter').textContent, preset: window.encoderWalkthrough.getState().preset }));
+  assert(/^No backward pass for this model: .*pretrained checkpoints/.test(r.why), `beside the switch: "${r.why}"`);
+  assert(r.n === n && r.preset === 'checkpoint', `the forward pass changed: ${JSON.stringify(r)} (was ${n})`);
+  await page.click('#backward');
+  await clean(page, 'backward switch');
+});
+
+await check('the what-if lab on a checkpoint: intervene({ablate}) gives the CLI’s --ablate trace (it used to change nothing); intervene({}) the checkpoint again', async () => {
+  const c = CASES[1];
+  await open(page, `?lang=en&model=/ck/gpt2-lm/&text=${encodeURIComponent(c.text)}`);
+  await page.evaluate(() => window.encoderWalkthrough.intervene({ ablate: ['layer0.head1'] }));
+  const want = JSON.parse(execFileSync(cli, ['--checkpoint', path.join(ck, c.dir), '--text', c.text, '--ablate', 'layer0.head1', '--json'], { maxBuffer: 1 << 30 }).toString());
+  const got = await trace(page);
+  const bad = compare('gpt2-lm ablated', got, want);
+  assert(!bad.length, bad.slice(0, 5).join('\n'));
+  assert(got.steps.find((s) => s.id === 'layer0.head1.context').data.every((v) => v === 0), 'head 1 is not ablated');
+  await page.evaluate(() => window.encoderWalkthrough.intervene({}));
+  const back = compare('gpt2-lm after intervene({})', await trace(page), docs[c.dir]);
+  assert(!back.length, back.slice(0, 5).join('\n'));
+  await clean(page, 'lab on a checkpoint');
+});
+
+await check('GPT-2 generates in the page as the CLI’s --generate does: the Generate button, the same tokens and rounds, the final trace equal', async () => {
+  const c = CASES[1];
+  await open(page, `?lang=en&model=/ck/gpt2-lm/&text=${encodeURIComponent(c.text)}`);
+  assert(await page.isVisible('#generate'), 'no Generate button for GPT-2');
+  const want = JSON.parse(execFileSync(cli, ['--checkpoint', path.join(ck, c.dir), '--text', c.text, '--generate', '--json'], { maxBuffer: 1 << 30 }).toString());
+  const tokens = await page.evaluate(() => window.encoderWalkthrough.generate());
+  assert(tokens.join(' ') === want.generated.join(' ') && tokens.length > 0, `page ${tokens.join(' ')}, CLI ${want.generated.join(' ')}`);
+  const r = await page.evaluate(() => ({ out: document.getElementById('gen-output').textContent, rounds: [...document.querySelectorAll('#rounds .round')].map((b) => b.textContent) }));
+  assert(r.rounds.length === want.rounds.length && !/<s>/.test(r.rounds.join(' ')) && r.out.startsWith('Output: '), `rounds: ${r.rounds.length} (CLI ${want.rounds.length}): ${r.rounds.slice(0, 2)}`);
+  const bad = compare('gpt2-lm generated', await trace(page), want);
+  assert(!bad.length, bad.slice(0, 5).join('\n'));
+  await page.evaluate(() => document.getElementById('gen-box').scrollIntoView());
+  await page.screenshot({ path: path.join(artifacts, 'checkpoints-generate-1280.png') });
+  await clean(page, 'generation');
 });
 
 const BAD = [
@@ -370,12 +523,23 @@ await check('<encoder-walkthrough model="…"> on a blog: says the weights are t
   await blog.close();
 });
 
-await check('?view=figure&model=…: the figure of the checkpoint, its open-full link keeps model= (800 and 390 px)', async () => {
+await check('?view=figure&model=…: the figure of the checkpoint says where its weights came from; its open-full link keeps model= (800 and 390 px)', async () => {
   const fig = await newPage({ width: 800, height: 700 });
   await open(fig, `?view=figure&model=/ck/gpt2-lm/&text=${encodeURIComponent(CASES[1].text)}&step=layer0.head0.weights`);
   const href = await fig.getAttribute('#open-full', 'href');
   const q = new URLSearchParams(href.split('?')[1] || '');
   assert(q.get('model') === `${base}ck/gpt2-lm/` && q.get('text') === CASES[1].text, `open-full: ${href}`);
+  // Where the weights came from, visible in the figure (as on the page and in the element),
+  // on a step where a seeded model's figure says nothing (the attention weights) and another.
+  for (const step of ['layer0.head0.weights', 'layer0.ffn_hidden']) {
+    await fig.evaluate((id) => window.encoderWalkthrough.setState({ step: id }), step);
+    const prov = await fig.evaluate(() => {
+      const n = document.getElementById('provenance');
+      return n && n.getClientRects().length ? n.textContent : '';
+    });
+    assert(/^Pretrained weights from the checkpoint “tiny-gpt2[\w-]*” \(model\.safetensors\)\.$/.test(prov), `${step}: the figure's provenance: "${prov}"`);
+  }
+  await fig.evaluate(() => window.encoderWalkthrough.setState({ step: 'layer0.head0.weights' }));
   await clean(fig, 'figure view');
   await fig.screenshot({ path: path.join(artifacts, 'checkpoints-figure-800.png'), fullPage: true });
   await fig.setViewportSize({ width: 390, height: 844 });

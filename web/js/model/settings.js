@@ -162,12 +162,17 @@ export function fromURL(search, presets) {
   return { state, errors, embed: q.get('embed') === '1' };
 }
 
+// A checkpoint's settings are its config.json's (a link's model= opens it; changing one is
+// not the checkpoint any more, page/compute.js): its link does not list them.
+export const CHECKPOINT_WEIGHTS = 'checkpoint:'; // page/run-options.js's model file for the checkpoint the engine holds
 export function toURL(state, presets, extra = {}) {
   const q = new URLSearchParams();
   const p = presets.find((x) => x.name === state.preset);
   if (p) q.set('preset', p.name);
   const hasText = !p || presetHasText(p);
+  const fixed = !!p && p.model.weights === CHECKPOINT_WEIGHTS;
   for (const k of SETTING_KEYS) {
+    if (fixed && CONFIG_KEYS.includes(k)) continue;
     if ((k === 'text' || k === 'text2') && !hasText) continue;
     if (k === 'text2' && !state.text2) continue;
     if (!listed(state, k)) continue;

@@ -4,10 +4,15 @@
 // Gradients are titled by the tensor they belong to (`of`).
 import { t } from '../lib/i18n.js';
 import { symbolOf, symbolTex } from './symbols.js';
+import { stackKey, wordSection } from './stack.js';
 
 // The catalog key of a step's name (without its place): role, refined by section/kind where
-// one role names two different things (pre- vs post-norm LayerNorms, output vs classifier).
+// one role names two different things (pre- vs post-norm LayerNorms, output vs classifier);
+// a decoder-only model's own words where the catalog has them (stack.js).
 function nameKey(step, trace) {
+  return stackKey(roleKey(step, trace), trace);
+}
+function roleKey(step, trace) {
   const r = step.role, p = step.place || {}, pre = trace.config && trace.config.norm === 'pre';
   if (r === 'ln2' && pre) return `steps.ln2.pre.${p.section === 'decoder' ? 'decoder' : 'encoder'}`;
   if (['ln1', 'ln2', 'ln3'].includes(r)) return `steps.${r}.${pre ? 'pre' : 'post'}`;
@@ -33,7 +38,7 @@ export function consumerOf(step, trace) {
 export function stepName(step, trace) {
   if (!step) return '';
   if (step.isParam) {
-    const where = placeText(step.place);
+    const where = placeText(step.place, trace);
     const name = t('steps.param', { sym: symbolOf(step) });
     return where ? t('steps.withPlace', { name, where }) : name;
   }
@@ -50,20 +55,20 @@ export function stepName(step, trace) {
 }
 const actName = (trace) => ({ gelu: 'GELU', gelu_new: 'GELU (tanh)' })[trace.config && trace.config.activation] || 'ReLU';
 
-// The block a step sits in, named for a reader (self-attention is "masked" in the decoder).
-function blockName(p) {
-  if (p.block === 'self_attention') return t(p.section === 'decoder' ? 'steps.block.maskedSelf' : 'steps.block.self');
+// The block a step sits in, named for a reader (self-attention is "masked" in a decoder).
+function blockName(p, trace) {
+  if (p.block === 'self_attention') return t(wordSection(p.section, trace) === 'decoder' ? 'steps.block.maskedSelf' : 'steps.block.self');
   if (p.block === 'cross_attention') return t('steps.block.cross');
   return '';
 }
 // "(head 1, cross-attention, decoder layer 0)"; '' outside the layers.
-export function placeText(p) {
+export function placeText(p, trace) {
   if (!p || p.layer < 0) return '';
   const parts = [];
   if (p.head >= 0) parts.push(t('steps.head', { h: p.head }));
-  const b = blockName(p);
+  const b = blockName(p, trace);
   if (b) parts.push(b);
-  parts.push(t(p.section === 'decoder' ? 'steps.decoderLayer' : 'steps.encoderLayer', { l: p.layer }));
+  parts.push(t(wordSection(p.section, trace) === 'decoder' ? 'steps.decoderLayer' : 'steps.encoderLayer', { l: p.layer }));
   return parts.join(', ');
 }
 
@@ -71,7 +76,7 @@ export function placeText(p) {
 export function stepTitle(step, trace) {
   const name = stepName(step, trace);
   if (step.role === 'grad' || step.isParam) return name;
-  const where = placeText(step.place);
+  const where = placeText(step.place, trace);
   return where ? t('steps.withPlace', { name, where }) : name;
 }
 
@@ -81,9 +86,9 @@ export function stepCrumbs(step, trace) {
   const of = grad ? trace.get(step.of) : null;
   const p = (of && of.place) || step.place || {};
   const parts = grad ? [t('steps.section.backward')] : [];
-  parts.push(t(`steps.section.${p.section}`));
+  parts.push(t(`steps.section.${wordSection(p.section, trace)}`));
   if (p.layer >= 0) parts.push(t('steps.layer', { l: p.layer }));
-  const b = blockName(p) || (p.block === 'ffn' ? t('steps.block.ffn') : p.block === 'add_norm' ? t('steps.block.addNorm') : '');
+  const b = blockName(p, trace) || (p.block === 'ffn' ? t('steps.block.ffn') : p.block === 'add_norm' ? t('steps.block.addNorm') : '');
   if (b) parts.push(b);
   if (p.head >= 0) parts.push(t('steps.head', { h: p.head }));
   return parts.join(' › ');

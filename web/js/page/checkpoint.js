@@ -144,8 +144,12 @@ function ckError(msg) {
   m.hidden = false;
 }
 
+// "811,728" or "109.5 million" parameters.
+export function paramsText(info) {
+  return info.params >= 1e6 ? t('ckpt.millions', { n: num(info.params / 1e6, 1) }) : num(info.params);
+}
 function describe(info) {
-  const params = info.params >= 1e6 ? t('ckpt.millions', { n: num(info.params / 1e6, 1) }) : num(info.params);
+  const params = paramsText(info);
   return t('ckpt.info', { name: info.name, architecture: info.architecture || info.model_type, params,
     mb: num(info.bytes / 1e6, info.bytes < 1e7 ? 2 : 0), layers: info.num_layers, d_model: info.d_model, heads: info.num_heads });
 }

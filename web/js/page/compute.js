@@ -10,7 +10,7 @@ import { FIELDS, buildModel, presetHasText, presetHasWeights, overrides, estimat
 import { showError, clearError, showNotice } from './messages.js';
 import { coreErrorText } from '../engine/core-errors.js';
 import { t, num } from '../lib/i18n.js';
-import { engineRequest, noteRun } from './run-options.js';
+import { engineRequest, noteRun, CHECKPOINT_PRESET } from './run-options.js';
 
 const MAX_FLOATS = 96e6; // ~384 MB of float32 in the trace: beyond that the tab would struggle
 
@@ -78,6 +78,21 @@ function wantedIds(state) {
   return [state.step, onScreen && onScreen.id].filter(Boolean);
 }
 
+// A checkpoint's settings are its own (its weights fix them): a request that changes one (the
+// JS API; the form shows them read-only) runs a seeded model of those settings instead, and
+// says so. The checkpoint stays open: its preset brings it back. null: nothing changed.
+async function leaveCheckpoint(req) {
+  const state = req.state;
+  const p = state.preset === CHECKPOINT_PRESET && app.presets.find((x) => x.name === state.preset);
+  const changed = p && p.config && !req.opts.noFallback ? overrides(state, p) : [];
+  if (!changed.length) return null;
+  const next = { ...state, preset: '' };
+  const r = await runOne({ state: next, opts: { ...req.opts, noFallback: true, keepNotice: true } });
+  showNotice(t('ckpt.settingsFallback', { name: app.checkpoint ? app.checkpoint.name : '', title: p.title,
+    changed: changed.map((k) => `${k} = ${state[k]}`).join(', '), seed: next.seed }));
+  return r;
+}
+
 async function runOne(req) {
   const state = req.state;
   const est = estimateFloats(state);
@@ -88,6 +103,8 @@ async function runOne(req) {
     showError(msg);
     throw new Error(msg);
   }
+  const moved = await leaveCheckpoint(req);
+  if (moved) return moved;
   const { model, options, checkpoint } = engineRequest(buildModel(state, app.presets), state, req.opts);
   const words = (state.text.match(/\S+/g) || []).length;
   setBusy(true, t('errors.status_what', { d_model: state.d_model, words }));

@@ -10,6 +10,7 @@ import {
 import { showError, showNotice } from './messages.js';
 import { requestCompute } from './compute.js';
 import { t, has } from '../lib/i18n.js';
+import { lockSettings, isCheckpointPreset, checkpointSummary } from './checkpoint-form.js';
 
 // [key, label, options or hint] for every configuration field, in the schema's order. Which
 // fields exist, their order, types, ranges and enum values come from the core's schema; their
@@ -139,13 +140,16 @@ export function onSetting(key, debounce) {
 }
 
 export function settingsSummary(s) {
-  return [
-    `d_model ${s.d_model}`, t('form.summary.heads', { n: s.num_heads }), `d_ff ${s.d_ff}`,
-    t('form.summary.layers', { enc: s.num_layers, dec: s.decoder_layers }), t('form.summary.norm', { norm: s.norm }),
-    s.activation === 'gelu' ? 'GELU' : s.activation === 'gelu_new' ? 'GELU (tanh)' : 'ReLU', s.causal ? t('form.summary.causal') : '', s.scale ? '' : t('form.summary.noScale'),
-    t('form.summary.positions', { positional: s.positional }), s.tokenizer,
-    t('form.summary.seed', { seed: s.seed }),
-  ].filter(Boolean).join(' · ');
+  const p = summaryParts(s);
+  return [p.shape, p.layers, ...p.rest, s.tokenizer, t('form.summary.seed', { seed: s.seed })].filter(Boolean).join(' · ');
+}
+function summaryParts(s) {
+  return {
+    shape: [`d_model ${s.d_model}`, t('form.summary.heads', { n: s.num_heads }), `d_ff ${s.d_ff}`].join(' · '),
+    layers: t('form.summary.layers', { enc: s.num_layers, dec: s.decoder_layers }),
+    rest: [t('form.summary.norm', { norm: s.norm }), s.activation === 'gelu' ? 'GELU' : s.activation === 'gelu_new' ? 'GELU (tanh)' : 'ReLU',
+      s.causal ? t('form.summary.causal') : '', s.scale ? '' : t('form.summary.noScale'), t('form.summary.positions', { positional: s.positional })],
+  };
 }
 
 export function syncVisibility() {
@@ -187,12 +191,15 @@ export function syncForm(state = app.state, force = false) {
     desc.append(withCode(p.description));
     if (p.source) desc.append(' ', el('span', 'source', t('form.source', { source: p.source })));
     const ov = overrides(state, p);
-    if (presetHasWeights(p)) {
+    if (isCheckpointPreset(p)) {
+      // its settings are shown read-only, with their own sentence (checkpoint-form.js)
+    } else if (presetHasWeights(p)) {
       desc.append(' ', el('span', 'lock', ov.length ? t('form.changed', { list: ov.join(', ') }) : t('form.weightsFixed')));
     } else if (ov.length) desc.append(' ', el('span', 'lock', t('form.changed', { list: ov.join(', ') })));
   } else {
     desc.textContent = t('form.seededDesc');
   }
-  $('settings-summary').textContent = settingsSummary(state);
   syncVisibility();
+  lockSettings(p, app.checkpoint);
+  $('settings-summary').textContent = isCheckpointPreset(p) ? (p.config ? checkpointSummary(state, app.checkpoint, summaryParts(state)) : '') : settingsSummary(state);
 }

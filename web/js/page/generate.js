@@ -3,8 +3,11 @@
 // row, append it, run again, until </s> — listing every round (the decoder input growing, the
 // chosen token and its probability); any round can be revisited (the walkthrough then shows
 // that round). A classifier shows its predicted label and every label's probability. And the
-// switch that adds the backward pass to the walkthrough.
+// switch that adds the backward pass to the walkthrough. A decoder-only checkpoint (GPT-2,
+// model/stack.js) generates the same way from its text (until <|endoftext|> or its length
+// limit); its rounds are listed, not revisited (the page holds its text, not the ids).
 import { t, num } from '../lib/i18n.js';
+import { decoderOnly } from '../model/stack.js';
 import { app } from './app.js';
 import { $, el } from '../lib/dom.js';
 import { chooseRound } from './run-options.js';
@@ -14,10 +17,12 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 let hooks = null;
 let animating = 0;
 
+// The model generates: an encoder–decoder, or a decoder-only checkpoint.
+const generates = (trace) => !!trace && (trace.config.decoder_layers > 0 || decoderOnly(trace));
+
 export function installGenerate(h) {
   hooks = h;
   $('generate').textContent = t('generate.button');
-  $('generate').title = t('generate.buttonTitle');
   $('generate').addEventListener('click', () => generate().catch(() => {}));
   $('backward').addEventListener('change', () => {
     app.backward = $('backward').checked;
@@ -27,7 +32,7 @@ export function installGenerate(h) {
 
 // Decodes and shows the rounds one after the other; resolves with the generated tokens.
 export async function generate() {
-  if (!app.trace || !app.trace.config.decoder_layers) throw new Error(t('generate.needsDecoder'));
+  if (!generates(app.trace)) throw new Error(t('generate.needsDecoder'));
   $('generate').disabled = true;
   try {
     await hooks.requestCompute(app.state, { generate: true });
@@ -38,8 +43,8 @@ export async function generate() {
   }
 }
 
-function roundText(r, k) {
-  const input = ['<s>', ...(r.decoder_input ? r.decoder_input.split(' ') : [])].join(' ');
+function roundText(r, k, dec) {
+  const input = [...(dec ? [] : ['<s>']), ...(r.decoder_input ? r.decoder_input.split(' ') : [])].join(' ');
   return { n: `${k + 1}.`, input, token: r.token, p: `p = ${num(r.prob, 3)}` };
 }
 
@@ -48,25 +53,27 @@ async function showRounds(animate) {
   const list = $('rounds');
   const r = app.rounds;
   const token = ++animating;
+  const dec = decoderOnly(app.trace);
   list.replaceChildren();
-  $('gen-output').textContent = r ? t('generate.output', { tokens: r.generated.join(' ') || t('generate.nothing') }) : '';
+  $('gen-output').textContent = r ? t('generate.output', { tokens: r.generated.join(' ') || t(dec ? 'generate.nothing.decoderOnly' : 'generate.nothing') }) : '';
   if (!r) return;
   const current = app.round ? app.round.index : r.list.length - 1;
   for (let k = 0; k < r.list.length; k++) {
     if (animate) await sleep(140);
     if (token !== animating) return;
-    const rt = roundText(r.list[k], k);
-    const b = el('button', 'round');
+    const rt = roundText(r.list[k], k, dec);
+    const b = el(dec ? 'span' : 'button', 'round');
     b.type = 'button';
     b.dataset.round = k;
     b.append(el('span', 'round-n', rt.n), el('span', 'round-in mono', rt.input), el('span', 'round-arrow', ' → '),
       el('strong', 'round-tok mono', rt.token), el('span', 'round-p muted', ` ${rt.p}`));
-    b.title = t('generate.round', { n: k + 1, input: rt.input, token: rt.token, p: rt.p });
+    b.title = t(dec ? 'generate.round.decoderOnly' : 'generate.round', { n: k + 1, input: rt.input, token: rt.token, p: rt.p });
     if (k === current) b.setAttribute('aria-current', 'step');
-    b.addEventListener('click', () => {
-      chooseRound(k, app.state);
-      hooks.requestCompute(app.state).catch(() => {});
-    });
+    if (!dec)
+      b.addEventListener('click', () => {
+        chooseRound(k, app.state);
+        hooks.requestCompute(app.state).catch(() => {});
+      });
     const li = el('li');
     li.append(b);
     list.append(li);
@@ -88,8 +95,9 @@ function showPrediction(meta, trace) {
 
 // After every new trace: the panel for this model.
 export function updateModelPanel(trace) {
-  const dec = trace.config.decoder_layers > 0;
+  const dec = generates(trace);
   $('gen-box').hidden = !dec;
+  $('generate').title = t(decoderOnly(trace) ? 'generate.buttonTitle.decoderOnly' : 'generate.buttonTitle');
   showPrediction(app.lastMeta, trace);
   if (dec) showRounds(false);
   $('backward').checked = app.backward;

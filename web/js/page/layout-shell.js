@@ -32,6 +32,12 @@ export function closePanels() {
   $('step').scrollIntoView({ block: 'start' });
 }
 
+// What a checkpoint is, in words: "GPT-2, a decoder-only (causal) language model".
+export function checkpointKind(ck, config) {
+  const kindKey = has(`shell.tag.kind.${ck.model_type}`) ? `shell.tag.kind.${ck.model_type}` : `shell.tag.kind.${config.causal ? 'causal' : 'encoder'}`;
+  return t(kindKey);
+}
+
 // The subtitle: encoder–decoder, encoder with a classifier, with a masked-word head, or a
 // bare encoder, with its layer counts; for a checkpoint (`ck`: its info from the core) what it
 // is — GPT-2 is a decoder-only language model, not an encoder — named from its model_type
@@ -40,8 +46,7 @@ export function describeModel(config, ck = null) {
   if (!config) return;
   const enc = config.num_layers, dec = config.decoder_layers;
   if (ck) {
-    const kindKey = has(`shell.tag.kind.${ck.model_type}`) ? `shell.tag.kind.${ck.model_type}` : `shell.tag.kind.${config.causal ? 'causal' : 'encoder'}`;
-    $('tagline').textContent = t('shell.tag.checkpoint', { kind: t(kindKey), architecture: ck.architecture || ck.model_type, name: ck.name, enc });
+    $('tagline').textContent = t('shell.tag.checkpoint', { kind: checkpointKind(ck, config), architecture: ck.architecture || ck.model_type, name: ck.name, enc });
     return;
   }
   let key = 'shell.tag.encoder';

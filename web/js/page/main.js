@@ -30,7 +30,7 @@ import { installWeightsIO, useWeights, loadWeights, exportWeights } from './weig
 import { installCheckpoint, loadCheckpoint, openLinkedCheckpoint } from './checkpoint.js';
 import { t } from '../lib/i18n.js';
 import { installPhoneBar, describeModel, closePanels } from './layout-shell.js';
-import { showIntro } from './intro.js';
+import { showIntro, introModel } from './intro.js';
 import { installLab, labTraceShown, readLabURL, dropLabSpec, intervene, sweep } from './lab-page.js';
 
 // The reader's language is set by language.js (imported first); the static markup follows it.
@@ -43,6 +43,7 @@ onTraceShown(async (prevTrace, trace, opts) => {
   updateModelPanel(trace);
   showTextNote(trace);
   describeModel(trace.config, app.shownState?.preset === 'checkpoint' ? app.checkpoint : null);
+  introModel(app.shownState?.preset === 'checkpoint' ? app.checkpoint : null, trace.config);
   buildToc();
   const onScreen = prevTrace ? prevTrace.steps[app.index]?.id : null;
   const wanted = opts.useStateStep || !onScreen ? app.state.step : onScreen;

@@ -59,13 +59,17 @@ export function provenanceFor(step) {
   return [w.text, unk].filter(Boolean).join(' ');
 }
 
+// A figure (view=figure) leaves the line out, except for a checkpoint: a figure of someone's
+// pretrained weights says on every step where they came from, as the <encoder-walkthrough>
+// element does (figure.css shows the line with class `in-figure`).
 export function showProvenance(step) {
   const node = $('provenance');
   if (!node) return;
-  const text = provenanceFor(step);
+  const figureCkpt = app.view && app.view.view === 'figure' && weightsSource() === 'checkpoint';
+  const text = figureCkpt ? weightsInfo().text : provenanceFor(step);
   node.textContent = text;
   node.hidden = !text;
-  node.className = `provenance ${text ? weightsInfo().kind : ''}`;
+  node.className = `provenance ${text ? weightsInfo().kind : ''}${figureCkpt ? ' in-figure' : ''}`;
 }
 
 // The words of the sentence(s) outside a trained model's vocabulary.

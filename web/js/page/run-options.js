@@ -4,7 +4,7 @@
 // generation round the reader went back to (its decoder input), and weights a reader trained
 // or loaded (a preset named USER_PRESET whose model file says weights: USER_WEIGHTS).
 import { app } from './app.js';
-import { CONFIG_KEYS } from '../model/settings.js';
+import { CONFIG_KEYS, CHECKPOINT_WEIGHTS } from '../model/settings.js';
 import { labState } from '../lab/state.js';
 import { engineOptions } from '../lab/spec.js';
 
@@ -12,7 +12,7 @@ export const USER_PRESET = 'your-weights';
 export const USER_WEIGHTS = 'user:';
 // A Hugging Face checkpoint the engine holds (checkpoint.js): run with the text, never reloaded.
 export const CHECKPOINT_PRESET = 'checkpoint';
-export const CHECKPOINT_WEIGHTS = 'checkpoint:';
+export { CHECKPOINT_WEIGHTS };
 
 // The backward switch survives the reload of a language switch (language.js), which keeps
 // everything else in the URL: kept in sessionStorage for that one reload.
@@ -37,6 +37,12 @@ if (typeof window !== 'undefined')
 export function engineRequest(model, state, opts = {}) {
   if (model.weights === CHECKPOINT_WEIGHTS) {  // fills for a masked LM; generation when asked
     const options = opts.generate ? { fills: true, generate: true } : { fills: true };
+    // The backward switch asked too: the core says why a checkpoint has none (backward_error,
+    // shown beside the switch) instead of the switch doing nothing.
+    if (app.backward) options.backward = true;
+    // The what-if lab's interventions too (the core applies them to the checkpoint's weights
+    // and steps, or says why not, e.g. no lens without a head that reads layers).
+    Object.assign(options, engineOptions(labState.spec));
     return { model, options, checkpoint: { text: model.text || '', text2: model.text2 || '' } };
   }
   const options = {};

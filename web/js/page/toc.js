@@ -20,7 +20,7 @@ export function stepHref(id) {
 export function buildToc() {
   const trace = app.trace;
   const root = $('toc-list');
-  const sections = outline(trace.steps);
+  const sections = outline(trace.steps, trace);
   const base = toURL({ ...app.shownState, step: '' }, app.presets, { embed: app.embed ? '1' : '' });
   tocLinks = new Array(trace.steps.length);
   const link = (s, text) => {

@@ -5,8 +5,9 @@
 // titles. Every block is a link to its first step; the block on screen is marked
 // aria-current; the heads of an attention block on screen can be chosen. Deliberately left
 // out: drawing tensors or numbers (the step card does that).
-import { t } from '../lib/i18n.js';
+import { t, has } from '../lib/i18n.js';
 import { el } from '../lib/dom.js';
+import { decoderOnly } from '../model/stack.js';
 
 // ---- the model of the map: sections → layers → blocks, each block a set of step indices ----
 
@@ -102,12 +103,14 @@ function backwardBlock(s) {
 
 // ---- words ---------------------------------------------------------------------------------
 
-function blockLabel(b, secKey, norm) {
-  if (b.type.startsWith('grad_')) return gradLabel(b);
-  if (b.type === 'self_attention') return t(secKey === 'decoder' ? 'map.block.maskedSelfAttention' : 'map.block.selfAttention');
+// `dec`: the words of a decoder-only model (model/stack.js), whose one stack is section "encoder".
+const wordKey = (key, dec) => (dec && has(`${key}.decoderOnly`) ? `${key}.decoderOnly` : key);
+function blockLabel(b, secKey, norm, dec) {
+  if (b.type.startsWith('grad_')) return gradLabel(b, dec);
+  if (b.type === 'self_attention') return t(secKey === 'decoder' || dec ? 'map.block.maskedSelfAttention' : 'map.block.selfAttention');
   if (b.type === 'stack_output') {
     const pre = norm === 'pre' ? 'FinalNorm' : '';
-    return t(secKey === 'decoder' ? `map.block.decoderOutput${pre}` : `map.block.encoderOutput${pre}`);
+    return t(secKey === 'decoder' ? `map.block.decoderOutput${pre}` : wordKey(`map.block.encoderOutput${pre}`, dec));
   }
   if (secKey === 'target' && b.type === 'embed') return t('map.block.targetEmbed');
   if (secKey === 'target' && b.type === 'tokens') return t('map.block.targetTokens');
@@ -115,13 +118,13 @@ function blockLabel(b, secKey, norm) {
   if ((secKey === 'classifier' || secKey === 'masked_lm') && b.type !== 'classifier') return t(`map.block.mlm_${b.type}`);
   return t(`map.block.${b.type}`);
 }
-function gradLabel(b) {
+function gradLabel(b, dec) {
   if (!b.of) return t(b.type === 'grad_params' ? 'map.grad.params' : 'map.grad.other');
-  if (b.of.layer >= 0) return t(`map.grad.${b.of.section}Layer`, { n: b.of.layer });
-  return t(`map.grad.${b.of.section}`);
+  if (b.of.layer >= 0) return t(`map.grad.${dec && b.of.section === 'encoder' ? 'decoder' : b.of.section}Layer`, { n: b.of.layer });
+  return t(wordKey(`map.grad.${b.of.section}`, dec));
 }
 function sectionTitle(sec, model, config) {
-  if (sec.key === 'encoder') return t('map.sec.encoder', { n: sec.layers.filter((l) => l.layer >= 0).length, norm: t(`map.norm.${model.norm}`) });
+  if (sec.key === 'encoder') return t(wordKey('map.sec.encoder', model.decoderOnly), { n: sec.layers.filter((l) => l.layer >= 0).length, norm: t(`map.norm.${model.norm}`) });
   if (sec.key === 'decoder') return t('map.sec.decoder', { n: sec.layers.filter((l) => l.layer >= 0).length, norm: t(`map.norm.${model.norm}`) });
   if (sec.key === 'classifier') return t('map.sec.classifier', { n: config.num_labels });
   return t(`map.sec.${sec.key}`);
@@ -133,6 +136,7 @@ function sectionTitle(sec, model, config) {
 // (markMap needs it).
 export function drawMap(root, trace, href, current) {
   const model = mapModel(trace.steps, trace.config || {});
+  model.decoderOnly = decoderOnly(trace);
   const frag = document.createDocumentFragment();
   for (const sec of model.sections) frag.append(drawSection(sec, model, trace, href, current));
   root.replaceChildren(frag);
@@ -149,21 +153,21 @@ function drawSection(sec, model, trace, href, current) {
   const currentBlock = model.nodeOf[current];
   for (const ly of sec.layers) {
     if (ly.layer < 0) {
-      box.append(drawBlocks(ly.blocks, sec.key, model.norm, href));
+      box.append(drawBlocks(ly.blocks, sec.key, model, href));
       continue;
     }
     const here = currentBlock && currentBlock.section === sec.key && currentBlock.layer === ly.layer;
     const open = !collapse || here || (ly.layer === 0 && !(currentBlock && currentBlock.section === sec.key));
-    box.append(drawLayer(ly, sec.key, open, model.norm, href));
+    box.append(drawLayer(ly, sec.key, open, model, href));
   }
   return box;
 }
 
 // One layer: a titled frame with its blocks in order; a collapsed layer is one link.
-function drawLayer(ly, secKey, open, norm, href) {
+function drawLayer(ly, secKey, open, model, href) {
   const frame = el('div', 'map-layer');
   frame.dataset.layer = ly.layer;
-  const title = t(secKey === 'decoder' ? 'map.layer.decoder' : 'map.layer.encoder', { n: ly.layer });
+  const title = t(secKey === 'decoder' || model.decoderOnly ? 'map.layer.decoder' : 'map.layer.encoder', { n: ly.layer });
   if (!open) {
     const a = link(ly.blocks[0].first, href, title, 'map-node map-layer-collapsed');
     a.title = t('map.layer.collapsedTitle', { n: ly.layer });
@@ -173,15 +177,15 @@ function drawLayer(ly, secKey, open, norm, href) {
     return frame;
   }
   frame.append(el('p', 'map-layer-title', title));
-  frame.append(drawBlocks(ly.blocks, secKey, norm, href));
+  frame.append(drawBlocks(ly.blocks, secKey, model, href));
   return frame;
 }
 
-function drawBlocks(blocks, secKey, norm, href) {
+function drawBlocks(blocks, secKey, model, href) {
   const ol = el('ol', 'map-flow');
   for (const b of blocks) {
     const li = el('li', `map-item map-${b.type.startsWith('grad_') ? 'grad' : b.type}`);
-    const a = link(b.first, href, blockLabel(b, secKey, norm), 'map-node');
+    const a = link(b.first, href, blockLabel(b, secKey, model.norm, model.decoderOnly), 'map-node');
     a.dataset.block = b.type;
     if (b.type === 'cross_attention') a.append(el('span', 'map-reads', t('map.readsH')));
     li.append(a);

@@ -3,6 +3,7 @@
 // model ("A — attention weights, 4×5 per head"), with the current step's symbol marked.
 import { t } from '../lib/i18n.js';
 import { symbolOf, paramName } from '../model/symbols.js';
+import { decoderOnly, stackKey } from '../model/stack.js';
 
 const shapeOf = (s) => s.shape.filter((_, k) => !(s.axes && s.axes[k] && s.axes[k].name === 'batch')).join('×') || '1';
 
@@ -17,10 +18,19 @@ export function notationEntries(trace) {
     if (text && !e.shapes.includes(text)) e.shapes.push(text);
   };
   for (const s of trace.steps)
-    if (s.role && s.role !== 'grad') add(symbolOf(s, trace), `notation.${s.role === 'output' && s.place.block !== 'stack_output' ? 'layerOutput' : s.role}`, shapeOf(s), s.place.head >= 0);
+    if (s.role && s.role !== 'grad') add(symbolOf(s, trace), roleKey(s, trace), shapeOf(s), s.place.head >= 0);
   for (const p of trace.params) add(symbolOf(p), `notation.param.${paramName(p)}`, shapeOf(p), false);
   if (trace.steps.some((s) => s.role === 'grad')) add('∂L/∂T', 'notation.grad', '', false);
   return [...bySym.values()];
+}
+
+// A step's meaning in the key: a layer's output, or its role's (the stack's output of a model
+// without a decoder is what its head reads, not a memory for cross-attention; a decoder-only
+// checkpoint's words are a decoder's, model/stack.js).
+function roleKey(s, trace) {
+  if (s.role === 'output' && s.place.block !== 'stack_output') return 'notation.layerOutput';
+  if (s.role === 'output' && !(trace.config && trace.config.decoder_layers > 0) && !decoderOnly(trace)) return 'notation.output.encoderOnly';
+  return stackKey(`notation.${s.role}`, trace);
 }
 
 // The symbol the key marks for a step: its own, or a gradient's tensor's.

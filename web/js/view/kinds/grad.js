@@ -7,6 +7,7 @@
 import { sumOf, fmt, term, paren, list, symOf, quoted } from './common.js';
 import { exact } from '../../lib/format.js';
 import { t as tr } from '../../lib/i18n.js';
+import { wordSection } from '../../model/stack.js';
 
 const size = (t) => t.data.length;
 const last = (t) => t.shape[t.shape.length - 1];
@@ -239,7 +240,7 @@ function stepName(trace, Y) {
   if (!Y) return '?';
   const p = Y.place || {};
   const where = [];
-  if (p.section === 'encoder' || p.section === 'decoder') where.push(tr(`explain.place.${p.section}${p.layer >= 0 ? 'Layer' : ''}`, { l: p.layer }));
+  if (p.section === 'encoder' || p.section === 'decoder') where.push(tr(`explain.place.${wordSection(p.section, trace)}${p.layer >= 0 ? 'Layer' : ''}`, { l: p.layer }));
   if (p.head >= 0) where.push(tr('explain.place.head', { h: p.head }));
   return where.length ? `${symOf(Y, trace)} (${where.join(', ')})` : symOf(Y, trace);
 }

@@ -3,20 +3,22 @@
 // function returns {text, tut}: why the step exists and what this model's numbers show.
 import { t, num } from '../../lib/i18n.js';
 import { rowsOf, colLabel, spread, mean, argmax, topSoftmax, finite, tok } from './stats.js';
+import { stackKey, wordSection } from '../../model/stack.js';
 
-const kindOfBlock = (p) => (p.block === 'cross_attention' ? 'cross' : p.section === 'decoder' ? 'masked' : 'self');
+// A decoder-only checkpoint's self-attention is a decoder's, masked (model/stack.js).
+const kindOfBlock = (p, trace) => (p.block === 'cross_attention' ? 'cross' : wordSection(p.section, trace) === 'decoder' ? 'masked' : 'self');
 
-export function maskNote(step) {
+export function maskNote(step, trace) {
   const d = step.data;
   const blocked = finite(d).length === d.length ? 0 : d.length - finite(d).length;
-  const why = t(`notes.mask.${step.role}`);
+  const why = t(stackKey(`notes.mask.${step.role}`, trace));
   return { text: `${why} ${t('notes.mask.count', { blocked, total: d.length })}`, tut: 'understanding' };
 }
 
 export function qkvNote(step, trace) {
   const c = trace.config;
   const fact = t('notes.qkv.split', { d: c.d_model, h: c.num_heads, dk: c.d_model / c.num_heads });
-  return { text: `${t(`notes.${step.role}.${kindOfBlock(step.place)}`)} ${fact}`, tut: step.place.block === 'cross_attention' ? 'fundamentals' : 'math' };
+  return { text: `${t(`notes.${step.role}.${kindOfBlock(step.place, trace)}`)} ${fact}`, tut: step.place.block === 'cross_attention' ? 'fundamentals' : 'math' };
 }
 
 export function scoresNote(step, trace) {
@@ -66,7 +68,7 @@ export function weightsNote(step, trace, info) {
   const facts = attendedFacts(step, trace, b);
   const list = facts.slice(0, 6).map((f) => t('notes.weights.pair', { q: f.q, k: f.k, w: num(f.w, 2) })).join('; ');
   const avgTop = mean(facts.map((f) => f.w)), uniform = mean(facts.map((f) => 1 / Math.max(1, f.n)));
-  const parts = [t(`notes.weights.${kindOfBlock(step.place)}`), t('notes.weights.fact', { list, top: num(avgTop, 2), uniform: num(uniform, 2), sentence: batches > 1 ? b + 1 : 0 })];
+  const parts = [t(`notes.weights.${kindOfBlock(step.place, trace)}`), t('notes.weights.fact', { list, top: num(avgTop, 2), uniform: num(uniform, 2), sentence: batches > 1 ? b + 1 : 0 })];
   if (!info.trained) parts.push(t('notes.weights.seeded'));
   return { text: parts.join(' '), tut: step.place.block === 'cross_attention' ? 'fundamentals' : 'math' };
 }

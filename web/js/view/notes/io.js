@@ -3,6 +3,7 @@
 // probabilities and the loss. Each function returns {text, tut}.
 import { t, num } from '../../lib/i18n.js';
 import { rowsOf, colLabel, argmax, mean, norm, tok, sig } from './stats.js';
+import { stackKey } from '../../model/stack.js';
 
 export function tokensNote(step, trace) {
   const V = (trace.text.vocab || []).length;
@@ -30,7 +31,7 @@ export function positionalNote(step, trace) {
 export function inputNote(step, trace) {
   const ins = step.inputs.map((id) => trace.get(id)).filter(Boolean);
   const emb = ins.find((s) => ['embedding', 'target_embedding'].includes(s.role));
-  const key = { decoder_input: 'notes.input.decoder', embedding_sum: 'notes.input.sum', target_embedding_sum: 'notes.input.sum' }[step.role] || 'notes.input.encoder';
+  const key = { decoder_input: 'notes.input.decoder', embedding_sum: 'notes.input.sum', target_embedding_sum: 'notes.input.sum' }[step.role] || stackKey('notes.input.encoder', trace);
   const pos = ins.find((s) => ['positional', 'target_positional'].includes(s.role));
   const why = t(key);
   if (step.kind !== 'add' || !emb || !pos || !emb.data || !pos.data) return { text: why, tut: 'fundamentals' };
@@ -56,10 +57,10 @@ export function logitsNote(step, trace) {
   const r = topRows(step, trace)[0];
   const j = argmax(r.data);
   const fact = t(r.label !== null ? 'notes.logits.fact' : 'notes.logits.factOne', { tok: tok(colLabel(trace, step, j, r.b)), z: num(r.data[j], 2), row: tok(r.label) });
-  return { text: `${t(`notes.logits.${step.place.section}`)} ${fact}`, tut: 'fundamentals' };
+  return { text: `${t(stackKey(`notes.logits.${step.place.section}`, trace))} ${fact}`, tut: 'fundamentals' };
 }
 export function probsNote(step, trace, info) {
-  const parts = [t(`notes.probs.${step.place.section}`)];
+  const parts = [t(stackKey(`notes.probs.${step.place.section}`, trace))];
   for (const r of topRows(step, trace).slice(0, 3)) {
     const j = argmax(r.data);
     parts.push(t(r.label !== null ? 'notes.probs.fact' : 'notes.probs.factOne', { tok: tok(colLabel(trace, step, j, r.b)), p: num(r.data[j], 3), row: tok(r.label) }));

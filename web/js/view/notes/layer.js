@@ -3,6 +3,7 @@
 // returns {text, tut}: why the step exists and what this model's numbers show.
 import { t, num } from '../../lib/i18n.js';
 import { rowsOf, mean, norm } from './stats.js';
+import { stackKey } from '../../model/stack.js';
 
 // A residual R = x + f(x): how much the sublayer changed each row, ‖f(x)‖ / ‖x‖.
 export function residualNote(step, trace) {
@@ -55,7 +56,7 @@ export function ffnOutNote(step, trace) {
 export function outputNote(step, trace) {
   const p = step.place;
   const key = step.role === 'decoder_output' ? 'notes.output.decoder'
-    : p.block === 'stack_output' ? (trace.config.decoder_layers > 0 ? 'notes.output.memory' : 'notes.output.encoder') : 'notes.output.layer';
+    : p.block === 'stack_output' ? (trace.config.decoder_layers > 0 ? 'notes.output.memory' : stackKey('notes.output.encoder', trace)) : stackKey('notes.output.layer', trace);
   const n = mean(rowsOf(trace, step).map((r) => norm(r.data)));
   return { text: `${t(key)} ${t('notes.output.fact', { norm: num(n, 2), d: trace.config.d_model })}`, tut: 'fundamentals' };
 }

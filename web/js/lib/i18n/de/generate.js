@@ -3,10 +3,13 @@
 export default {
   'generate.button': 'Erzeugen ▶',
   'generate.buttonTitle': 'Gierige Dekodierung (greedy decoding): den Decoder laufen lassen, das wahrscheinlichste nächste Token anhängen, erneut laufen lassen, bis </s>',
+  'generate.buttonTitle.decoderOnly': 'Gierige Generierung (greedy decoding): das Modell auf dem Text laufen lassen, das wahrscheinlichste nächste Token anhängen, erneut laufen lassen, bis <|endoftext|> oder zur Längengrenze',
   'generate.needsDecoder': 'Erzeugen braucht ein Encoder-Decoder-Modell (Decoder-Schichten > 0)',
   'generate.output': 'Ausgabe: {tokens}',
   'generate.nothing': '(nichts vor </s>)',
+  'generate.nothing.decoderOnly': '(nichts vor <|endoftext|>)',
   'generate.round': 'Runde {n}: Der Decoder liest „{input}“; das wahrscheinlichste Token der letzten Zeile ist „{token}“ ({p}). Klicken, um diese Runde durchzugehen.',
+  'generate.round.decoderOnly': 'Runde {n}: Das Modell liest „{input}“; das wahrscheinlichste Token der letzten Zeile ist „{token}“ ({p}). Der Walkthrough zeigt die letzte Runde (den Text mit allen generierten Tokens).',
   'generate.percent': '{value} %',
   'generate.prediction': 'Vorhersage: ',
   'generate.noBackward': 'Kein Rückwärtsdurchlauf für dieses Modell: {why}.',

@@ -10,6 +10,7 @@ export default {
   'notes.tut.anatomy': 'Transformer Anatomy',
 
   'notes.mask.attention_mask': 'Die Maske wird vor der Softmax zu den Scores addiert: 0, wo eine Abfrage (Query) einen Schlüssel (Key) ansehen darf, −∞, wo nicht — dieser Schlüssel erhält dann genau das Gewicht 0. Im Encoder verdeckt sie das Padding und, in einem kausalen Modell, spätere Tokens.',
+  'notes.mask.attention_mask.decoderOnly': 'Die Maske wird vor der Softmax zu den Scores addiert: 0, wo eine Abfrage (Query) einen Schlüssel (Key) ansehen darf, −∞, wo nicht — dieser Schlüssel erhält dann genau das Gewicht 0. In einem Modell nur aus Decoder-Schichten ist sie kausal: Jede Position sieht sich selbst und die Positionen davor, nie eine spätere (und kein Padding).',
   'notes.mask.decoder_mask': 'Der Decoder sagt jedes Token aus den vorangehenden vorher, also darf Position i keine späteren Positionen sehen: Die kausale Maske setzt −∞ oberhalb der Diagonale (und auf das Padding).',
   'notes.mask.cross_mask': 'In der Kreuzaufmerksamkeit liest jede Decoder-Position die Tokens des Encoders; diese Maske verdeckt nur das Padding des Encoders, nie ein echtes Quelltoken.',
   'notes.mask.count': ({ blocked, total }) => (blocked ? `Hier sind ${blocked} von ${total} Einträgen gesperrt.` : `Hier ist keiner der ${total} Einträge gesperrt: Jede Abfrage darf jeden Schlüssel ansehen.`),
@@ -63,7 +64,9 @@ export default {
   'notes.ffn_out.why': 'Eine zweite lineare Schicht bringt jede Zeile von {dff} auf d = {d} Zahlen zurück, damit sie zum Residualstrom addiert werden kann.',
 
   'notes.output.layer': 'Was diese Schicht an die nächste weitergibt: dieselbe Form wie ihre Eingabe, jedes Token nun durch die anderen informiert.',
+  'notes.output.layer.decoderOnly': 'Was diese Schicht an die nächste weitergibt: dieselbe Form wie ihre Eingabe, jedes Token nun durch sich selbst und die Tokens davor informiert.',
   'notes.output.encoder': 'Die Encoder-Ausgabe H: ein Vektor pro Token, der den ganzen Satz beachtet hat. Der aufgabenspezifische Kopf liest sie.',
+  'notes.output.encoder.decoderOnly': 'Die Decoder-Ausgabe H: ein Vektor pro Token, der sich selbst und die Tokens davor beachtet hat (nie spätere). Der Sprachmodell-Kopf liest jede Zeile, um das folgende Token vorherzusagen.',
   'notes.output.memory': 'Die Encoder-Ausgabe H, das „Gedächtnis“: Die Kreuzaufmerksamkeit jeder Decoder-Schicht nimmt ihre Schlüssel und Werte daraus.',
   'notes.output.decoder': 'Die Decoder-Ausgabe Z: ein Vektor pro Zielposition, der in Scores über das Vokabular umgerechnet wird.',
   'notes.output.fact': 'Die Zeilen haben im Mittel die Länge {norm} (d = {d}).',
@@ -77,6 +80,7 @@ export default {
   'notes.positional.sin': 'Zeile p enthält Sinus und Kosinus von p bei {half} verschiedenen Frequenzen (d/2): Jede Position erhält ein eigenes Muster von Werten zwischen −1 und 1.',
   'notes.positional.learned': 'Hier hat jede Position eine gelernte Zeile aus d = {d} Zahlen (wie bei BERT), die wie die Token-Einbettungen aus einer Tabelle gelesen wird.',
   'notes.input.encoder': 'Die Encoder-Eingabe X: die Einbettung jedes Tokens plus sein Positionsvektor, eine Zeile pro Token.',
+  'notes.input.encoder.decoderOnly': 'Die Decoder-Eingabe X: die Einbettung jedes Tokens plus sein Positionsvektor, eine Zeile pro Token.',
   'notes.input.decoder': 'Die Decoder-Eingabe Y: die bisherigen Zieltokens (beginnend mit <s>), mit derselben Tabelle eingebettet, plus ihre Positionen.',
   'notes.input.sum': 'Token-Einbettung plus gelernte Positionseinbettung, Zeile für Zeile; danach folgt eine LayerNorm, bevor die Schichten sie lesen (wie bei BERT).',
   'notes.input.fact': 'Hier ist der Positionsanteil im Mittel {ratio}-mal so lang wie der Tokenanteil.',
@@ -104,6 +108,8 @@ export default {
   // the what-if lab's lens and attribution steps (issue 20)
   'notes.logits.decoder': 'Die Logit-Linse: die Ausgabe dieser Decoder-Schicht, gelesen vom eigenen Kopf des Modells, als wäre sie die letzte Schicht.',
   'notes.logits.encoder': 'Die Logit-Linse: die Ausgabe dieser Encoder-Schicht, gelesen vom eigenen Kopf des Modells, als wäre sie die letzte Schicht.',
+  'notes.logits.encoder.decoderOnly': 'Die Logit-Linse: die Ausgabe dieser Decoder-Schicht, gelesen vom eigenen Kopf des Modells, als wäre sie die letzte Schicht.',
   'notes.probs.decoder': 'Die Wahrscheinlichkeiten der Logit-Linse: was das Modell antworten würde, wenn es nach dieser Decoder-Schicht aufhörte.',
   'notes.probs.encoder': 'Die Wahrscheinlichkeiten der Logit-Linse: was das Modell antworten würde, wenn es nach dieser Encoder-Schicht aufhörte.',
+  'notes.probs.encoder.decoderOnly': 'Die Wahrscheinlichkeiten der Logit-Linse: was das Modell antworten würde, wenn es nach dieser Decoder-Schicht aufhörte.',
 };

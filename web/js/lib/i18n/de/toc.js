@@ -10,6 +10,7 @@ export default {
   'toc.sec.encoderLayer': 'Encoder-Schicht {n}',
   'toc.sec.decoderLayer': 'Decoder-Schicht {n}',
   'toc.sec.encoderOutput': 'Encoder-Ausgabe',
+  'toc.sec.encoderOutput.decoderOnly': 'Decoder-Ausgabe',
   'toc.sec.decoderInput': 'Decoder-Eingabe',
   'toc.sec.gradParams': 'Rückwärtsdurchlauf: die Gradienten der Parameter',
   'toc.sec.backward': 'Rückwärtsdurchlauf: {section}',

@@ -3,10 +3,13 @@
 export default {
   'generate.button': 'Generate ▶',
   'generate.buttonTitle': 'Greedy decoding: run the decoder, take the most probable next token, append it, run again, until </s>',
+  'generate.buttonTitle.decoderOnly': 'Greedy generation: run the model on the text, take the most probable next token, append it, run again, until <|endoftext|> or the length limit',
   'generate.needsDecoder': 'generation needs an encoder–decoder model (decoder layers > 0)',
   'generate.output': 'Output: {tokens}',
   'generate.nothing': '(nothing before </s>)',
+  'generate.nothing.decoderOnly': '(nothing before <|endoftext|>)',
   'generate.round': 'Round {n}: the decoder reads “{input}”; the last row\'s most probable token is “{token}” ({p}). Click to walk through this round.',
+  'generate.round.decoderOnly': 'Round {n}: the model reads “{input}”; the last row\'s most probable token is “{token}” ({p}). The walkthrough shows the last round (the text with every generated token).',
   'generate.percent': '{value}%',
   'generate.prediction': 'Prediction: ',
   'generate.noBackward': 'No backward pass for this model: {why}.',

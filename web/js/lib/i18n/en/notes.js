@@ -9,6 +9,7 @@ export default {
   'notes.tut.anatomy': 'Transformer Anatomy',
 
   'notes.mask.attention_mask': 'The mask is added to the scores before the softmax: 0 where a query may look at a key, −∞ where it may not, so that key gets weight exactly 0. In the encoder it hides padding (and, in a causal model, later tokens).',
+  'notes.mask.attention_mask.decoderOnly': 'The mask is added to the scores before the softmax: 0 where a query may look at a key, −∞ where it may not, so that key gets weight exactly 0. In a decoder-only model it is causal: each position sees itself and the positions before it, never a later one (and no padding).',
   'notes.mask.decoder_mask': 'The decoder predicts each token from the ones before it, so position i must not see positions after i: the causal mask puts −∞ above the diagonal (and on padding).',
   'notes.mask.cross_mask': 'In cross-attention each decoder position reads the encoder’s tokens; this mask only hides the encoder’s padding, never a real source token.',
   'notes.mask.count': ({ blocked, total }) => (blocked ? `Here ${blocked} of ${total} entries are blocked.` : `Here none of the ${total} entries is blocked: every query may look at every key.`),
@@ -62,7 +63,9 @@ export default {
   'notes.ffn_out.why': 'A second linear layer brings each row back from {dff} to d = {d} numbers, so it can be added to the residual stream.',
 
   'notes.output.layer': 'What this layer hands to the next one: the same shape as its input, each token now informed by the others.',
+  'notes.output.layer.decoderOnly': 'What this layer hands to the next one: the same shape as its input, each token now informed by itself and the tokens before it.',
   'notes.output.encoder': 'The encoder’s output H: one vector per token that has attended to the whole sentence. The task’s head reads it.',
+  'notes.output.encoder.decoderOnly': 'The decoder’s output H: one vector per token that has attended to itself and the tokens before it (never to later ones). The language-model head reads each row to predict the token that follows it.',
   'notes.output.memory': 'The encoder’s output H, the “memory”: every decoder layer’s cross-attention takes its keys and values from it.',
   'notes.output.decoder': 'The decoder’s output Z: one vector per target position, to be turned into scores over the vocabulary.',
   'notes.output.fact': 'Its rows have length {norm} on average (d = {d}).',
@@ -76,6 +79,7 @@ export default {
   'notes.positional.sin': 'Row p holds sin and cos of p at {half} different frequencies (d/2): every position gets a distinct pattern of values between −1 and 1.',
   'notes.positional.learned': 'Here each position has a learned row of d = {d} numbers (BERT style), read from a table like the token embeddings.',
   'notes.input.encoder': 'The encoder’s input X: each token’s embedding plus its position vector, one row per token.',
+  'notes.input.encoder.decoderOnly': 'The decoder’s input X: each token’s embedding plus its position vector, one row per token.',
   'notes.input.decoder': 'The decoder’s input Y: the target tokens so far (starting with <s>) embedded with the same table, plus their positions.',
   'notes.input.sum': 'Token embedding plus learned position embedding, row by row; a LayerNorm follows before the layers read it (BERT style).',
   'notes.input.fact': 'Here the position part is {ratio} times as long as the token part on average.',
@@ -103,6 +107,8 @@ export default {
   // the what-if lab's lens and attribution steps (issue 20)
   'notes.logits.decoder': 'The logit lens: this decoder layer’s output read by the model’s own head, as if it were the last layer.',
   'notes.logits.encoder': 'The logit lens: this encoder layer’s output read by the model’s own head, as if it were the last layer.',
+  'notes.logits.encoder.decoderOnly': 'The logit lens: this decoder layer’s output read by the model’s own head, as if it were the last layer.',
   'notes.probs.decoder': 'The logit lens’s probabilities: what the model would answer if it stopped after this decoder layer.',
   'notes.probs.encoder': 'The logit lens’s probabilities: what the model would answer if it stopped after this encoder layer.',
+  'notes.probs.encoder.decoderOnly': 'The logit lens’s probabilities: what the model would answer if it stopped after this decoder layer.',
 };

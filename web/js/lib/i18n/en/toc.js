@@ -10,6 +10,7 @@ export default {
   'toc.sec.encoderLayer': 'Encoder layer {n}',
   'toc.sec.decoderLayer': 'Decoder layer {n}',
   'toc.sec.encoderOutput': 'Encoder output',
+  'toc.sec.encoderOutput.decoderOnly': 'Decoder output',
   'toc.sec.decoderInput': 'Decoder input',
   'toc.sec.gradParams': 'Backward: the parameters’ gradients',
   'toc.sec.backward': 'Backward: {section}',

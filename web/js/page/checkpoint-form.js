@@ -1,0 +1,60 @@
+// checkpoint-form.js — the settings form while a checkpoint is on screen: the settings shown
+// are the checkpoint's own (its config.json, as the engine read it: run-options.js noteRun
+// learns them from the first run), read-only, since its weights fix them; the ones a
+// checkpoint does not have (the seed of seeded weights, the page's own tokenizers) are hidden;
+// one sentence says so and how to try other settings. A decoder-only checkpoint's layers are
+// labelled decoder layers (model/stack.js). Until its first run the grid is hidden (it would
+// show the previous model's settings).
+import { $, el } from '../lib/dom.js';
+import { t } from '../lib/i18n.js';
+import { CONFIG_KEYS, FIELDS } from '../model/settings.js';
+import { CHECKPOINT_PRESET } from './run-options.js';
+
+// Settings a checkpoint has no value for: its weights and tokenizer are its own.
+const NOT_A_CHECKPOINT_SETTING = new Set(['seed', 'tokenizer', 'bpe_merges']);
+
+// A checkpoint's config with causal self-attention and no cross-attention decoder: GPT-2's.
+const decoderOnlyConfig = (c) => !!c && !!c.causal && !(c.decoder_layers > 0);
+
+export const isCheckpointPreset = (p) => !!p && p.name === CHECKPOINT_PRESET;
+
+// Locks (or, `p` not a checkpoint, unlocks) the form's fields. `ck`: the open checkpoint's info.
+export function lockSettings(p, ck) {
+  const on = isCheckpointPreset(p);
+  const decOnly = on && decoderOnlyConfig(p.config);
+  for (const key of CONFIG_KEYS) {
+    const input = $(`f-${key}`);
+    const row = input && input.closest('.setting');
+    if (!row) continue;
+    input.disabled = on;
+    if (on && (NOT_A_CHECKPOINT_SETTING.has(key) || (decOnly && key === 'decoder_layers'))) row.hidden = true;
+    else if (key !== 'bpe_merges') row.hidden = false;
+    // A float the engine read as float32 (layer_norm_eps 1e-5 → 0.000009999999747…) as written.
+    if (on && FIELDS[key].type === 'float' && typeof p.config?.[key] === 'number') input.value = String(Number(p.config[key].toPrecision(6)));
+    const lab = row.querySelector('label');
+    if ((key === 'num_layers' || key === 'causal') && lab) {
+      lab.dataset.label ||= lab.textContent;
+      lab.textContent = decOnly ? t(`form.${key}.decoderOnly`) : lab.dataset.label;
+      const hint = row.querySelector('.hint');
+      if (hint) hint.hidden = decOnly; // "encoder layers"
+    }
+  }
+  $('settings-grid').hidden = on && !p.config;
+  let note = $('settings-fixed');
+  if (!on) {
+    if (note) note.remove();
+    return;
+  }
+  if (!note) {
+    note = el('p', 'small muted settings-fixed');
+    note.id = 'settings-fixed';
+    $('settings-grid').before(note);
+  }
+  note.textContent = t('ckpt.settingsFixed', { name: ck ? ck.name : '' });
+}
+
+// The one-line summary beside "Model settings" for a checkpoint: its shape, no seed; its own tokenizer.
+export function checkpointSummary(s, ck, parts) {
+  const layers = decoderOnlyConfig(s) ? t('form.summary.layers.decoderOnly', { n: s.num_layers }) : parts.layers;
+  return [parts.shape, layers, ...parts.rest, ck && ck.tokenizer ? t('ckpt.summaryTokenizer', { tokenizer: ck.tokenizer }) : ''].filter(Boolean).join(' · ');
+}
