@@ -13,6 +13,7 @@
 #include "io/safetensors.h"
 #include "model/error.h"
 #include "session/session.h"
+#include "trace/forward.h"
 
 namespace {
 
@@ -137,6 +138,15 @@ TEST_CASE("GPT-2's fused c_attn splits by columns into W_q | W_k | W_v, its bias
   CHECK(c.model.config.norm == ew::NormOrder::Pre);
   CHECK(c.model.config.activation == ew::Activation::GELUTanh);
   CHECK_FALSE(c.model.arch.lm_head);  // GPT2Model: no "transformer." keys, no architectures
+  // Its titles call the stack what it is: decoder blocks without cross-attention.
+  ew::Model m;
+  m = c.model;
+  const std::vector<int> ids{0, 1};
+  m.tokens = ew::checkpoint_tokens(c, "", "", &ids);
+  ew::Trace trace;
+  ew::run(m, trace);
+  for (std::size_t i = 0; i < trace.size(); ++i) CHECK(trace[i].title.find("Encoder") == std::string::npos);
+  CHECK(trace.at("output").title == "Final LayerNorm: Decoder output");
 }
 
 TEST_CASE("bfloat16 is the top half of a float32, rounded to nearest even") {

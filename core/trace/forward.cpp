@@ -23,6 +23,13 @@ namespace ew {
 
 namespace {
 
+// What a step title calls the stack: a decoder-only checkpoint (GPT-2: causal blocks without
+// cross-attention) is a "Decoder", as is our own decoder (symbol Y); our encoders (causal or not)
+// and BERT's are "Encoder" (the page's model/stack.js draws the same line).
+std::string stack_name(const Model& m, const std::string& sym) {
+  return sym == "Y" || (m.config.causal && !m.arch.model_type.empty()) ? "Decoder" : "Encoder";
+}
+
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 const char* const kSpecials[] = {"<pad>", "<s>", "</s>"};
 const char* const kMask = "[MASK]";
@@ -133,7 +140,7 @@ Tensor rec_embed(Rec r, const std::string& pre, const std::vector<std::vector<in
   intervene(r.trace, pre + "embedding");
   const Tensor tok{pre + "embedding", emb};
   if (c.positional == Positional::None)
-    return rec_copy(re, out_id, rows, (sym == "Y" ? "Decoder" : "Encoder") + std::string(" input (no positional encoding)"),
+    return rec_copy(re, out_id, rows, stack_name(r.model, sym) + std::string(" input (no positional encoding)"),
                     sym + " = " + sym + "^{\\text{tok}}", tok,
                     "Without positions, attention cannot tell word order: permuting the tokens permutes the output.");
   const bool learned = c.positional == Positional::Learned;
@@ -153,8 +160,7 @@ Tensor rec_embed(Rec r, const std::string& pre, const std::vector<std::vector<in
     sinusoidal_positional(pos, T, d);
   }
   intervene(r.trace, pre + "positional");
-  const std::string input_title = sym == "Y" ? "Decoder input: embedding + position"
-                                                                 : "Encoder input: embedding + position";
+  const std::string input_title = stack_name(r.model, sym) + " input: embedding + position";
   const bool segments = type_ids && c.positional == Positional::Learned && r.model.arch.type_vocab_size > 0;
   const Tensor seg = segments ? rec_segments(r, *type_ids, T) : Tensor{};
   const bool norm = learned && r.model.arch.embedding_ln;
@@ -387,7 +393,8 @@ Tensor rec_encoder(Rec r, const Tokens& t) {
                                t.T, "source", t.src_len, c.causal);
   for (int i = 0; i < c.num_layers; ++i) x = rec_encoder_layer(r, i, x, t.T, mask);
   r.place = {"encoder", -1, "", -1};
-  return rec_stack_output(r, "final_ln", "output", per_token(r, t.T, dim(c.d_model, "feature")), x, "Encoder output",
+  return rec_stack_output(r, "final_ln", "output", per_token(r, t.T, dim(c.d_model, "feature")), x,
+                          stack_name(r.model, "X") + " output",
                           c.num_layers);
 }
 
