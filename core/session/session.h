@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -105,15 +106,20 @@ class Session {
   // of ModelSource{Kind::Checkpoint, ""} use it, re-tokenizing their text, never reading the
   // weights again. The previous checkpoint is released first (one set of weights in memory).
   // Returns {name, model_type, architecture, params, bytes, file_bytes, num_layers, d_model,
-  // num_heads, vocab_size, notes}; name is config.json's "_name_or_path" or `name`. Throws the
-  // core's ew::Error naming the file and key (nothing held then).
+  // num_heads, vocab_size, tokenizer, generates (an LM head: generation works), notes}; name is
+  // config.json's "_name_or_path" or `name`. Throws the core's ew::Error naming the file and key
+  // (nothing held then).
   nlohmann::json load_checkpoint(CheckpointFiles&& files, const std::string& name);
   // A buffer of `size` bytes for the checkpoint file of that standard name (config.json,
   // model.safetensors, tokenizer.json, vocab.txt, vocab.json, merges.txt,
   // tokenizer_config.json), which a caller fills in place (the wasm heap: no second copy);
   // load_staged_checkpoint consumes them. An unknown name is an ew::Error.
-  std::string& stage_checkpoint_file(const std::string& file, std::size_t size);
-  std::string& stage_checkpoint_file_view(const std::string& file);  // the staged buffer again
+  struct StagedBuffer {
+    std::uint8_t* data;
+    std::size_t size;
+  };
+  StagedBuffer stage_checkpoint_file(const std::string& file, std::size_t size);
+  StagedBuffer stage_checkpoint_file_view(const std::string& file);  // the staged buffer again
   nlohmann::json load_staged_checkpoint(const std::string& name);
   void clear_staged_checkpoint() { staged_ = CheckpointFiles{}; }
   const nlohmann::json& checkpoint_info() const { return checkpoint_info_; }
