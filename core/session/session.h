@@ -106,9 +106,8 @@ class Session {
   // of ModelSource{Kind::Checkpoint, ""} use it, re-tokenizing their text, never reading the
   // weights again. The previous checkpoint is released first (one set of weights in memory).
   // Returns {name, model_type, architecture, params, bytes, file_bytes, num_layers, d_model,
-  // num_heads, vocab_size, tokenizer, generates (an LM head: generation works), notes}; name is
-  // config.json's "_name_or_path" or `name`. Throws the core's ew::Error naming the file and key
-  // (nothing held then).
+  // num_heads, vocab_size, notes}; name is config.json's "_name_or_path" or `name`. Throws the
+  // core's ew::Error naming the file and key (nothing held then).
   nlohmann::json load_checkpoint(CheckpointFiles&& files, const std::string& name);
   // A buffer of `size` bytes for the checkpoint file of that standard name (config.json,
   // model.safetensors, tokenizer.json, vocab.txt, vocab.json, merges.txt,

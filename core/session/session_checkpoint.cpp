@@ -48,7 +48,6 @@ json info_of(const Checkpoint& c, const json& config, std::size_t file_bytes, co
           {"num_heads", c.model.config.num_heads},
           {"vocab_size", c.model.vocab.size()},
           {"tokenizer", c.tokenizer.source()},
-          {"generates", c.model.arch.lm_head},
           {"notes", c.model.arch.notes}};
 }
 

@@ -2,8 +2,7 @@
 // a "Generate" control that decodes greedily — run the decoder, take the argmax of the last
 // row, append it, run again, until </s> — listing every round (the decoder input growing, the
 // chosen token and its probability); any round can be revisited (the walkthrough then shows
-// that round). An opened checkpoint with a language-model head (GPT-2) generates too: its
-// rounds grow the text itself, up to <|endoftext|>, and the walkthrough shows the last round. A classifier shows its predicted label and every label's probability. And the
+// that round). A classifier shows its predicted label and every label's probability. And the
 // switch that adds the backward pass to the walkthrough.
 import { t, num } from '../lib/i18n.js';
 import { app } from './app.js';
@@ -13,10 +12,6 @@ import { unknownNote } from './provenance.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 let hooks = null;
-
-// The opened checkpoint, shown, with an LM head (core: checkpoint info "generates").
-const causalCheckpoint = () => app.shownState?.preset === 'checkpoint' && !!app.checkpoint?.generates;
-const decodes = (trace) => trace.config.decoder_layers > 0 || causalCheckpoint();
 let animating = 0;
 
 export function installGenerate(h) {
@@ -32,7 +27,7 @@ export function installGenerate(h) {
 
 // Decodes and shows the rounds one after the other; resolves with the generated tokens.
 export async function generate() {
-  if (!app.trace || !decodes(app.trace)) throw new Error(t('generate.needsDecoder'));
+  if (!app.trace || !app.trace.config.decoder_layers) throw new Error(t('generate.needsDecoder'));
   $('generate').disabled = true;
   try {
     await hooks.requestCompute(app.state, { generate: true });
@@ -44,7 +39,7 @@ export async function generate() {
 }
 
 function roundText(r, k) {
-  const input = causalCheckpoint() ? r.decoder_input : ['<s>', ...(r.decoder_input ? r.decoder_input.split(' ') : [])].join(' ');
+  const input = ['<s>', ...(r.decoder_input ? r.decoder_input.split(' ') : [])].join(' ');
   return { n: `${k + 1}.`, input, token: r.token, p: `p = ${num(r.prob, 3)}` };
 }
 
@@ -66,17 +61,12 @@ async function showRounds(animate) {
     b.dataset.round = k;
     b.append(el('span', 'round-n', rt.n), el('span', 'round-in mono', rt.input), el('span', 'round-arrow', ' → '),
       el('strong', 'round-tok mono', rt.token), el('span', 'round-p muted', ` ${rt.p}`));
+    b.title = t('generate.round', { n: k + 1, input: rt.input, token: rt.token, p: rt.p });
     if (k === current) b.setAttribute('aria-current', 'step');
-    if (causalCheckpoint()) {  // its rounds are read, not revisited: the trace is the last one's
-      b.title = t('generate.roundCausal', { n: k + 1, input: rt.input, token: rt.token, p: rt.p });
-      b.disabled = k !== current;
-    } else {
-      b.title = t('generate.round', { n: k + 1, input: rt.input, token: rt.token, p: rt.p });
-      b.addEventListener('click', () => {
-        chooseRound(k, app.state);
-        hooks.requestCompute(app.state).catch(() => {});
-      });
-    }
+    b.addEventListener('click', () => {
+      chooseRound(k, app.state);
+      hooks.requestCompute(app.state).catch(() => {});
+    });
     const li = el('li');
     li.append(b);
     list.append(li);
@@ -98,7 +88,7 @@ function showPrediction(meta, trace) {
 
 // After every new trace: the panel for this model.
 export function updateModelPanel(trace) {
-  const dec = decodes(trace);
+  const dec = trace.config.decoder_layers > 0;
   $('gen-box').hidden = !dec;
   showPrediction(app.lastMeta, trace);
   if (dec) showRounds(false);

@@ -3,10 +3,9 @@
 export default {
   'generate.button': 'Erzeugen ▶',
   'generate.buttonTitle': 'Gierige Dekodierung (greedy decoding): den Decoder laufen lassen, das wahrscheinlichste nächste Token anhängen, erneut laufen lassen, bis </s>',
-  'generate.needsDecoder': 'Erzeugen braucht ein Encoder-Decoder-Modell (Decoder-Schichten > 0) oder einen Checkpoint mit Sprachmodell-Kopf (GPT-2)',
+  'generate.needsDecoder': 'Erzeugen braucht ein Encoder-Decoder-Modell (Decoder-Schichten > 0)',
   'generate.output': 'Ausgabe: {tokens}',
   'generate.nothing': '(nichts vor </s>)',
-  'generate.roundCausal': 'Runde {n}: Das Modell liest „{input}“; das wahrscheinlichste nächste Token der letzten Zeile ist „{token}“ ({p}) und wird für die nächste Runde angehängt. Der Walkthrough zeigt die letzte Runde.',
   'generate.round': 'Runde {n}: Der Decoder liest „{input}“; das wahrscheinlichste Token der letzten Zeile ist „{token}“ ({p}). Klicken, um diese Runde durchzugehen.',
   'generate.percent': '{value} %',
   'generate.prediction': 'Vorhersage: ',

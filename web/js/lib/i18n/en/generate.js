@@ -3,8 +3,7 @@
 export default {
   'generate.button': 'Generate ▶',
   'generate.buttonTitle': 'Greedy decoding: run the decoder, take the most probable next token, append it, run again, until </s>',
-  'generate.needsDecoder': 'generation needs an encoder–decoder model (decoder layers > 0) or a checkpoint with a language-model head (GPT-2)',
-  'generate.roundCausal': 'Round {n}: the model reads “{input}”; the last row\'s most probable next token is “{token}” ({p}), appended for the next round. The walkthrough shows the last round.',
+  'generate.needsDecoder': 'generation needs an encoder–decoder model (decoder layers > 0)',
   'generate.output': 'Output: {tokens}',
   'generate.nothing': '(nothing before </s>)',
   'generate.round': 'Round {n}: the decoder reads “{input}”; the last row\'s most probable token is “{token}” ({p}). Click to walk through this round.',
