@@ -6,6 +6,7 @@
 // the next-sentence head. Runs natively and in both wasm builds (the page will load the same way).
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -73,7 +74,7 @@ const char* kBertConfig = R"({"model_type": "bert", "architectures": ["BertForPr
 ew::Checkpoint load(const std::string& config, std::string weights) {
   ew::CheckpointFiles f;
   f.config_json = config;
-  f.safetensors = std::move(weights);
+  f.safetensors = ew::HeapBytes(weights);
   // A WordPiece vocabulary for BERT's; GPT-2's test needs none (a byte-level one has 256+ tokens).
   if (config.find("\"gpt2\"") == std::string::npos) f.tokenizer.vocab_txt = "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\n";
   return ew::load_checkpoint(std::move(f));
@@ -169,7 +170,7 @@ void stage(ew::Session& s) {
   const std::string w = bytes_of(tiny_bert());
   const std::string v = "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\n";
   for (const auto& [name, bytes] : {std::pair<std::string, std::string>{"config.json", kBertConfig}, {"model.safetensors", w}, {"vocab.txt", v}})
-    std::memcpy(s.stage_checkpoint_file(name, bytes.size()).data(), bytes.data(), bytes.size());
+    std::memcpy(s.stage_checkpoint_file(name, bytes.size()).data, bytes.data(), bytes.size());
   s.load_staged_checkpoint("tiny");
 }
 
@@ -204,6 +205,63 @@ TEST_CASE("a session holds a checkpoint handed over as bytes: text edits, a fail
   CHECK(s.model().at("layer0.W_q").value(0, 0) == fresh.model().at("layer0.W_q").value(0, 0));
   CHECK_THROWS_WITH(ew::Session().run(held({2, 3}), {}), doctest::Contains("no checkpoint is open"));
   ew::Session bad;
-  bad.stage_checkpoint_file("config.json", 2).assign("{}");
+  std::memcpy(bad.stage_checkpoint_file("config.json", 2).data, "{}", 2);
   CHECK_THROWS_WITH(bad.load_staged_checkpoint("x"), doctest::Contains("model.safetensors: missing"));
+}
+
+// A one-layer BERT of d 20, 4 heads, d_ff 36 (panels of the matmul kernels that do not fill)
+// with every weight and bias nonzero and different: w(r, c) = sin(0.37 r + 0.11 c + 0.5).
+float wave(std::size_t r, std::size_t c) { return std::sin(0.37f * static_cast<float>(r) + 0.11f * static_cast<float>(c) + 0.5f); }
+const char* kWavyConfig = R"({"model_type": "bert", "architectures": ["BertForMaskedLM"], "hidden_size": 20,
+  "num_attention_heads": 4, "num_hidden_layers": 1, "intermediate_size": 36, "max_position_embeddings": 6,
+  "vocab_size": 5, "type_vocab_size": 2})";
+ew::SafeTensors wavy_bert() {
+  ew::SafeTensors st;
+  const std::string L = "bert.encoder.layer.0.";
+  const std::size_t d = 20, ff = 36;
+  auto& t = st.tensors;
+  t.push_back(tensor("bert.embeddings.word_embeddings.weight", {5, d}, wave));
+  t.push_back(tensor("bert.embeddings.position_embeddings.weight", {6, d}, wave));
+  t.push_back(tensor("bert.embeddings.token_type_embeddings.weight", {2, d}, wave));
+  for (const std::string& ln : {std::string("bert.embeddings.LayerNorm"), L + "attention.output.LayerNorm", L + "output.LayerNorm",
+                               std::string("cls.predictions.transform.LayerNorm")}) {
+    t.push_back(tensor(ln + ".weight", {d}, wave));
+    t.push_back(tensor(ln + ".bias", {d}, wave));
+  }
+  for (const char* m : {"attention.self.query", "attention.self.key", "attention.self.value", "attention.output.dense"}) {
+    t.push_back(tensor(L + m + ".weight", {d, d}, wave));
+    t.push_back(tensor(L + m + ".bias", {d}, wave));
+  }
+  t.push_back(tensor(L + "intermediate.dense.weight", {ff, d}, wave));
+  t.push_back(tensor(L + "intermediate.dense.bias", {ff}, wave));
+  t.push_back(tensor(L + "output.dense.weight", {d, ff}, wave));
+  t.push_back(tensor(L + "output.dense.bias", {d}, wave));
+  t.push_back(tensor("cls.predictions.transform.dense.weight", {d, d}, wave));
+  t.push_back(tensor("cls.predictions.transform.dense.bias", {d}, wave));
+  t.push_back(tensor("cls.predictions.bias", {5}, wave));
+  return st;
+}
+
+TEST_CASE("a checkpoint's matmuls read its weights in place: the trace equals the packed kernels', bit for bit") {
+  // Checkpoints keep their weights once (no packed copy: model.h, pack_weights); the unpacked
+  // kernel stages the same blocks the packed one reads, so every number must be the same.
+  const ew::Checkpoint c = load(kWavyConfig, bytes_of(wavy_bert()));
+  CHECK_FALSE(c.model.pack_weights);
+  auto traced = [&](bool pack) {
+    ew::Model m;
+    m = c.model;
+    m.pack_weights = pack;
+    const std::vector<int> ids{2, 4, 1, 0, 3};
+    m.tokens = ew::checkpoint_tokens(c, "", "", &ids);
+    ew::Trace t;
+    ew::run(m, t);
+    CHECK(m.at("layer0.W_q").packed.data.empty() == !pack);
+    return t;
+  };
+  const ew::Trace in_place = traced(false), packed = traced(true);
+  REQUIRE(in_place.size() == packed.size());
+  for (std::size_t i = 0; i < in_place.size(); ++i) {
+    CAPTURE(in_place[i].id);
+    CHECK(in_place[i].data == packed[i].data);
+  }
 }

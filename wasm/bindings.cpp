@@ -99,10 +99,10 @@ class Engine {
   // A Uint8Array view of a staged file's buffer; null: not a checkpoint file's name, or no
   // memory for it.
   val stageCheckpointFile(const std::string& name, double size) {
-    return staged([&]() -> std::string& { return session_.stage_checkpoint_file(name, static_cast<std::size_t>(size)); });
+    return staged([&] { return session_.stage_checkpoint_file(name, static_cast<std::size_t>(size)); });
   }
   val stagedView(const std::string& name) {
-    return staged([&]() -> std::string& { return session_.stage_checkpoint_file_view(name); });
+    return staged([&] { return session_.stage_checkpoint_file_view(name); });
   }
   std::string loadCheckpoint(const std::string& name) {
     try {
@@ -154,8 +154,8 @@ class Engine {
   template <class F>
   static val staged(F buffer) {
     try {
-      std::string& b = buffer();
-      return val(emscripten::typed_memory_view(b.size(), reinterpret_cast<std::uint8_t*>(b.data())));
+      const ew::Session::StagedBuffer b = buffer();
+      return val(emscripten::typed_memory_view(b.size, b.data));
     } catch (const std::exception&) {
       return val::null();
     }

@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <set>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
@@ -18,15 +19,20 @@ using nlohmann::json;
 
 namespace {
 
-std::string read_file(const std::string& path, const char* name) {
+// A file's bytes in one buffer of its size (Bytes: std::string or HeapBytes).
+template <class Bytes>
+Bytes read_file(const std::string& path, const char* name) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw Error(std::string(name) + ": missing (looked for " + path + ")");
   f.seekg(0, std::ios::end);  // one buffer of the file's size: no stream growing to twice it
   const std::streamoff size = f.tellg();
   f.seekg(0, std::ios::beg);
   if (size < 0) throw Error(std::string(name) + ": cannot be read (" + path + ")");
-  std::string bytes(static_cast<std::size_t>(size), '\0');
-  if (!f.read(bytes.data(), size)) throw Error(std::string(name) + ": cannot be read (" + path + ")");
+  Bytes bytes;
+  if constexpr (std::is_same_v<Bytes, std::string>) bytes.resize(static_cast<std::size_t>(size));
+  else bytes = Bytes(static_cast<std::size_t>(size));
+  if (size > 0 && !f.read(reinterpret_cast<char*>(bytes.data()), size))
+    throw Error(std::string(name) + ": cannot be read (" + path + ")");
   return bytes;
 }
 
@@ -82,10 +88,11 @@ xt::xarray<float> decode(const SafeTensorsIndex& index, const TensorEntry& e, co
   return v;
 }
 
-// Every binding's tensor into model.params; returns the names used.
-std::set<std::string> bind(Model& m, const SafeTensorsIndex& index, const CheckpointConfig& c) {
-  std::set<std::string> used;
-  for (const Binding& b : checkpoint_bindings(c)) {
+// Each binding's tensor in the file, its shape checked against the config.
+std::vector<const TensorEntry*> resolve(const SafeTensorsIndex& index, const CheckpointConfig& c,
+                                        const std::vector<Binding>& bindings) {
+  std::vector<const TensorEntry*> found;
+  for (const Binding& b : bindings) {
     const TensorEntry* e = nullptr;
     const std::vector<std::string> names = candidates(b, c.prefix);
     for (const auto& n : names)
@@ -96,8 +103,61 @@ std::set<std::string> bind(Model& m, const SafeTensorsIndex& index, const Checkp
     if (e->shape != b.shape)
       throw Error("model.safetensors: tensor \"" + e->name + "\" has shape " + shape_str(e->shape) + ", but config.json " +
                   "implies " + shape_str(b.shape) + " (" + b.param + ")");
+    found.push_back(e);
+  }
+  return found;
+}
+
+// A tied output weight the file keeps as a copy must equal the token table's tensor (compared
+// in the file, before bind() gives its bytes back).
+std::set<std::string> check_tied(const SafeTensorsIndex& index, const CheckpointConfig& c,
+                                 const TensorEntry& table) {
+  std::set<std::string> used;
+  std::vector<float> a(table.shape.back()), b(a.size());
+  for (const std::string& key : tied_copies(c)) {
+    const TensorEntry* e = index.find(key);
+    if (!e) continue;
+    used.insert(key);
+    bool same = e->count == table.count;
+    for (std::size_t at = 0; same && at < e->count; at += a.size()) {
+      tensor_values(index, table, at, a.size(), a.data());
+      tensor_values(index, *e, at, b.size(), b.data());
+      same = a == b;
+    }
+    if (!same)
+      throw Error("model.safetensors: tensor \"" + key + "\" differs from the token table; output weights that are not "
+                  "tied to the embeddings are not supported");
+  }
+  return used;
+}
+
+// Every binding's tensor into model.params (in the bindings' order), decoded from the end of
+// the file to its start; behind each tensor the file gives its bytes back (heap_bytes.h), so the
+// file and the weights are never both held whole. Returns the names used.
+std::set<std::string> bind(Model& m, SafeTensorsIndex& index, HeapBytes& bytes, const CheckpointConfig& c) {
+  const std::vector<Binding> bindings = checkpoint_bindings(c);
+  const std::vector<const TensorEntry*> found = resolve(index, c, bindings);
+  std::set<std::string> used;
+  for (std::size_t i = 0; i < bindings.size(); ++i)
+    if (bindings[i].param == "embedding_table") used = check_tied(index, c, *found[i]);
+  std::vector<std::size_t> order(bindings.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return found[a]->begin > found[b]->begin; });
+  const std::size_t data_at = static_cast<std::size_t>(index.data - bytes.data());
+  std::vector<xt::xarray<float>> values(bindings.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const std::size_t i = order[k];
+    values[i] = decode(index, *found[i], bindings[i]);
+    const bool last_part = k + 1 == order.size() || found[order[k + 1]]->begin != found[i]->begin;
+    if (!last_part) continue;  // c_attn: its three parts first
+    bytes.shrink(data_at + found[i]->begin);
+    index.data = bytes.data() + data_at;
+  }
+  for (std::size_t i = 0; i < bindings.size(); ++i) {
+    const Binding& b = bindings[i];
+    const TensorEntry* e = found[i];
     used.insert(e->name);
-    m.params.push_back(Param{b.param, decode(index, *e, b), {}, {}, {}});
+    m.params.push_back(Param{b.param, std::move(values[i]), {}, {}, {}});
     if (b.parts > 1)
       m.arch.notes.push_back(b.param + ": part " + std::to_string(b.part + 1) + " of " + std::to_string(b.parts) +
                              " of the fused " + e->name + " (columns " + std::to_string(b.part * e->shape.back() / b.parts) +
@@ -105,21 +165,6 @@ std::set<std::string> bind(Model& m, const SafeTensorsIndex& index, const Checkp
   }
   m.given_params = static_cast<int>(m.params.size());
   return used;
-}
-
-// A tied output weight the file keeps as a copy must be the token table itself.
-void check_tied(const Model& m, const SafeTensorsIndex& index, const CheckpointConfig& c, std::set<std::string>& used) {
-  const Param& E = m.at("embedding_table");
-  for (const std::string& key : tied_copies(c)) {
-    const TensorEntry* e = index.find(key);
-    if (!e) continue;
-    used.insert(key);
-    bool same = e->count == E.value.size();
-    for (std::size_t i = 0; same && i < e->count; ++i) same = tensor_value(index, *e, i) == E.value.data()[i];
-    if (!same)
-      throw Error("model.safetensors: tensor \"" + key + "\" differs from the token table; output weights that are not "
-                  "tied to the embeddings are not supported");
-  }
 }
 
 // Tensors the walkthrough does not use: known ones with their reason, others as "not used".
@@ -152,8 +197,8 @@ std::vector<std::string> vocabulary(const CheckpointTokenizer& tok, int rows) {
 CheckpointFiles read_checkpoint_dir(const std::string& dir) {
   const std::string d = dir.empty() || dir.back() == '/' ? dir : dir + "/";
   CheckpointFiles f;
-  f.config_json = read_file(d + "config.json", "config.json");
-  f.safetensors = read_file(d + "model.safetensors", "model.safetensors");
+  f.config_json = read_file<std::string>(d + "config.json", "config.json");
+  f.safetensors = read_file<HeapBytes>(d + "model.safetensors", "model.safetensors");
   f.tokenizer = CheckpointTokenizer::read_dir(d);
   return f;
 }
@@ -165,11 +210,10 @@ Checkpoint load_checkpoint(CheckpointFiles&& files) {
   } catch (const json::exception& e) {
     throw Error(std::string("config.json: not valid JSON (") + e.what() + ")");
   }
-  const std::string bytes = std::move(files.safetensors);  // released when loading ends
-  files.safetensors = std::string();
+  HeapBytes bytes = std::move(files.safetensors);  // given back while the weights are decoded
   SafeTensorsIndex index;
   try {
-    index = index_safetensors(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+    index = index_safetensors(bytes.data(), bytes.size());
   } catch (const Error& e) {
     throw Error(std::string("model.safetensors: ") + e.what());
   }
@@ -183,14 +227,14 @@ Checkpoint load_checkpoint(CheckpointFiles&& files) {
   m.arch.notes = c.notes;
   m.label_names = c.labels;
   m.weights = "model.safetensors";
+  m.pack_weights = false;  // the weights once in memory: matmuls read them in place
   try {
     validate_config(m.config);
   } catch (const Error& e) {
     throw Error(std::string("config.json: ") + e.what());
   }
   try {
-    std::set<std::string> used = bind(m, index, c);
-    check_tied(m, index, c, used);
+    const std::set<std::string> used = bind(m, index, bytes, c);
     note_unused(m, index, c, used);
   } catch (const Error& e) {
     const std::string what = e.what();

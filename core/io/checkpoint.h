@@ -5,8 +5,9 @@
 // own models (io/hf_keys.h says which tensor is which parameter).
 //
 // The weights are widened (F16, BF16) and transposed straight from the file's bytes into the
-// parameters, and the bytes are released when loading ends: the weights live once (plus the
-// matmul kernels' packed copy, made at the first run, as for every model).
+// parameters, last tensor first, the file giving back its tail behind each (heap_bytes.h): the
+// file and the weights are never both held whole, and the weights then live once (a
+// checkpoint's matmuls read them unpacked: model.h, Model::pack_weights).
 //
 // Every error names the file and the key: "config.json: \"model_type\" is …",
 // "model.safetensors: tensor \"h.0.attn.c_attn.weight\" is missing (layer0.W_q)".
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "io/checkpoint_tokenizer.h"
+#include "io/heap_bytes.h"
 #include "model/model.h"
 
 namespace ew {
@@ -22,7 +24,7 @@ namespace ew {
 // A checkpoint's files by their standard names, as their contents ("" = absent).
 struct CheckpointFiles {
   std::string config_json;
-  std::string safetensors;  // moved from and released by model_from_checkpoint
+  HeapBytes safetensors;  // given back by load_checkpoint while it decodes the weights
   TokenizerFileSet tokenizer;
 };
 

@@ -91,7 +91,7 @@ struct GivenTokens {
 struct Param {
   std::string id;  // param_id of its place, norm and name (model/naming.h)
   xt::xarray<float> value;
-  PackedB packed;  // value repacked for ew_f32_matmul_packed (weights of matmuls only)
+  PackedB packed;  // value repacked for ew_f32_matmul_packed (matmul weights, when the model packs)
   std::vector<Axis> axes;  // one per dimension (set by ensure_params)
   Place place;             // the block it belongs to (set by ensure_params)
   std::string norm = {};   // the LayerNorm it belongs to, or "" (set by ensure_params)
@@ -133,6 +133,10 @@ struct Model {
 
   std::vector<Param> params;  // every parameter, in a stable order
   int given_params = 0;       // how many of them the model file supplied (the rest are seeded)
+  // Matmul weights also kept packed (a second copy) for the kernels. A checkpoint says false:
+  // its weights live once and the matmuls read them in place (param_matmul: the same numbers,
+  // bit for bit; the unpacked kernel stages each block of W as it goes).
+  bool pack_weights = true;
 
   const Param* find(const std::string& id) const;
   const Param& at(const std::string& id) const;  // throws ew::Error

@@ -173,7 +173,7 @@ void ensure_params(Model& model, int vocab_size, int positions) {
       p.id = spec.id;
       fill_default(p, spec, c.seed);
     }
-    if (spec.packed && p.packed.data.empty()) {
+    if (spec.packed && model.pack_weights && p.packed.data.empty()) {
       ew_f32_pack_b(&p.packed, p.value.data(), static_cast<int>(spec.shape[0]),
                     static_cast<int>(spec.shape[1]));
     }
@@ -189,6 +189,20 @@ void ensure_params(Model& model, int vocab_size, int positions) {
       throw Error("parameter '" + p.id + "' is not used by this configuration");
   }
   model.params = std::move(ordered);
+}
+
+void param_matmul(float* y, int ldy, const float* x, const Param& W, const float* bias, int rows, Activation act,
+                  float* y_act) {
+  const int in = static_cast<int>(W.value.shape()[0]), out = static_cast<int>(W.value.shape()[1]);
+  if (!W.packed.data.empty()) {
+    ew_f32_matmul_packed(y, ldy, x, in, W.packed, bias, rows, act, y_act);
+    return;
+  }
+  ew_f32_matmul(y, ldy, x, in, W.value.data(), out, bias, rows, in, out, y_act ? Activation::None : act);
+  if (y_act)  // as the packed kernel's store: the activation of each stored pre-activation
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < out; ++j)
+        y_act[static_cast<std::size_t>(i) * ldy + j] = ew_activation(y[static_cast<std::size_t>(i) * ldy + j], act);
 }
 
 void reuse_seeded_params(Model& next, Model& prev) {

@@ -28,4 +28,10 @@ void seeded_embedding_row(float* out /*d*/, std::uint64_t seed, const std::strin
 // Helpers shared by the forward pass.
 inline const float* data_of(const Param& p) { return p.value.data(); }
 
+// Y (rows × out, row stride ldy) = X (rows × in) · W + bias, then `act`; with y_act, Y keeps the
+// pre-activation and y_act gets act(Y). W (in × out) packed when the model packs its weights,
+// else read in place: the same numbers either way.
+void param_matmul(float* y, int ldy, const float* x, const Param& W, const float* bias, int rows, Activation act,
+                  float* y_act = nullptr);
+
 }  // namespace ew

@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -112,8 +113,12 @@ class Session {
   // model.safetensors, tokenizer.json, vocab.txt, vocab.json, merges.txt,
   // tokenizer_config.json), which a caller fills in place (the wasm heap: no second copy);
   // load_staged_checkpoint consumes them. An unknown name is an ew::Error.
-  std::string& stage_checkpoint_file(const std::string& file, std::size_t size);
-  std::string& stage_checkpoint_file_view(const std::string& file);  // the staged buffer again
+  struct StagedBuffer {
+    std::uint8_t* data;
+    std::size_t size;
+  };
+  StagedBuffer stage_checkpoint_file(const std::string& file, std::size_t size);
+  StagedBuffer stage_checkpoint_file_view(const std::string& file);  // the staged buffer again
   nlohmann::json load_staged_checkpoint(const std::string& name);
   void clear_staged_checkpoint() { staged_ = CheckpointFiles{}; }
   const nlohmann::json& checkpoint_info() const { return checkpoint_info_; }

@@ -85,10 +85,9 @@ json Session::load_checkpoint(CheckpointFiles&& files, const std::string& name) 
   return checkpoint_info_;
 }
 
-static std::string* staged_slot(CheckpointFiles& staged, const std::string& file) {
+static std::string* staged_text(CheckpointFiles& staged, const std::string& file) {
   TokenizerFileSet& t = staged.tokenizer;
   return file == "config.json"             ? &staged.config_json
-         : file == "model.safetensors"     ? &staged.safetensors
          : file == "tokenizer.json"        ? &t.tokenizer_json
          : file == "vocab.txt"             ? &t.vocab_txt
          : file == "vocab.json"            ? &t.vocab_json
@@ -97,21 +96,29 @@ static std::string* staged_slot(CheckpointFiles& staged, const std::string& file
                                            : nullptr;
 }
 
-std::string& Session::stage_checkpoint_file_view(const std::string& file) {
-  std::string* slot = staged_slot(staged_, file);
-  if (!slot) throw Error(file + ": not a checkpoint file");
-  return *slot;
+static const char* kNotAFile =
+    ": not a checkpoint file (config.json, model.safetensors, tokenizer.json, vocab.txt, vocab.json, "
+    "merges.txt, tokenizer_config.json)";
+
+Session::StagedBuffer Session::stage_checkpoint_file_view(const std::string& file) {
+  if (file == "model.safetensors") return {staged_.safetensors.data(), staged_.safetensors.size()};
+  std::string* slot = staged_text(staged_, file);
+  if (!slot) throw Error(file + kNotAFile);
+  return {reinterpret_cast<std::uint8_t*>(slot->data()), slot->size()};
 }
 
-std::string& Session::stage_checkpoint_file(const std::string& file, std::size_t size) {
-  std::string* slot = staged_slot(staged_, file);
-  if (!slot)
-    throw Error(file + ": not a checkpoint file (config.json, model.safetensors, tokenizer.json, vocab.txt, vocab.json, "
-                "merges.txt, tokenizer_config.json)");
-  if (file == "model.safetensors") release_checkpoint();  // room for the new weights before they arrive
-  *slot = std::string();
-  slot->resize(size);
-  return *slot;
+Session::StagedBuffer Session::stage_checkpoint_file(const std::string& file, std::size_t size) {
+  if (file == "model.safetensors") {
+    release_checkpoint();  // room for the new weights before they arrive
+    staged_.safetensors = HeapBytes();
+    staged_.safetensors = HeapBytes(size);
+  } else {
+    std::string* slot = staged_text(staged_, file);
+    if (!slot) throw Error(file + kNotAFile);
+    *slot = std::string();
+    slot->resize(size);
+  }
+  return stage_checkpoint_file_view(file);
 }
 
 json Session::load_staged_checkpoint(const std::string& name) {

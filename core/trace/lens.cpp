@@ -6,6 +6,7 @@
 
 #include "model/error.h"
 #include "model/naming.h"
+#include "model/params.h"
 #include "trace/record.h"
 
 namespace ew {
@@ -54,7 +55,7 @@ Tensor lens_classifier(Rec r, const Tensor& h, int T) {
   Step& ls = r.trace.add(step_id(r.place, "logits"), "logits", label_dims, r.place, "Lens: classifier logits",
                          "z^{(\\ell)} = h W^{\\text{cls}} + b^{\\text{cls}}", "linear", {pooled_id, W.id, bias.id},
                          "The model's own classifier applied to this layer's first token.");
-  ew_f32_matmul_packed(ls.data.data(), L, pooled, d, W.packed, bias.value.data(), r.B, Activation::None);
+  param_matmul(ls.data.data(), L, pooled, W, bias.value.data(), r.B, Activation::None);
   return {ls.id, ls.data.data()};
 }
 

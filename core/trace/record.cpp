@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "model/params.h"
 #include "trace/intervene.h"
 
 namespace ew {
@@ -115,11 +116,10 @@ Tensor rec_linear(Rec r, const std::string& role, const Dims& dims, const std::s
                   const std::string& note) {
   const Param& w = param(r, W);
   const Param& bias = param(r, b);
-  const int in = static_cast<int>(w.value.shape()[0]);
   Step& s = add_step(r, role, dims, title, formula, "linear", {x.id, w.id, bias.id}, note);
   float* y = s.data.data();
   const std::string id = s.id;
-  ew_f32_matmul_packed(y, last(dims), x.data, in, w.packed, bias.value.data(), rows(dims), Activation::None);
+  param_matmul(y, last(dims), x.data, w, bias.value.data(), rows(dims), Activation::None);
   intervene(r.trace, id);
   return {id, y};
 }
@@ -129,7 +129,6 @@ Tensor rec_linear_act(Rec r, const std::string& role, const std::string& act_rol
                       const std::string& W, const std::string& b, Activation act, const std::string& note) {
   const Param& w = param(r, W);
   const Param& bias = param(r, b);
-  const int in = static_cast<int>(w.value.shape()[0]);
   Step& pre_step = add_step(r, role, dims, title, formula, "linear", {x.id, w.id, bias.id}, note);
   const std::string pre_id = pre_step.id;  // the next add may move Step objects, never their data
   float* pre = pre_step.data.data();
@@ -137,13 +136,13 @@ Tensor rec_linear_act(Rec r, const std::string& role, const std::string& act_rol
   float* y = act_step.data.data();
   const std::string act_id = act_step.id;
   if (touched(r, pre_id)) {  // an edit of the pre-activation: the activation reads the edited values
-    ew_f32_matmul_packed(pre, last(dims), x.data, in, w.packed, bias.value.data(), rows(dims), Activation::None);
+    param_matmul(pre, last(dims), x.data, w, bias.value.data(), rows(dims), Activation::None);
     intervene(r.trace, pre_id);
     const std::size_t n = count(dims);
     for (std::size_t i = 0; i < n; ++i) y[i] = ew_activation(pre[i], act);
   } else {
     // One pass: bias and activation fused into the matmul's store; both results recorded.
-    ew_f32_matmul_packed(pre, last(dims), x.data, in, w.packed, bias.value.data(), rows(dims), act, y);
+    param_matmul(pre, last(dims), x.data, w, bias.value.data(), rows(dims), act, y);
   }
   intervene(r.trace, act_id);
   return {act_id, y};
