@@ -15,6 +15,7 @@
 #include "model/error.h"
 #include "session/session.h"
 #include "trace/forward.h"
+#include "trace/lens.h"
 
 namespace {
 
@@ -263,5 +264,35 @@ TEST_CASE("a checkpoint's matmuls read its weights in place: the trace equals th
   for (std::size_t i = 0; i < in_place.size(); ++i) {
     CAPTURE(in_place[i].id);
     CHECK(in_place[i].data == packed[i].data);
+  }
+}
+
+TEST_CASE("the logit lens reads a checkpoint's layers through its own head: at the last layer, the head's logits bit for bit") {
+  // BERT's masked-LM head (dense, GELU, LayerNorm, tied decoder + bias) and its classifier
+  // (pooler dense + tanh, then the classifier): the lens must apply all of it, so that the last
+  // layer's lens equals the model's own output exactly.
+  for (const bool classifier : {false, true}) {
+    CAPTURE(classifier);
+    ew::SafeTensors st = wavy_bert();
+    std::string config = kWavyConfig;
+    if (classifier) {
+      st.tensors.push_back(tensor("bert.pooler.dense.weight", {20, 20}, wave));
+      st.tensors.push_back(tensor("bert.pooler.dense.bias", {20}, wave));
+      st.tensors.push_back(tensor("classifier.weight", {3, 20}, wave));
+      st.tensors.push_back(tensor("classifier.bias", {3}, wave));
+      config.replace(config.find("BertForMaskedLM"), 15, "BertForSequenceClassification");
+      config.insert(config.find("\"vocab_size\""), R"("id2label": {"0": "a", "1": "b", "2": "c"}, )");
+    }
+    const ew::Checkpoint c = load(config, bytes_of(st));
+    ew::Model m;
+    m = c.model;
+    const std::vector<int> ids{2, 4, 1, 3};
+    m.tokens = ew::checkpoint_tokens(c, "", "", &ids);
+    ew::Trace t;
+    ew::run(m, t);
+    ew::rec_lens(t, m);
+    const std::string head = classifier ? "cls.logits" : "mlm.logits";
+    REQUIRE(t.find(head));
+    CHECK(t.at("lens.layer0.logits").data == t.at(head).data);
   }
 }

@@ -6,6 +6,8 @@
 // reference_export_hf (tests/reference/check_export.py) checks the CLI, NumPy and PyTorch side.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <cstring>
 #include <map>
 #include <string>
@@ -28,7 +30,8 @@ const char* kFits = R"({"config": {"d_model": 6, "num_heads": 2, "d_ff": 10, "nu
 ew::Checkpoint load(const ew::HfExport& e) {
   ew::CheckpointFiles f;
   f.config_json = e.config_json;
-  f.safetensors.assign(e.safetensors.begin(), e.safetensors.end());
+  f.safetensors = ew::HeapBytes(e.safetensors.size());
+  std::copy(e.safetensors.begin(), e.safetensors.end(), f.safetensors.data());
   f.tokenizer.tokenizer_json = e.tokenizer_json;
   return ew::load_checkpoint(std::move(f));
 }

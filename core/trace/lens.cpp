@@ -50,23 +50,68 @@ Tensor lens_classifier(Rec r, const Tensor& h, int T) {
   const std::string pooled_id = ps.id;
   float* pooled = ps.data.data();
   for (int b = 0; b < r.B; ++b) std::copy_n(h.data + static_cast<std::size_t>(b) * T * d, d, pooled + b * d);
+  std::string h_id = pooled_id;
+  if (r.model.arch.pooler != Activation::None) {  // BERT's pooler, DistilBERT's pre-classifier
+    const Place at{"classifier", -1, "pooler", -1};
+    const Param& Wp = r.model.at(param_id({at, "", "W_p"}));
+    const Param& bp = r.model.at(param_id({at, "", "b_p"}));
+    Step& pre = r.trace.add(step_id(r.place, "pooler_pre"), "pooler_pre", pooled_dims, r.place, "Lens: pooler's dense layer",
+                            "u = h W^{p} + b^{p}", "linear", {pooled_id, Wp.id, bp.id},
+                            "The model's own pooler applied to this layer's first token.");
+    const std::string pre_id = pre.id;
+    float* u = pre.data.data();
+    Step& act = r.trace.add(step_id(r.place, "pooler"), "pooler", pooled_dims, r.place, "Lens: pooler's activation",
+                            "p = \\mathrm{act}(u)", "activation", {pre_id});
+    param_matmul(u, d, pooled, Wp, bp.value.data(), r.B, r.model.arch.pooler, act.data.data());
+    pooled = act.data.data();
+    h_id = act.id;
+  }
   const Param& W = r.model.at("cls.W");
   const Param& bias = r.model.at("cls.b");
   Step& ls = r.trace.add(step_id(r.place, "logits"), "logits", label_dims, r.place, "Lens: classifier logits",
-                         "z^{(\\ell)} = h W^{\\text{cls}} + b^{\\text{cls}}", "linear", {pooled_id, W.id, bias.id},
+                         "z^{(\\ell)} = h W^{\\text{cls}} + b^{\\text{cls}}", "linear", {h_id, W.id, bias.id},
                          "The model's own classifier applied to this layer's first token.");
   param_matmul(ls.data.data(), L, pooled, W, bias.value.data(), r.B, Activation::None);
   return {ls.id, ls.data.data()};
 }
 
-// Every row of `h` against the token table (the masked-word head, the decoder's projection).
+// A checkpoint's masked-LM transform (BERT, DistilBERT: dense, activation, LayerNorm) on `h`,
+// with the head's own parameters, recorded at the lens's place.
+Tensor lens_mlm_transform(Rec r, const Tensor& h, int T) {
+  const Config& c = r.model.config;
+  const int d = c.d_model;
+  const Place head{"masked_lm", -1, "transform", -1};
+  const Param& W = r.model.at(param_id({head, "", "W_t"}));
+  const Param& b = r.model.at(param_id({head, "", "b_t"}));
+  const Dims rows = per_token(r, T, dim(d, "feature"));
+  Step& pre = r.trace.add(step_id(r.place, "transform_pre"), "transform_pre", rows, r.place, "Lens: masked-LM head's dense layer",
+                          "U = H^{(\\ell)} W^{t} + b^{t}", "linear", {h.id, W.id, b.id},
+                          "The masked-LM head's own layer applied to this layer's output.");
+  const std::string pre_id = pre.id;
+  float* u = pre.data.data();
+  Step& act = r.trace.add(step_id(r.place, "transform_act"), "transform_act", rows, r.place, "Lens: activation",
+                          "A = \\mathrm{act}(U)", "activation", {pre_id});
+  param_matmul(u, d, h.data, W, b.value.data(), r.B * T, c.activation, act.data.data());
+  return rec_layernorm(r, "transform_ln", "", rows, "Lens: masked-LM head's LayerNorm", {act.id, act.data.data()},
+                       {head, "transform_ln", {}}, "The head's own LayerNorm (γ, β).");
+}
+
+// Every row of `h` against the token table (the masked-word head, the decoder's projection, a
+// causal LM's head), plus the masked-LM head's bias where it has one.
 Tensor lens_vocab(Rec r, const Tensor& h, int T) {
   const int d = r.model.config.d_model, V = static_cast<int>(r.trace.text.vocab.size());
   const Param& E = r.model.at("embedding_table");
+  const Param* bias = r.model.arch.mlm_transform ? &r.model.at(param_id({{"masked_lm", -1, "projection", -1}, "", "b"})) : nullptr;
+  std::vector<std::string> inputs{h.id, E.id};
+  if (bias) inputs.push_back(bias->id);
   Step& ls = r.trace.add(step_id(r.place, "logits"), "logits", per_token(r, T, dim(V, "vocab", "vocab")), r.place,
-                         "Lens: logits over the vocabulary", "z^{(\\ell)} = H^{(\\ell)} E^{\\top}", "logits",
-                         {h.id, E.id}, "The model's own tied output projection applied to this layer's output.");
+                         "Lens: logits over the vocabulary",
+                         bias ? "z^{(\\ell)} = U^{(\\ell)} E^{\\top} + b" : "z^{(\\ell)} = H^{(\\ell)} E^{\\top}", "logits",
+                         inputs, "The model's own tied output projection applied to this layer's output.");
   ew_f32_scores(ls.data.data(), V, h.data, d, E.value.data(), d, r.B * T, V, d);
+  if (bias)
+    for (std::size_t i = 0; i < static_cast<std::size_t>(r.B) * T; ++i)
+      for (int v = 0; v < V; ++v) ls.data[i * V + v] += bias->value.data()[v];
   return {ls.id, ls.data.data()};
 }
 
@@ -81,6 +126,7 @@ void lens_layer(Trace& t, const Model& m, const LayerOut& o) {
     h = rec_layernorm(r, ln.norm, "", per_token(r, o.T, dim(c.d_model, "feature")), "Lens: final LayerNorm", h, ln,
                       "The stack's own final LayerNorm (γ, β) applied to this layer's output.");
   }
+  if (!dec && c.num_labels == 0 && c.masked_lm && m.arch.mlm_transform) h = lens_mlm_transform(r, h, o.T);
   const Tensor logits = !dec && c.num_labels > 0 ? lens_classifier(r, h, o.T) : lens_vocab(r, h, o.T);
   Dims dims;
   for (std::size_t a = 0; a < t.at(logits.id).shape.size(); ++a)
@@ -94,13 +140,13 @@ void rec_lens(Trace& trace, const Model& model) {
   const Config& c = model.config;
   int n = 0;
   for (const LayerOut& o : layer_outputs(trace)) {
-    if (o.place.section == "encoder" && c.num_labels == 0 && !c.masked_lm) continue;
+    if (o.place.section == "encoder" && c.num_labels == 0 && !c.masked_lm && !model.arch.lm_head) continue;
     lens_layer(trace, model, o);
     ++n;
   }
   if (!n)
     throw Error("the logit lens reads layers through the model's own head, and this model has none for its layers "
-                "(no classifier, masked-word head or decoder)");
+                "(no classifier, masked-word head, language-model head or decoder)");
 }
 
 }  // namespace ew

@@ -13,8 +13,10 @@
 namespace ew {
 
 // Appends the lens steps of every layer whose stack has a head: encoder layers when the model
-// has a classifier or a masked-word head (the classifier when it has both), decoder layers
-// when it has a decoder. Throws ew::Error when no layer has one.
+// has a classifier or a masked-word head (the classifier when it has both) or a causal LM's
+// head (GPT-2), decoder layers when it has a decoder. A checkpoint's head is applied whole
+// (BERT's pooler, the masked-LM transform and its bias), so the last layer's lens is the
+// model's own output. Throws ew::Error when no layer has one.
 void rec_lens(Trace& trace, const Model& model);
 
 }  // namespace ew
