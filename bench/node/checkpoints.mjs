@@ -323,7 +323,7 @@ async function main() {
     ort.env.wasm.numThreads = 1; ort.env.wasm.proxy = false; ort.env.logLevel = 'error';
     const G = await import('./onnx_graph.mjs');
     const P = { ort, ...G, name: `ort-web ${ort.env.versions.web} wasm SIMD`,
-                session: (bytes) => ort.InferenceSession.create(bytes, { executionProviders: ['wasm'], graphOptimizationLevel: 'all', intraOpNumThreads: 1, interOpNumThreads: 1 }) };
+                session: (bytes) => ort.InferenceSession.create(bytes, { executionProviders: ['wasm'], graphOptimizationLevel: 'all', intraOpNumThreads: 1, interOpNumThreads: 1, logSeverityLevel: 3 }) };
     const mods = [['ew wasm relaxed SIMD (FMA)', await loadModule(A.ours, 'encoder_walkthrough_relaxed_node')],
                   ['ew wasm SIMD128', await loadModule(A.ours, 'encoder_walkthrough_node')]];
     R.versions = { node: process.version, tfjs: tfjs.version, ort: ort.env.versions.web };
