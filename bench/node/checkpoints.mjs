@@ -28,7 +28,8 @@ import v8 from 'node:v8';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { loadTfjs } from './tfjs.mjs';
-import { median, round } from './suite.mjs';
+import os from 'node:os';
+import { median, round, renderTable } from './suite.mjs';
 
 v8.setFlagsFromString('--no-liftoff');
 v8.setFlagsFromString('--experimental-wasm-relaxed-simd');
@@ -181,7 +182,7 @@ async function timeRounds(impls, rounds) {
       await im.run();
       im.times.push((performance.now() - t0) / (im.per || 1));
     }
-    log(`  round ${r + 1}/${rounds}: ${impls.map((i) => `${i.impl.split(',')[0]} ${i.times[r].toFixed(1)}`).join(', ')}`);
+    log(`  round ${r + 1}/${rounds}: ${impls.map((i) => `${i.impl} ${i.times[r].toFixed(1)}`).join("; ")}`);
   }
 }
 
@@ -309,7 +310,9 @@ function summarize(cs, R) {
 
 async function main() {
   const A = parseArgs(process.argv.slice(2));
-  const R = { results: [], ratios: {}, peer_formulation_used: {}, checks: [], notes: [] };
+  const cpu = os.cpus();
+  const R = { machine: `${cpu[0] ? cpu[0].model.trim() : 'unknown CPU'}, ${cpu.length} logical CPUs, Node ${process.version}`,
+              settings: `checkpoints: ${A.rounds} interleaved rounds, one sample each`, results: [], ratios: {}, peer_formulation_used: {}, checks: [], notes: [] };
   const check = (name, ok, detail) => { R.checks.push({ name, ok, detail }); log(`  check ${name}: ${ok ? 'ok' : 'FAIL'} (${detail})`); };
   const todo = [];
   for (const [k, dir, flag] of [['bert', A.bert, '--bert-base'], ['gpt2', A.gpt2, '--gpt2-small']]) {
@@ -340,7 +343,7 @@ async function main() {
     R.notes.push(`Checkpoint rows (bench/node/checkpoints.mjs): one sample per implementation per round (${A.rounds} rounds, order rotated), no calibration beyond one warm-up run (the checks). bert_base_trace: ours = Engine.rerun() after runCheckpoint (the full trace incl. every head and the masked-LM head's logits and probabilities over 30,522 tokens); peers = logits [128, 30522] (embeddings, 12 post-norm layers with erf GELU, masked-LM head with tied decoder). gpt2_small_token: total time of ${GEN_TOKENS}-token greedy generation / ${GEN_TOKENS}; every side recomputes the whole causal forward pass (no KV cache) with the LM head on all positions for each token; ours = runCheckpoint(prompt, {generate, max_len: ${GEN_TOKENS}}), which also records the full trace each round. Ratios checkpoint_vs_{tfjs,ort} = peer / our SIMD128 build (keys ending in _relaxed: our relaxed build), the median of per-round pairs, each peer at its faster formulation.`);
   }
   if (A.json) process.stdout.write(JSON.stringify(R, null, 1) + '\n');
-  else for (const r of R.results) process.stdout.write(`${r.name.padEnd(32)} ${r.impl.padEnd(72)} ${String(r.ms_median).padStart(9)} ms\n`);
+  else process.stdout.write(renderTable(R));
   if (R.checks.some((c) => !c.ok)) { log('some checkpoint checks failed'); process.exitCode = 2; }
 }
 
