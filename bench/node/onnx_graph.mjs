@@ -258,20 +258,28 @@ export function bertMlmModel(c, w, { fused = false } = {}) {
 
 // GPT2LMHeadModel (pre-norm, causal, gelu_new, final LayerNorm, tied LM head) at opset 17.
 // Inputs: ids, pos (int64 [T]), mask (float [T, T]: 0 or -1e9 above the diagonal); output: logits [T, V].
-export function gpt2LmModel(c, w) {
+// fused: com.microsoft Attention with unidirectional = 1 (the causal mask inside; no "mask" input).
+export function gpt2LmModel(c, w, { fused = false } = {}) {
   const d = c.n_embd, h = c.n_head, L = c.n_layer, V = c.vocab_size, eps = c.layer_norm_epsilon;
   const n = [], init = [], used = new Set();
   const W = (k) => { if (!w[k]) throw new Error(`checkpoint has no tensor ${k}`); if (!used.has(k)) { used.add(k); init.push(floatTensor(k, w.shape[k], w[k])); } return k; };
   constants(init, h, d / h, d);
-  init.push(int64Tensor('split_qkv', [d, d, d]));
+  init.push(int64Tensor('split_qkv', [d, d, d]), int64Tensor('shape_1td', [1, -1, d]));
   n.push(node('Gather', [W('wte.weight'), 'ids'], ['e_tok']), node('Gather', [W('wpe.weight'), 'pos'], ['e_pos']), node('Add', ['e_tok', 'e_pos'], ['x0']));
   for (let l = 0; l < L; l++) {
     const p = `h.${l}.`, x = `x${l}`, o = `L${l}_`;
     const ln = (inp, k, out) => n.push(node('LayerNormalization', [inp, W(p + k + '.weight'), W(p + k + '.bias')], [out], { axis: -1, epsilon: eps }));
     const gemm = (inp, k, out) => n.push(node('Gemm', [inp, W(p + k + '.weight'), W(p + k + '.bias')], [out]));
-    ln(x, 'ln_1', o + 'N1'); gemm(o + 'N1', 'attn.c_attn', o + 'QKV');
-    n.push(node('Split', [o + 'QKV', 'split_qkv'], [o + 'Q', o + 'K', o + 'V'], { axis: 1 }));
-    attentionNodes(n, o, o + 'Q', o + 'K', o + 'V', 'mask');
+    ln(x, 'ln_1', o + 'N1');
+    if (fused) {  // c_attn's Conv1D weight [d, 3d] (Q | K | V columns) is Attention's packed layout
+      n.push(node('Reshape', [o + 'N1', 'shape_1td'], [o + 'N3']),
+             node('Attention', [o + 'N3', W(p + 'attn.c_attn.weight'), W(p + 'attn.c_attn.bias')], [o + 'A3'], { num_heads: h, unidirectional: 1 }, 'com.microsoft'),
+             node('Reshape', [o + 'A3', 'shape_td'], [o + 'A']));
+    } else {
+      gemm(o + 'N1', 'attn.c_attn', o + 'QKV');
+      n.push(node('Split', [o + 'QKV', 'split_qkv'], [o + 'Q', o + 'K', o + 'V'], { axis: 1 }));
+      attentionNodes(n, o, o + 'Q', o + 'K', o + 'V', 'mask');
+    }
     gemm(o + 'A', 'attn.c_proj', o + 'M');
     n.push(node('Add', [x, o + 'M'], [o + 'R1']));
     ln(o + 'R1', 'ln_2', o + 'N2'); gemm(o + 'N2', 'mlp.c_fc', o + 'H');
@@ -282,5 +290,5 @@ export function gpt2LmModel(c, w) {
   n.push(node('LayerNormalization', [`x${L}`, W('ln_f.weight'), W('ln_f.bias')], ['xf'], { axis: -1, epsilon: eps }),
          node('Gemm', ['xf', W('wte.weight')], ['logits'], { transB: 1 }));
   const maskIn = { name: 'mask', type: { tensor_type: { elem_type: FLOAT, shape: { dim: [{ dim_param: 'T' }, { dim_param: 'T' }] } } } };
-  return encodeModel({ name: 'gpt2_lm', node: n, initializer: init, input: [intInput('ids'), intInput('pos'), maskIn], output: [dynOutput('logits', V)] });
+  return encodeModel({ name: 'gpt2_lm', node: n, initializer: init, input: [intInput('ids'), intInput('pos'), ...(fused ? [] : [maskIn])], output: [dynOutput('logits', V)] });
 }
