@@ -44,7 +44,7 @@ for ((i = 0; i < ${#args[@]}; i++)); do
     --wasm-only) native=0 ;;
     --browser) browser=1 ;;
     --browser-only) browser=1 native=0 wasm=0 ;;
-    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench/run.sh: unknown argument $a (try --help)" >&2; exit 2 ;;
   esac
 done
