@@ -23,7 +23,8 @@
 #   --browser-only  only that (no native, Node or training runs)
 #   --checkpoints   also the checkpoint cases (~6 minutes; checkpoints in /tmp/ck-bert-base and
 #                   /tmp/ck-gpt2-small, made by /usr/bin/python3 tests/browser/write_checkpoints.py
-#                   --bert-base DIR / --gpt2-small DIR; a missing one is skipped with a note)
+#                   --bert-base DIR / --gpt2-small DIR, or where $EW_CK_BERT / $EW_CK_GPT2 say;
+#                   a missing one is skipped with a note)
 #   --checkpoints-only  only those;  --ours DIR: our Node modules for them (default build/wasm/node)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,7 +45,7 @@ for ((i = 0; i < ${#args[@]}; i++)); do
     --wasm-only) native=0 ;;
     --browser) browser=1 ;;
     --browser-only) browser=1 native=0 wasm=0 ;;
-    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench/run.sh: unknown argument $a (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -153,6 +154,8 @@ if ((checkpoints)); then
       for (const [k, v] of Object.entries(c)) {
         if (Array.isArray(v)) a[k] = (a[k] || []).concat(v);
         else if (k === "ratios" || k === "peer_formulation_used" || k === "versions") a[k] = Object.assign(a[k] || {}, v);
+        else if (k === "machine") a[k] ||= v;
+        else if (k === "settings") a[k] = a[k] ? `${a[k]}; ${v}` : v;
         else a[k] = v;
       }
       process.stdout.write(JSON.stringify(a, null, 1) + "\n");' "$tmp/all.out" "$tmp/ck.json" > "$tmp/all2.out"

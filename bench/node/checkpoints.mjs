@@ -17,7 +17,7 @@
 //
 //   node checkpoints.mjs [--json] [--quick] [--ours DIR] [--bert DIR] [--gpt2 DIR] [--rounds N]
 //                        [--check] [--plant-defect SIZE]
-// Defaults: --bert /tmp/ck-bert-base, --gpt2 /tmp/ck-gpt2-small (make them with
+// Defaults: --bert $EW_CK_BERT or /tmp/ck-bert-base, --gpt2 $EW_CK_GPT2 or /tmp/ck-gpt2-small (make them with
 // `/usr/bin/python3 tests/browser/write_checkpoints.py --bert-base DIR` / `--gpt2-small DIR`;
 // a missing one is skipped with a note). --plant-defect SIZE adds SIZE to one FFN weight of the
 // peers (layer 11) to see the logits check fail: 0.1 fails it (BERT 6e-4, GPT-2 2e-4 relative);
@@ -44,7 +44,7 @@ const GPT2_PROMPT = 'the cat sat on the mat';
 
 function parseArgs(argv) {
   const a = { json: false, quick: false, check: false, plant: 0, rounds: 0, ours: path.join(ROOT, 'build/wasm/node'),
-              bert: '/tmp/ck-bert-base', gpt2: '/tmp/ck-gpt2-small' };
+              bert: process.env.EW_CK_BERT || '/tmp/ck-bert-base', gpt2: process.env.EW_CK_GPT2 || '/tmp/ck-gpt2-small' };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i], next = () => argv[++i] ?? (() => { throw new Error(`${k} needs a value`); })();
     if (k === '--json') a.json = true; else if (k === '--quick') a.quick = true; else if (k === '--check') a.check = true;
@@ -319,7 +319,10 @@ async function main() {
   const todo = [];
   for (const [k, dir, flag] of [['bert', A.bert, '--bert-base'], ['gpt2', A.gpt2, '--gpt2-small']]) {
     if (fs.existsSync(path.join(dir, 'model.safetensors'))) todo.push(k);
-    else R.notes.push(`${k === 'bert' ? 'bert_base_trace' : 'gpt2_small_token'} skipped: no checkpoint in ${dir} (make it with: /usr/bin/python3 tests/browser/write_checkpoints.py ${flag} ${dir})`);
+    else {
+      R.notes.push(`${k === 'bert' ? 'bert_base_trace' : 'gpt2_small_token'} skipped: no checkpoint in ${dir} (make it with: /usr/bin/python3 tests/browser/write_checkpoints.py ${flag} ${dir})`);
+      log('checkpoints: ' + R.notes.at(-1));
+    }
   }
   if (todo.length) {
     const tfjs = await loadTfjs();
