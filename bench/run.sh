@@ -7,24 +7,37 @@
 #   3. runs the WebAssembly comparison in Node (bench/node/bench.mjs): ours SIMD, relaxed and scalar,
 #      TensorFlow.js wasm and onnxruntime-web, single thread, interleaved rounds;
 #   4. runs a training step against TensorFlow.js (bench/node/train_bench.mjs: train_vs_tfjs);
-#   5. with --browser, the same WebAssembly comparison in headless Chromium (bench/browser/run.mjs:
+#   5. with --checkpoints, whole BERT-base- and GPT-2-small-sized checkpoints against the same two
+#      peers (bench/node/checkpoints.mjs: bert_base_trace_ms, gpt2_small_token_ms, checkpoint_vs_*);
+#   6. with --browser, the same WebAssembly comparison in headless Chromium (bench/browser/run.mjs:
 #      dist/'s web modules, the peers from bench/node/node_modules, single thread);
-#   6. prints one table (or, with --json, one JSON object) on stdout. Progress goes to stderr.
+#   7. prints one table (or, with --json, one JSON object) on stdout. Progress goes to stderr.
 #
 # Usage: bench/run.sh [--quick] [--json] [--no-build] [--native-only | --wasm-only] [--browser | --browser-only]
+#                     [--checkpoints | --checkpoints-only] [--ours DIR]
 #   --quick       fewer repetitions and rounds (a smoke run of a minute or two)
 #   --json        stdout is exactly one JSON object {"machine", "results", "ratios", ..., "browser"}
 #   --no-build    use the existing builds and node_modules as they are
 #   --native-only / --wasm-only   run one half
 #   --browser     also run the WebAssembly comparison in headless Chromium ("browser" in the JSON)
 #   --browser-only  only that (no native, Node or training runs)
+#   --checkpoints   also the checkpoint cases (~6 minutes; checkpoints in /tmp/ck-bert-base and
+#                   /tmp/ck-gpt2-small, made by /usr/bin/python3 tests/browser/write_checkpoints.py
+#                   --bert-base DIR / --gpt2-small DIR, or where $EW_CK_BERT / $EW_CK_GPT2 say;
+#                   a missing one is skipped with a note)
+#   --checkpoints-only  only those;  --ours DIR: our Node modules for them (default build/wasm/node)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 
-quick=0 json=0 build=1 native=1 wasm=1 browser=0
-for a in "$@"; do
+quick=0 json=0 build=1 native=1 wasm=1 browser=0 checkpoints=0 ours_dir=build/wasm/node
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  a=${args[i]}
   case "$a" in
+    --checkpoints) checkpoints=1 ;;
+    --checkpoints-only) checkpoints=1 native=0 wasm=0 ;;
+    --ours) i=$((i + 1)); ours_dir=${args[i]:?--ours needs a directory} ;;
     --quick) quick=1 ;;
     --json) json=1 ;;
     --no-build) build=0 ;;
@@ -32,7 +45,7 @@ for a in "$@"; do
     --wasm-only) native=0 ;;
     --browser) browser=1 ;;
     --browser-only) browser=1 native=0 wasm=0 ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench/run.sh: unknown argument $a (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -46,6 +59,11 @@ if ((build)); then
     log "building build/native-release (ew_native_bench)"
     cmake --preset native-release >&2
     cmake --build --preset native-release -j"$jobs" --target ew_native_bench >&2
+  fi
+  if ((checkpoints && !wasm)) && [ "$ours_dir" = build/wasm/node ]; then
+    log "building build/wasm (ew_wasm_node ew_wasm_node_relaxed)"
+    cmake --preset wasm >&2
+    cmake --build --preset wasm -j"$jobs" --target ew_wasm_node ew_wasm_node_relaxed >&2
   fi
   if ((wasm)); then
     for p in wasm wasm-scalar; do
@@ -64,7 +82,7 @@ if ((build)); then
     [ -d node_modules/playwright-core ] && [ -d node_modules/esbuild ] ||
       { echo "bench/run.sh: --browser needs playwright-core and esbuild in node_modules (bash scripts/setup.sh --test)" >&2; exit 1; }
   fi
-  if ((wasm || browser)); then
+  if ((wasm || browser || checkpoints)); then
     if [ ! -d bench/node/node_modules ] || [ bench/node/package-lock.json -nt bench/node/node_modules/.package-lock.json ]; then
       log "npm ci in bench/node"
       (cd bench/node && npm ci --no-audit --no-fund --loglevel=error >&2)
@@ -121,6 +139,32 @@ elif ((native)); then
   cp "$tmp/main.out" "$tmp/all.out"
 fi
 
+# Whole checkpoints (bench/node/checkpoints.mjs): merged into the JSON object (results, ratios
+# checkpoint_vs_*, bert_base_trace_ms, gpt2_small_token_ms, ...) or printed after the table.
+if ((checkpoints)); then
+  ck_args=(--ours "$ours_dir")
+  ((quick)) && ck_args+=(--quick)
+  log "checkpoints: node bench/node/checkpoints.mjs --json ${ck_args[*]}"
+  ck_status=0
+  node bench/node/checkpoints.mjs --json "${ck_args[@]}" > "$tmp/ck.json" || ck_status=$?
+  ((ck_status == 0 || ck_status == 2)) || exit "$ck_status"
+  [ -f "$tmp/all.out" ] || { ((json)) && echo '{}' > "$tmp/all.out" || : > "$tmp/all.out"; }
+  if ((json)); then
+    node -e 'const fs = require("fs"), [a, c] = process.argv.slice(1).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+      for (const [k, v] of Object.entries(c)) {
+        if (Array.isArray(v)) a[k] = (a[k] || []).concat(v);
+        else if (k === "ratios" || k === "peer_formulation_used" || k === "versions") a[k] = Object.assign(a[k] || {}, v);
+        else if (k === "machine") a[k] ||= v;
+        else if (k === "settings") a[k] = a[k] ? `${a[k]}; ${v}` : v;
+        else a[k] = v;
+      }
+      process.stdout.write(JSON.stringify(a, null, 1) + "\n");' "$tmp/all.out" "$tmp/ck.json" > "$tmp/all2.out"
+  else
+    { cat "$tmp/all.out"; echo; echo "== checkpoints =="; node bench/node/bench.mjs --from-json "$tmp/ck.json"; } > "$tmp/all2.out"
+  fi
+  mv "$tmp/all2.out" "$tmp/all.out"
+fi
+
 # The same WebAssembly comparison in headless Chromium (bench/browser/run.mjs): with --json it
 # becomes the "browser" object of the one JSON object (Node's stays at the top level).
 status=0
@@ -142,4 +186,5 @@ if ((browser)); then
 else
   cat "$tmp/all.out"
 fi
+((status == 0)) && ((checkpoints)) && status=$ck_status
 exit "$status"

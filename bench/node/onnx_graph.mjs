@@ -168,3 +168,127 @@ export function encoderLayerModelFused(T, d, h, ff, w, eps = 1e-5) {
     output: [valueInfo('Y', [T, d])],
   });
 }
+
+// ---- whole checkpoints (bench/node/checkpoints.mjs) ---------------------------------------------
+// w: name → Float32Array, the safetensors tensors under their file names (prefix "bert." /
+// "transformer." removed). Linear weights stay as the file has them: BERT's [out, in] (Gemm
+// transB = 1), GPT-2's Conv1D [in, out]. The sequence length is dynamic (Reshape with -1).
+
+// Exact GELU from opset-17 ops: 0.5·x·(1 + erf(x/√2)).
+function geluErf(n, x, out) {
+  n.push(node('Mul', [x, 'c_inv_sqrt2'], [out + '_s']), node('Erf', [out + '_s'], [out + '_e']),
+         node('Add', [out + '_e', 'c_one'], [out + '_p']), node('Mul', [x, out + '_p'], [out + '_m']),
+         node('Mul', [out + '_m', 'c_half'], [out]));
+}
+// GPT-2's gelu_new: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))).
+function geluTanh(n, x, out) {
+  n.push(node('Mul', [x, x], [out + '_x2']), node('Mul', [out + '_x2', x], [out + '_x3']),
+         node('Mul', [out + '_x3', 'c_044715'], [out + '_a']), node('Add', [x, out + '_a'], [out + '_b']),
+         node('Mul', [out + '_b', 'c_sqrt2pi'], [out + '_c']), node('Tanh', [out + '_c'], [out + '_t']),
+         node('Add', [out + '_t', 'c_one'], [out + '_p']), node('Mul', [x, out + '_p'], [out + '_m']),
+         node('Mul', [out + '_m', 'c_half'], [out]));
+}
+function constants(init, h, dk, d) {
+  init.push(floatTensor('c_inv_sqrt2', [], [Math.SQRT1_2]), floatTensor('c_one', [], [1]), floatTensor('c_half', [], [0.5]),
+            floatTensor('c_044715', [], [0.044715]), floatTensor('c_sqrt2pi', [], [Math.sqrt(2 / Math.PI)]),
+            floatTensor('scale', [], [1 / Math.sqrt(dk)]),
+            int64Tensor('shape_thd', [-1, h, dk]), int64Tensor('shape_td', [-1, d]));
+}
+// Multi-head attention on Q, K, V (T×d) with an optional additive mask input (T×T); writes p + 'A' (T×d).
+function attentionNodes(n, p, Q, K, V, mask) {
+  for (const [m, src] of [['Q', Q], ['K', K], ['V', V]]) n.push(node('Reshape', [src, 'shape_thd'], [p + m + '3']));
+  n.push(node('Transpose', [p + 'Q3'], [p + 'Qh'], { perm: [1, 0, 2] }), node('Transpose', [p + 'K3'], [p + 'KhT'], { perm: [1, 2, 0] }),
+         node('Transpose', [p + 'V3'], [p + 'Vh'], { perm: [1, 0, 2] }), node('MatMul', [p + 'Qh', p + 'KhT'], [p + 'S']),
+         node('Mul', [p + 'S', 'scale'], [p + 'Ss']));
+  if (mask) n.push(node('Add', [p + 'Ss', mask], [p + 'Sm']));
+  n.push(node('Softmax', [mask ? p + 'Sm' : p + 'Ss'], [p + 'P'], { axis: -1 }), node('MatMul', [p + 'P', p + 'Vh'], [p + 'Ah']),
+         node('Transpose', [p + 'Ah'], [p + 'A3'], { perm: [1, 0, 2] }), node('Reshape', [p + 'A3', 'shape_td'], [p + 'A']));
+}
+const intInput = (name) => ({ name, type: { tensor_type: { elem_type: INT64, shape: { dim: [{ dim_param: 'T' }] } } } });
+const dynOutput = (name, cols) => ({ name, type: { tensor_type: { elem_type: FLOAT, shape: { dim: [{ dim_param: 'T' }, { dim_value: cols }] } } } });
+
+// BertForMaskedLM (post-norm, exact GELU, masked-LM head with the tied decoder) at opset 17.
+// Inputs: ids, pos, types (int64 [T]); output: logits [T, V]. fused: com.microsoft Attention
+// (packed QKV, weights transposed to [in, 3·out]) and SkipLayerNormalization instead of the
+// plain attention and Add + LayerNormalization.
+export function bertMlmModel(c, w, { fused = false } = {}) {
+  const d = c.hidden_size, h = c.num_attention_heads, L = c.num_hidden_layers, V = c.vocab_size, eps = c.layer_norm_eps;
+  const n = [], init = [], used = new Set();
+  const W = (k) => { if (!w[k]) throw new Error(`checkpoint has no tensor ${k}`); if (!used.has(k)) { used.add(k); init.push(floatTensor(k, w.shape[k], w[k])); } return k; };
+  constants(init, h, d / h, d);
+  n.push(node('Gather', [W('embeddings.word_embeddings.weight'), 'ids'], ['e_tok']), node('Gather', [W('embeddings.position_embeddings.weight'), 'pos'], ['e_pos']),
+         node('Gather', [W('embeddings.token_type_embeddings.weight'), 'types'], ['e_typ']),
+         node('Add', ['e_tok', 'e_pos'], ['e_tp']), node('Add', ['e_tp', 'e_typ'], ['e_sum']),
+         node('LayerNormalization', ['e_sum', W('embeddings.LayerNorm.weight'), W('embeddings.LayerNorm.bias')], ['x0'], { axis: -1, epsilon: eps }));
+  if (fused) init.push(int64Tensor('shape_1td', [1, -1, d]));
+  for (let l = 0; l < L; l++) {
+    const p = `encoder.layer.${l}.`, x = `x${l}`, o = `L${l}_`;
+    const gemm = (inp, k, out) => n.push(node('Gemm', [inp, W(p + k + '.weight'), W(p + k + '.bias')], [out], { transB: 1 }));
+    if (fused) {
+      const qkv = new Float32Array(d * 3 * d), bias = new Float32Array(3 * d);
+      ['query', 'key', 'value'].forEach((m, j) => {
+        const Wm = w[p + `attention.self.${m}.weight`];  // [out, in]
+        for (let i = 0; i < d; i++) for (let r = 0; r < d; r++) qkv[i * 3 * d + j * d + r] = Wm[r * d + i];
+        bias.set(w[p + `attention.self.${m}.bias`], j * d);
+      });
+      init.push(floatTensor(o + 'Wqkv', [d, 3 * d], qkv), floatTensor(o + 'bqkv', [3 * d], bias));
+      n.push(node('Reshape', [x, 'shape_1td'], [o + 'x3']), node('Attention', [o + 'x3', o + 'Wqkv', o + 'bqkv'], [o + 'A3'], { num_heads: h }, 'com.microsoft'),
+             node('Reshape', [o + 'A3', 'shape_td'], [o + 'A']), node('Gemm', [o + 'A', W(p + 'attention.output.dense.weight')], [o + 'M'], { transB: 1 }),
+             node('SkipLayerNormalization', [o + 'M', x, W(p + 'attention.output.LayerNorm.weight'), W(p + 'attention.output.LayerNorm.bias'), W(p + 'attention.output.dense.bias')], [o + 'O'], { epsilon: eps }, 'com.microsoft'));
+    } else {
+      gemm(x, 'attention.self.query', o + 'Q'); gemm(x, 'attention.self.key', o + 'K'); gemm(x, 'attention.self.value', o + 'V');
+      attentionNodes(n, o, o + 'Q', o + 'K', o + 'V', null);
+      gemm(o + 'A', 'attention.output.dense', o + 'M');
+      n.push(node('Add', [x, o + 'M'], [o + 'R1']),
+             node('LayerNormalization', [o + 'R1', W(p + 'attention.output.LayerNorm.weight'), W(p + 'attention.output.LayerNorm.bias')], [o + 'O'], { axis: -1, epsilon: eps }));
+    }
+    gemm(o + 'O', 'intermediate.dense', o + 'H');
+    geluErf(n, o + 'H', o + 'G');
+    gemm(o + 'G', 'output.dense', o + 'F');
+    n.push(node('Add', [o + 'O', o + 'F'], [o + 'R2']),
+           node('LayerNormalization', [o + 'R2', W(p + 'output.LayerNorm.weight'), W(p + 'output.LayerNorm.bias')], [`x${l + 1}`], { axis: -1, epsilon: eps }));
+  }
+  n.push(node('Gemm', [`x${L}`, W('cls.predictions.transform.dense.weight'), W('cls.predictions.transform.dense.bias')], ['hd_D'], { transB: 1 }));
+  geluErf(n, 'hd_D', 'hd_G');
+  n.push(node('LayerNormalization', ['hd_G', W('cls.predictions.transform.LayerNorm.weight'), W('cls.predictions.transform.LayerNorm.bias')], ['hd_U'], { axis: -1, epsilon: eps }),
+         node('Gemm', ['hd_U', W('embeddings.word_embeddings.weight'), W('cls.predictions.bias')], ['logits'], { transB: 1 }));
+  return encodeModel({ name: 'bert_mlm', node: n, initializer: init, input: ['ids', 'pos', 'types'].map(intInput),
+                       output: [dynOutput('logits', V)] });
+}
+
+// GPT2LMHeadModel (pre-norm, causal, gelu_new, final LayerNorm, tied LM head) at opset 17.
+// Inputs: ids, pos (int64 [T]), mask (float [T, T]: 0 or -1e9 above the diagonal); output: logits [T, V].
+// fused: com.microsoft Attention with unidirectional = 1 (the causal mask inside; no "mask" input).
+export function gpt2LmModel(c, w, { fused = false } = {}) {
+  const d = c.n_embd, h = c.n_head, L = c.n_layer, V = c.vocab_size, eps = c.layer_norm_epsilon;
+  const n = [], init = [], used = new Set();
+  const W = (k) => { if (!w[k]) throw new Error(`checkpoint has no tensor ${k}`); if (!used.has(k)) { used.add(k); init.push(floatTensor(k, w.shape[k], w[k])); } return k; };
+  constants(init, h, d / h, d);
+  init.push(int64Tensor('split_qkv', [d, d, d]), int64Tensor('shape_1td', [1, -1, d]));
+  n.push(node('Gather', [W('wte.weight'), 'ids'], ['e_tok']), node('Gather', [W('wpe.weight'), 'pos'], ['e_pos']), node('Add', ['e_tok', 'e_pos'], ['x0']));
+  for (let l = 0; l < L; l++) {
+    const p = `h.${l}.`, x = `x${l}`, o = `L${l}_`;
+    const ln = (inp, k, out) => n.push(node('LayerNormalization', [inp, W(p + k + '.weight'), W(p + k + '.bias')], [out], { axis: -1, epsilon: eps }));
+    const gemm = (inp, k, out) => n.push(node('Gemm', [inp, W(p + k + '.weight'), W(p + k + '.bias')], [out]));
+    ln(x, 'ln_1', o + 'N1');
+    if (fused) {  // c_attn's Conv1D weight [d, 3d] (Q | K | V columns) is Attention's packed layout
+      n.push(node('Reshape', [o + 'N1', 'shape_1td'], [o + 'N3']),
+             node('Attention', [o + 'N3', W(p + 'attn.c_attn.weight'), W(p + 'attn.c_attn.bias')], [o + 'A3'], { num_heads: h, unidirectional: 1 }, 'com.microsoft'),
+             node('Reshape', [o + 'A3', 'shape_td'], [o + 'A']));
+    } else {
+      gemm(o + 'N1', 'attn.c_attn', o + 'QKV');
+      n.push(node('Split', [o + 'QKV', 'split_qkv'], [o + 'Q', o + 'K', o + 'V'], { axis: 1 }));
+      attentionNodes(n, o, o + 'Q', o + 'K', o + 'V', 'mask');
+    }
+    gemm(o + 'A', 'attn.c_proj', o + 'M');
+    n.push(node('Add', [x, o + 'M'], [o + 'R1']));
+    ln(o + 'R1', 'ln_2', o + 'N2'); gemm(o + 'N2', 'mlp.c_fc', o + 'H');
+    geluTanh(n, o + 'H', o + 'G');
+    gemm(o + 'G', 'mlp.c_proj', o + 'F');
+    n.push(node('Add', [o + 'R1', o + 'F'], [`x${l + 1}`]));
+  }
+  n.push(node('LayerNormalization', [`x${L}`, W('ln_f.weight'), W('ln_f.bias')], ['xf'], { axis: -1, epsilon: eps }),
+         node('Gemm', ['xf', W('wte.weight')], ['logits'], { transB: 1 }));
+  const maskIn = { name: 'mask', type: { tensor_type: { elem_type: FLOAT, shape: { dim: [{ dim_param: 'T' }, { dim_param: 'T' }] } } } };
+  return encodeModel({ name: 'gpt2_lm', node: n, initializer: init, input: [intInput('ids'), intInput('pos'), ...(fused ? [] : [maskIn])], output: [dynOutput('logits', V)] });
+}
