@@ -4,8 +4,9 @@
 // dist/encoder_walkthrough_relaxed_mt.js with more than one thread, say so in the readout, and
 // give the native CLI's --json trace (tests/wasm/compare.mjs: 1e-5 of each step's scale) on a
 // model big enough for the kernels to split their work; the same site served plainly must not
-// be isolated and must run today's build (relaxed SIMD, one thread). No console errors, no CSP
-// violations. ≤ 60 s.
+// be isolated and must run today's build (relaxed SIMD, one thread); and served plainly but
+// reloaded under the service worker (web/sw.js adds the headers, for static hosts), isolated
+// again. No console errors, no CSP violations. ≤ 60 s.
 //
 //   node tests/browser/isolated.mjs [--cli build/native-release/encoder-walkthrough] [--dist dist]
 //                                   [--chromium /usr/bin/chromium] [--artifacts artifacts]
@@ -90,6 +91,33 @@ for (const isolated of [true, false]) {
     assert(!problems.length, problems.slice(0, 5).join('\n'));
   });
   await page.close();
+  server.close();
+}
+
+// A static host that cannot send headers: the service worker (web/sw.js) adds them, so the
+// page it controls (the second load) is isolated and threaded; the first load is not.
+{
+  const { server, url } = await startServer(dist, 0, '127.0.0.1', { isolated: false });
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  await check('service worker: the first load is not isolated, the reload it controls is, on the threaded build', async () => {
+    await page.goto(url);
+    await page.evaluate(() => window.encoderWalkthrough.ready);
+    assert(await page.evaluate(() => window.crossOriginIsolated) === false, 'the first load is already isolated');
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: 20000 });
+    await page.reload();
+    await page.evaluate(() => window.encoderWalkthrough.ready);
+    assert(await page.evaluate(() => window.crossOriginIsolated) === true, 'the reload under the service worker is not isolated');
+    await page.waitForFunction(() => /build/.test(document.getElementById('perf').textContent), null, { timeout: 10000 });
+    const text = await perf(page);
+    assert(/on \d+ threads/.test(text), `readout "${text}" names no threads`);
+    assert(!problems.length, problems.slice(0, 5).join('\n'));
+  });
+  await ctx.close();
   server.close();
 }
 
