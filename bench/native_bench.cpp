@@ -17,6 +17,7 @@
 
 #include "io/model_file.h"
 #include "kernels/kernels.h"
+#include "kernels/pool.h"
 #include "model/model.h"
 #include "model/random.h"
 #include "trace/forward.h"
@@ -145,6 +146,14 @@ void BM_encoder_layer(benchmark::State& state, int T, int d, int h, int ff) {
   set_flops(state, layer_flops(T, d, ff));
 }
 
+// threads_vs_one (issue 21): the same layer with the kernels' pool at `n` threads
+// (core/kernels/pool.h); the ratio of the 1- and n-thread times is the speed-up.
+void BM_encoder_layer_threads(benchmark::State& state, int T, int d, int h, int ff, int n) {
+  ew::set_threads(n);
+  BM_encoder_layer(state, T, d, h, ff);
+  ew::set_threads(1);
+}
+
 std::string dims(std::initializer_list<int> v) {
   std::string s;
   for (int x : v) s += (s.empty() ? "" : "x") + std::to_string(x);
@@ -172,6 +181,9 @@ void register_all() {
   }
   for (auto [T, d, h, ff] : {std::tuple{128, 512, 8, 2048}, std::tuple{128, 768, 12, 3072}})
     RegisterBenchmark(("encoder_layer/ew_run/" + dims({T, d, h, ff})).c_str(), BM_encoder_layer, T, d, h, ff)->Unit(ms);
+  for (int n : {1, 2})
+    RegisterBenchmark(("encoder_layer/threads_" + std::to_string(n) + "/128x768x12x3072").c_str(),
+                      BM_encoder_layer_threads, 128, 768, 12, 3072, n)->Unit(ms)->UseRealTime();
 }
 
 }  // namespace

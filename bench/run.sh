@@ -10,7 +10,8 @@
 #   5. with --checkpoints, whole BERT-base- and GPT-2-small-sized checkpoints against the same two
 #      peers (bench/node/checkpoints.mjs: bert_base_trace_ms, gpt2_small_token_ms, checkpoint_vs_*);
 #   6. with --browser, the same WebAssembly comparison in headless Chromium (bench/browser/run.mjs:
-#      dist/'s web modules, the peers from bench/node/node_modules, single thread);
+#      dist/'s web modules, the peers from bench/node/node_modules, single thread), and
+#      threads_vs_one of the threaded module on an isolated origin (bench/browser/threads.mjs);
 #   7. prints one table (or, with --json, one JSON object) on stdout. Progress goes to stderr.
 #
 # Usage: bench/run.sh [--quick] [--json] [--no-build] [--native-only | --wasm-only] [--browser | --browser-only]
@@ -175,6 +176,17 @@ if ((browser)); then
   log "browser: node bench/browser/run.mjs ${browser_args[*]}"
   node bench/browser/run.mjs "${browser_args[@]}" > "$tmp/browser.out" || status=$?
   ((status == 0 || status == 2)) || exit "$status"  # 2: a correctness check failed; still print it
+  # threads_vs_one: the threaded module on an isolated origin, N threads vs 1 (bench/browser/threads.mjs).
+  threads_args=()
+  ((quick)) && threads_args+=(--quick)
+  log "browser: node bench/browser/threads.mjs ${threads_args[*]}"
+  node bench/browser/threads.mjs "${threads_args[@]}" > "$tmp/threads.json" || { s=$?; ((s == 2)) || exit "$s"; status=2; }
+  if ((json)); then
+    node -e 'const fs = require("fs"), [f, t] = process.argv.slice(1), b = JSON.parse(fs.readFileSync(f, "utf8")), th = JSON.parse(fs.readFileSync(t, "utf8"));
+      (b.ratios ||= {}).threads_vs_one = th.threads_vs_one; b.threads = th; fs.writeFileSync(f, JSON.stringify(b));' "$tmp/browser.out" "$tmp/threads.json"
+  else
+    cat "$tmp/threads.json" >> "$tmp/browser.out"
+  fi
   if ((json)); then
     [ -f "$tmp/all.out" ] || echo '{}' > "$tmp/all.out"
     node -e 'const fs = require("fs"), [a, b] = process.argv.slice(1).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));

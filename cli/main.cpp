@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "io/presets.h"
+#include "kernels/pool.h"
 #include "model/config_schema.h"
 #include "model/error.h"
 #include "session/session.h"
@@ -18,7 +19,7 @@
 namespace {
 
 const char* kUsage =
-    "usage: encoder-walkthrough [--model FILE.json | --preset NAME] [--json] [--edge N]\n"
+    "usage: encoder-walkthrough [--model FILE.json | --preset NAME] [--json] [--edge N] [--threads N]\n"
     "       encoder-walkthrough --checkpoint DIR [--text T] [--text2 T2 | --ids 101,7592,102] [--json] [--generate]\n"
     "       encoder-walkthrough --list-presets | --config-schema\n"
     "       encoder-walkthrough train --task NAME ... (train --help)\n"
@@ -38,6 +39,7 @@ const char* kUsage =
     "  --generate     decode greedily, one token per run, until </s> or <|endoftext|> (at most 32); the\n"
     "                 walkthrough (or JSON, with \"generated\") is that of the last round\n"
     "  --edge N       values shown at each edge of a row/column before '...' (default 3)\n"
+    "  --threads N    threads for the large matmuls, 1 to 16 (default 1; the numbers are identical)\n"
     "What if? (docs/trace.md, \"Interventions\"; each repeatable flag may be given many times):\n"
     "  --ablate ID          switch off a head (layer0.head1, decoder0.self.head0, decoder0.cross.head1)\n"
     "                       or a feed-forward unit (layer0.ffn_hidden[3]); repeatable\n"
@@ -160,6 +162,14 @@ int parse_args(int argc, char** argv, Args& a) {
         std::cerr << "encoder-walkthrough: --edge must be a whole number from 1 to 1000, got \"" << v << "\"\n";
         return 2;
       }
+    } else if (arg == "--threads") {
+      const std::string v = value("--threads");
+      const int n = edge_value(v);
+      if (n < 1 || n > ew::kMaxThreads) {
+        std::cerr << "encoder-walkthrough: --threads must be a whole number from 1 to " << ew::kMaxThreads << ", got \"" << v << "\"\n";
+        return 2;
+      }
+      ew::set_threads(n);
     } else if (arg == "--list-presets") {
       for (const ew::Preset& p : ew::presets()) std::cout << p.name << "\t" << p.title << "\n";
       return 0;

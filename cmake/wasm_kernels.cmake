@@ -48,6 +48,25 @@ ew_clang19_kernels(relaxed EW_KERNELS_OBJ_RELAXED -msimd128 -mrelaxed-simd)
 # cannot parse them ("invalid code after SIMD prefix"), so no optimizing link; WASM_BIGINT
 # skips the i64 legalization pass, which would also run wasm-opt. Each object is already -O3.
 set(EW_RELAXED_LINK -O1 -sWASM_BIGINT)
+# The threaded module (EW_WASM_THREADS): pthreads over a shared heap that may grow (JS views
+# of it are taken after each computation, bindings.cpp); 3 workers start with the module, so
+# up to 4 threads with the caller (the page asks for at most 4).
+# Exceptions: Emscripten 3.1.6's -pthread libc++abi matches no catch clause under
+# -fwasm-exceptions (checked: `throw 42` is not caught by `catch (int)`), so the threaded targets
+# use JavaScript-emulated exceptions instead (ew_js_exceptions; the kernels throw nothing).
+set(EW_WASM_MT_LINK -pthread -sPTHREAD_POOL_SIZE=3 -sMAXIMUM_MEMORY=2147483648 -fexceptions)
+
+# Swaps the directory-wide -fwasm-exceptions of a threaded target for -fexceptions (above).
+function(ew_js_exceptions target)
+  foreach(prop COMPILE_OPTIONS LINK_OPTIONS)
+    get_target_property(opts ${target} ${prop})
+    if(opts)
+      list(REMOVE_ITEM opts -fwasm-exceptions)
+      set_property(TARGET ${target} PROPERTY ${prop} ${opts})
+    endif()
+  endforeach()
+  target_compile_options(${target} PRIVATE -fexceptions)
+endfunction()
 
 # Drops the directory-wide -msimd128 from a target (the scalar build must validate in an
 # engine without SIMD).

@@ -4,8 +4,12 @@
 // Serves the right MIME types (application/wasm for the module, text/javascript for ES
 // modules and the Worker) and the same strict Content-Security-Policy the page declares in
 // its <meta>, so what runs here runs on any static host. Prints the URL on its first line.
+// With --isolated (or startServer's { isolated: true }) it also sends COOP same-origin and COEP
+// require-corp: the page is then cross-origin isolated and runs the threaded build (builds.js).
+// Not the default: the other suites keep the headers of a plain static host (GitHub Pages), which
+// is what most readers get; under COEP every cross-origin resource needs CORS or CORP.
 //
-//   node scripts/serve.mjs [DIR=dist] [PORT=8000]      (PORT 0 picks a free port)
+//   node scripts/serve.mjs [--isolated] [DIR=dist] [PORT=8000]      (PORT 0 picks a free port)
 //   PORT=9000 node scripts/serve.mjs dist
 import { createServer } from 'node:http';
 import { createReadStream, promises as fs } from 'node:fs';
@@ -46,7 +50,15 @@ export const CSP = [
   "form-action 'none'",
 ].join('; ');
 
-export function startServer(root, port = 0, host = '127.0.0.1') {
+// The headers that make a page cross-origin isolated (SharedArrayBuffer, so WebAssembly
+// threads); CORP lets an isolated page on another origin still load our files.
+export const ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+};
+
+export function startServer(root, port = 0, host = '127.0.0.1', { isolated = false } = {}) {
   const base = path.resolve(root);
   const server = createServer(async (req, res) => {
     const headers = {
@@ -57,6 +69,7 @@ export function startServer(root, port = 0, host = '127.0.0.1') {
       // A blog on another origin loads component.js (a module: fetched with CORS) and its
       // imports; GitHub Pages and most static hosts send the same header.
       'Access-Control-Allow-Origin': '*',
+      ...(isolated ? ISOLATION_HEADERS : {}),
     };
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { ...headers, Allow: 'GET, HEAD', 'Content-Type': 'text/plain' });
@@ -103,8 +116,10 @@ export function startServer(root, port = 0, host = '127.0.0.1') {
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname);
 if (isMain) {
-  const dir = process.argv[2] || 'dist';
-  const port = Number(process.argv[3] ?? process.env.PORT ?? 8000);
+  const args = process.argv.slice(2);
+  const isolated = args.includes('--isolated');
+  const [dir = 'dist', portArg] = args.filter((a) => a !== '--isolated');
+  const port = Number(portArg ?? process.env.PORT ?? 8000);
   try {
     await fs.access(path.join(dir, 'index.html'));
   } catch {
@@ -112,9 +127,9 @@ if (isMain) {
     process.exit(1);
   }
   try {
-    const { url } = await startServer(dir, port);
+    const { url } = await startServer(dir, port, '127.0.0.1', { isolated });
     console.log(url);
-    console.log(`serving ${path.resolve(dir)} (Ctrl-C to stop)`);
+    console.log(`serving ${path.resolve(dir)}${isolated ? ' cross-origin isolated (COOP/COEP)' : ''} (Ctrl-C to stop)`);
   } catch (e) {
     console.error(`serve: cannot listen on 127.0.0.1:${port}: ${e.message}`);
     process.exit(1);

@@ -107,6 +107,9 @@ node tests/browser/labels.mjs
 section "blog embeds: figure iframes, the web component, exports, the single-file build (Chromium)"
 node tests/browser/blog.mjs --cli build/native-release/encoder-walkthrough
 
+section "browser: the threaded build where the page is cross-origin isolated, today's build where not (tests/browser/isolated.mjs)"
+node tests/browser/isolated.mjs --cli build/native-release/encoder-walkthrough
+
 section "browser: several <encoder-walkthrough> elements on one page: each its own theme, width and language; the alignment's cells open their head"
 node tests/browser/elements.mjs --cli build/native-release/encoder-walkthrough
 

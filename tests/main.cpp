@@ -6,18 +6,24 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "kernels/pool.h"
 
 std::string ew_expected_isa;  // "" = any (test_kernels.cpp)
 
 int main(int argc, char** argv) {
   constexpr const char* kOption = "--expect-isa=";
+  constexpr const char* kThreads = "--threads=";
   std::vector<char*> rest;
   for (int i = 0; i < argc; ++i) {
     if (std::strncmp(argv[i], kOption, std::strlen(kOption)) == 0)
       ew_expected_isa = argv[i] + std::strlen(kOption);
+    else if (std::strncmp(argv[i], kThreads, std::strlen(kThreads)) == 0)
+      ew::set_threads(std::atoi(argv[i] + std::strlen(kThreads)));
     else
       rest.push_back(argv[i]);
   }

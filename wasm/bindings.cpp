@@ -24,6 +24,7 @@
 //   Module.tasksJson(), new Module.TrainSession(): training in the Worker (train_bindings.cpp)
 //   e.delete()
 //   Module.presetsJson(), Module.configSchemaJson() (config_schema.h), Module.kernelIsa(), new Module.MatmulBench(M, K, N),
+//   Module.setThreads(n) -> the thread count now (clamped; 1 unless built with pthreads), Module.threads(),
 //   Module.heapBytesInUse() (C++ heap in use, for the leak test), Module.wasmMemoryBytes() (the
 //   wasm memory's size: its peak, as it never shrinks)
 #include <emscripten/bind.h>
@@ -39,6 +40,7 @@
 
 #include "io/presets.h"
 #include "kernels/kernels.h"
+#include "kernels/pool.h"
 #include "model/config_schema.h"
 #include "model/error.h"
 #include "model/random.h"
@@ -197,6 +199,12 @@ std::string presets_json() {
 }
 
 std::string kernel_isa() { return ew::kernel_isa(); }
+// The kernels' thread count (core/kernels/pool.h): 1 except in the pthreads module.
+int set_threads(int n) {
+  ew::set_threads(n);
+  return ew::threads();
+}
+int threads() { return ew::threads(); }
 
 // that thousands of recomputes leak nothing.
 double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
@@ -229,6 +237,8 @@ EMSCRIPTEN_BINDINGS(encoder_walkthrough) {
   emscripten::function("presetsJson", &presets_json);
   emscripten::function("configSchemaJson", &ew::config_schema_json);
   emscripten::function("kernelIsa", &kernel_isa);
+  emscripten::function("setThreads", &set_threads);
+  emscripten::function("threads", &threads);
   emscripten::function("heapBytesInUse", &heap_bytes_in_use);
   emscripten::function("wasmMemoryBytes", &wasm_memory_bytes);
 }

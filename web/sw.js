@@ -3,7 +3,25 @@
 // the wasm, KaTeX and its woff2 fonts); afterwards it answers network-first (so an online
 // reader always gets the current files, and the cache follows them) and falls back to the
 // cache when the network is gone. Same-origin GET requests only; nothing else is touched.
+// It also makes the page cross-origin isolated where the host cannot send the headers (GitHub
+// Pages; the coi-serviceworker approach): every response it hands out carries COOP/COEP/CORP, so
+// from the next load on the page is crossOriginIsolated and the engine runs its threaded build
+// (engine/builds.js). Nothing reloads the page for it; a page this worker does not control (the
+// first visit, an embed on a blog) runs exactly as before.
 const PREFIX = 'encoder-walkthrough-';
+const ISOLATION = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+};
+
+// The response with the isolation headers added (same body, status and other headers).
+function isolated(res) {
+  if (!res || res.type === 'opaque' || res.status === 0) return res;
+  const headers = new Headers(res.headers);
+  for (const [k, v] of Object.entries(ISOLATION)) headers.set(k, v);
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+}
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
@@ -49,14 +67,14 @@ self.addEventListener('fetch', (event) => {
           caches.open(name).then((c) => c.put(req, copy)).catch(() => {});
         }
       }
-      return res;
+      return isolated(res);
     } catch (err) {
       // Offline: the cached file; for the page itself, whatever its query string (settings).
       const hit = await caches.match(req, { ignoreSearch: req.mode === 'navigate' });
-      if (hit) return hit;
+      if (hit) return isolated(hit);
       if (req.mode === 'navigate') {
         const page = await caches.match('./');
-        if (page) return page;
+        if (page) return isolated(page);
       }
       throw err;
     }

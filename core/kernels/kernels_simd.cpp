@@ -9,8 +9,9 @@
 // TurboFan: V8 on x64 allocates 15 xmm registers; 4×8, 2×16 and 3×12 fit, 6×8 and 4×12
 // spill — see docs/benchmarks.md), B packed once into NR-wide zero-padded panels; bias and activation
 // fused into the last K block's store. No allocation: the ragged last panel of an unpacked
-// B is staged in a stack buffer. Under Emscripten this file is compiled by clang-19
-// (cmake/wasm_kernels.cmake), once plain and once with relaxed SIMD (vfma fused).
+// B is staged in a per-thread buffer. Large matmuls split their panels over pool.h's threads.
+// Under Emscripten this file is compiled by clang-19 (cmake/wasm_kernels.cmake), once plain
+// and once with relaxed SIMD (vfma fused).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "kernels/kernels.h"
+#include "kernels/pool.h"
 #include "kernels/simd.h"
 
 namespace ew {
@@ -180,12 +182,12 @@ inline void panel_rows(int M, int kc, const float* ap, const float* bp, float* C
                       ldc, nv, first, last, bias, act, C2 ? C2 + static_cast<std::size_t>(i) * ldc : nullptr);
 }
 
-// The shared driver: K blocks outermost (pack that block of A once), then panels of B
-// (`panel(p, k0, kc)` gives the packed kc×NR block), then register tiles down the rows.
+// One thread's share of the driver: panels [p0, p1) of B, K blocks outermost (pack that block
+// of A once, into this thread's scratch), then those panels (`panel(p, k0, kc)` gives the
+// packed kc×NR block), then register tiles down the rows.
 template <class PanelFn>
-void gemm(float* C, int ldc, const float* A, int lda, int M, int K, int N, const float* bias, Activation act,
-          float* C_act, PanelFn panel) {
-  if (M <= 0 || N <= 0) return;
+void gemm_panels(float* C, int ldc, const float* A, int lda, int M, int K, int N, const float* bias, Activation act,
+                 float* C_act, const PanelFn& panel, int p0, int p1) {
   const int nkb = std::max(1, (K + KC - 1) / KC);
   std::vector<float>& scratch = a_scratch();
   const std::size_t need = static_cast<std::size_t>((M + MR - 1) / MR) * MR * std::min(std::max(K, 1), KC);
@@ -193,10 +195,32 @@ void gemm(float* C, int ldc, const float* A, int lda, int M, int K, int N, const
   for (int kb = 0; kb < nkb; ++kb) {
     const int k0 = kb * KC, kc = std::min(KC, K - k0);
     pack_a(scratch.data(), A, lda, M, k0, kc);
-    for (int p = 0; p < panels(N); ++p)
+    for (int p = p0; p < p1; ++p)
       panel_rows(M, kc, scratch.data(), panel(p, k0, kc), C + p * NR, ldc, std::min(NR, N - p * NR), kb == 0,
                  kb == nkb - 1, bias ? bias + p * NR : nullptr, act, C_act ? C_act + p * NR : nullptr);
   }
+}
+
+// Below this many flops a matmul stays on one thread (waking the pool costs tens of µs).
+constexpr double kMinParallelFlops = 1 << 21;
+
+// The shared driver. With more than one thread (pool.h) the panels — column blocks of C —
+// are split into contiguous ranges, one per thread; each element of C is still computed by
+// the same tile over the same K blocks in the same order, so results are bit-identical to
+// one thread's (tests/test_threads.cpp). Only A's packing is repeated per thread.
+template <class PanelFn>
+void gemm(float* C, int ldc, const float* A, int lda, int M, int K, int N, const float* bias, Activation act,
+          float* C_act, const PanelFn& panel) {
+  if (M <= 0 || N <= 0) return;
+  const int np = panels(N);
+  const int nt = 2.0 * M * K * N < kMinParallelFlops ? 1 : std::min(threads(), np);
+  if (nt <= 1) {
+    gemm_panels(C, ldc, A, lda, M, K, N, bias, act, C_act, panel, 0, np);
+    return;
+  }
+  parallel_for(nt, [&](int t) {
+    gemm_panels(C, ldc, A, lda, M, K, N, bias, act, C_act, panel, np * t / nt, np * (t + 1) / nt);
+  });
 }
 
 }  // namespace
@@ -224,8 +248,8 @@ void ew_f32_matmul_packed(float* C, int ldc, const float* A, int lda, const Pack
 void ew_f32_matmul(float* C, int ldc, const float* A, int lda, const float* B, int ldb, const float* bias,
                    int M, int K, int N, Activation act) {
   // B changes every call (attention weights · V_h): each kc×NR block is packed into a
-  // stack buffer just before its panel runs (K·N copies against 2·M·K·N flops).
-  alignas(64) float stage[KC * NR];
+  // per-thread buffer just before its panel runs (K·N copies against 2·M·K·N flops).
+  alignas(64) static thread_local float stage[KC * NR];
   gemm(C, ldc, A, lda, M, K, N, bias, act, nullptr, [&](int p, int k0, int kc) {
     const int j0 = p * NR, nv = std::min(NR, N - j0);
     for (int k = 0; k < kc; ++k) {

@@ -1,5 +1,9 @@
 // builds.js — which build of the WebAssembly module this browser runs, decided by
-// WebAssembly.validate of two tiny modules (no user-agent sniffing):
+// WebAssembly.validate of two tiny modules (no user-agent sniffing) and, for the threaded
+// build, whether the page is cross-origin isolated (SharedArrayBuffer):
+//   relaxed_mt dist/encoder_walkthrough_relaxed_mt.js  the relaxed build with pthreads (core/kernels/
+//            pool.h: up to MAX_THREADS threads, results bit-identical to one thread); only where
+//            crossOriginIsolated — an embed on a blog usually is not, and gets `relaxed` as before
 //   relaxed  dist/encoder_walkthrough_relaxed.js  relaxed SIMD: f32x4.relaxed_madd, fused
 //            multiply-add where the CPU has it (Chromium ≥ 114; Node with
 //            --experimental-wasm-relaxed-simd)
@@ -17,6 +21,7 @@ const RELAXED_PROBE = Uint8Array.from([...HEAD, 10, 61, 1, 59, 0, ...V128_ZERO, 
   0xfd, 0x85, 2, 11]);
 
 export const BUILD_FILES = {
+  relaxed_mt: 'encoder_walkthrough_relaxed_mt.js',
   relaxed: 'encoder_walkthrough_relaxed.js',
   simd: 'encoder_walkthrough.js',
   scalar: 'encoder_walkthrough_scalar.js',
@@ -37,9 +42,28 @@ export function pickBuild(wasm) {
   return 'scalar';
 }
 
+// The most threads the threaded build is asked for (the pthreads it starts with: cmake/wasm_kernels.cmake).
+export const MAX_THREADS = 4;
+
+// The threads the threaded build uses in this scope (`env`: the Worker's globalThis): 0 where it
+// cannot run (not cross-origin isolated, no SharedArrayBuffer), else min(cores, MAX_THREADS) ≥ 1.
+export function threadCount(env) {
+  if (env.crossOriginIsolated !== true || typeof env.SharedArrayBuffer !== 'function') return 0;
+  const cores = Number(env.navigator && env.navigator.hardwareConcurrency) || 1;
+  return Math.max(1, Math.min(cores, MAX_THREADS));
+}
+
 // The builds this WebAssembly implementation can run, fastest first (a build whose file fails
-// to load is skipped for the next one).
-export function usableBuilds(wasm) {
+// to load is skipped for the next one). The threaded build leads only where relaxed SIMD
+// validates and the scope is cross-origin isolated; elsewhere the list is exactly as before.
+export function usableBuilds(wasm, env = {}) {
   const order = ['relaxed', 'simd', 'scalar'];
-  return order.slice(order.indexOf(pickBuild(wasm)));
+  const usable = order.slice(order.indexOf(pickBuild(wasm)));
+  return usable[0] === 'relaxed' && threadCount(env) > 1 ? ['relaxed_mt', ...usable] : usable;
+}
+
+// The build's name for the page, with the thread count of the threaded build.
+export function buildLabel(b, threads) {
+  if (b === 'relaxed_mt') return t('builds.relaxed_mt', { threads: threads || 1 });
+  return BUILD_LABELS[b] || '';
 }

@@ -10,8 +10,9 @@
 // the same way, eagerly when small, else on request ('params'). A request for data carries
 // the trace's generation and is refused once a newer trace has replaced it.
 // The module is the fastest build this browser validates and can load: relaxed SIMD (FMA) →
-// SIMD128 → scalar (builds.js).
-import { usableBuilds, BUILD_FILES } from './builds.js';
+// SIMD128 → scalar, led by relaxed SIMD with threads where the page is cross-origin isolated
+// (builds.js).
+import { usableBuilds, threadCount, BUILD_FILES } from './builds.js';
 import { loadBuild } from './load-build.js';
 import { TRAINED_ACTIONS } from './worker-trained.js';
 import { CHECKPOINT_ACTIONS } from './worker-checkpoint.js';
@@ -24,14 +25,16 @@ let generation = 0; // bumps with every successful load; data requests must matc
 let stepCount = 0; // steps of the trace the engine holds
 
 let build = '';
+let threads = 1; // the kernels' thread count (core/kernels/pool.h)
 
 // The fastest build that validates and loads (a missing or failing file: the next one).
 async function createModule(opts) {
   const errors = [];
-  for (const b of usableBuilds(WebAssembly)) {
+  for (const b of usableBuilds(WebAssembly, globalThis)) {
     try {
       const { default: factory } = await loadBuild(b);
       const M = await factory({ ...opts }); // a fresh object: a failed attempt may have changed its own
+      threads = b === 'relaxed_mt' ? M.setThreads(threadCount(globalThis)) : 1;
       build = b;
       return M;
     } catch (e) {
@@ -132,7 +135,7 @@ async function handle(msg) {
   switch (msg.action) {
     case 'init': {
       if (!engine) engine = new M.Engine();
-      return { isa: M.kernelIsa(), build, presets: JSON.parse(M.presetsJson()), schema: JSON.parse(M.configSchemaJson()) };
+      return { isa: M.kernelIsa(), build, threads, presets: JSON.parse(M.presetsJson()), schema: JSON.parse(M.configSchemaJson()) };
     }
     case 'run': {
       if (!engine) engine = new M.Engine();

@@ -112,6 +112,7 @@ async function start() {
   const init = await app.engine.call('init');
   app.isa = init.isa;
   app.build = init.build; // which module the Worker loaded (builds.js)
+  app.threads = init.threads; // its kernels' thread count (1 but in the threaded build)
   useSchema(init.schema);
   app.presets = localizePresets(init.presets);
   buildForm();

@@ -8,7 +8,7 @@ import { $, el } from '../lib/dom.js';
 import { shapeText, msText } from '../lib/format.js';
 import { t } from '../lib/i18n.js';
 import { stepTitle, stepCrumbs } from '../model/titles.js';
-import { BUILD_LABELS } from '../engine/builds.js';
+import { buildLabel } from '../engine/builds.js';
 import { viewContext, PAGE_WINDOW } from '../view/context.js';
 import { prepareStepView, drawStepView } from '../view/step-view.js';
 import { FIGURE_WINDOW } from '../embed/embed-params.js';
@@ -137,7 +137,7 @@ export function updatePerf() {
   // shipped model file, not seeded (provenance.js).
   const source = app.shownState ? t(`steps.perf.source.${weightsSource()}`) : '';
   const w = tm && tm.weights >= 0.05 ? t('steps.perf.weights', { source, ms: msText(tm.weights) }) : '';
-  const build = BUILD_LABELS[app.build] ? ` · ${BUILD_LABELS[app.build]}` : '';
+  const label = buildLabel(app.build, app.threads), build = label ? ` · ${label}` : '';
   $('perf').textContent = t('steps.perf', { compute: msText(app.computeMs), isa, weights: w, render: msText(app.renderMs), build });
   $('perf').title = tm ? t('steps.perf.title', { forward: msText(tm.forward), source, weights: msText(tm.weights), load: msText(tm.load), copy: msText(tm.copy) }) : '';
 }
