@@ -118,3 +118,23 @@ TEST_CASE("threads: the pool runs every task once, nested calls run inline, the 
   CHECK(ew::threads() == ew::max_threads());  // 1 in a wasm build without pthreads
   ew::set_threads(before);
 }
+
+TEST_CASE("threads: a vocabulary's scores split by key blocks are bit-identical to one thread") {
+  // The tied LM head's product (ew_f32_scores over many keys): each thread takes a range of
+  // key blocks, each score the same dot product as with one thread.
+  const int before = ew::threads();
+  const int Tq = 7, Tk = 3001, dk = 770;
+  const std::vector<float> Q = rnd(static_cast<std::size_t>(Tq) * dk, "Q"), K = rnd(static_cast<std::size_t>(Tk) * dk, "K");
+  auto scores = [&](int n) {
+    ew::set_threads(n);
+    std::vector<float> S(static_cast<std::size_t>(Tq) * Tk, 7.0f);
+    ew::ew_f32_scores(S.data(), Tk, Q.data(), dk, K.data(), dk, Tq, Tk, dk);
+    return S;
+  };
+  const std::vector<float> one = scores(1);
+  for (int n : {2, 3, 4}) {
+    CAPTURE(n);
+    CHECK(same_bits(scores(n), one));
+  }
+  ew::set_threads(before);
+}

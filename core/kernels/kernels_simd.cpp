@@ -328,11 +328,22 @@ void ew_f32_scores(float* S, int lds, const float* Q, int ldq, const float* K, i
   // Keys in blocks of ~32 KiB, every query against one block before the next: a vocabulary
   // of 30,522 keys (a tied LM head) is read from memory once instead of once per 2 queries
   // (6x faster at 128 x 768 x 30,522). Each S[i][j] is the same instruction sequence as
-  // without blocks (the block is a multiple of 4 keys), so results are bit-identical.
+  // without blocks (the block is a multiple of 4 keys), so results are bit-identical. With more
+  // than one thread (pool.h), each thread takes a contiguous range of the blocks.
   const int block = std::max(4, (8192 / std::max(dk, 1)) / 4 * 4);
-  for (int j0 = 0; j0 < Tk; j0 += block)
-    scores_block(S + j0, lds, Q, ldq, K + static_cast<std::size_t>(j0) * ldk, ldk, Tq,
-                 std::min(block, Tk - j0), dk);
+  const int nb = (Tk + block - 1) / block;
+  auto blocks = [&](int b0, int b1) {
+    for (int b = b0; b < b1; ++b) {
+      const int j0 = b * block;
+      scores_block(S + j0, lds, Q, ldq, K + static_cast<std::size_t>(j0) * ldk, ldk, Tq, std::min(block, Tk - j0), dk);
+    }
+  };
+  const int nt = 2.0 * Tq * Tk * dk < kMinParallelFlops ? 1 : std::min(threads(), nb);
+  if (nt <= 1) {
+    blocks(0, nb);
+    return;
+  }
+  parallel_for(nt, [&](int t) { blocks(nb * t / nt, nb * (t + 1) / nt); });
 }
 
 float ew_f32_rmax(const float* x, int n) {
