@@ -108,6 +108,9 @@ struct Model {
   std::string target; // what the decoder should produce; it reads "<s>" + these tokens.
                       // Empty: it reads "<s>" + the source tokens but the last.
   bool target_given = false;  // "target" was given (even empty: the decoder reads <s> alone)
+  // Greedy generation's inner rounds (trace/generate.cpp): a causal LM's head scores only the
+  // last position, the one the next token comes from (that round's trace is not kept).
+  bool head_last_row_only = false;
   // What a classifier should predict (backward pass, training): an index per sentence
   // (-1: none given), and optional names of the labels (num_labels of them).
   int label = -1;

@@ -483,7 +483,9 @@ void rec_lm_head(Rec r, const Tensor& out, int T) {
                               "The LM head shares the token table (weight tying).")
                       .data.data();
   const Param& E = r.model.at("embedding_table");
-  ew_f32_scores(logits, V, out.data, d, E.value.data(), d, r.B * T, V, d);
+  const int rows = r.model.head_last_row_only ? 1 : r.B * T, skip = r.B * T - rows;
+  ew_f32_scores(logits + static_cast<std::size_t>(skip) * V, V, out.data + static_cast<std::size_t>(skip) * d, d,
+                E.value.data(), d, rows, V, d);
   rec_softmax(r.in("softmax"), "probs", vocab_dims, "Next-token probabilities", {"logits", logits},
               "Row t is the model's distribution for the token after position t.");
 }

@@ -54,7 +54,15 @@ std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, s
   std::vector<GenRound> rounds;
   std::vector<int> picked;
   GivenTokens& g = *model.tokens;
+  struct WholeAfter {  // whatever happens, later runs of this model score every position
+    Model& m;
+    ~WholeAfter() { m.head_last_row_only = false; }
+  } whole_after{model};
   for (int round = 0; round < max_len; ++round) {
+    // Only the last round's trace is kept: the rounds before it score the last position alone
+    // (the same numbers there, bit for bit); a round that ends early on <|endoftext|> runs again whole.
+    const bool final_round = round + 1 == max_len || static_cast<int>(g.ids.size()) >= model.config.max_tokens;
+    model.head_last_row_only = !final_round;
     run(model, trace);
     const Step& p = trace.at("probs");  // [T, V]
     const int V = p.shape[1];
@@ -63,10 +71,16 @@ std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, s
     std::string input;
     for (const auto& piece : g.pieces) input += (input.empty() ? "" : " ") + piece;
     rounds.push_back({input, model.vocab.at(static_cast<std::size_t>(best)), last[best]});
-    if (best == model.arch.eos_id) break;
+    if (best == model.arch.eos_id) {
+      if (!final_round) {
+        model.head_last_row_only = false;
+        run(model, trace);
+      }
+      break;
+    }
     picked.push_back(best);
     // The last round's input stays (its trace is the one kept); so does a full position table.
-    if (round + 1 == max_len || static_cast<int>(g.ids.size()) >= model.config.max_tokens) break;
+    if (final_round) break;
     g.ids.push_back(best);
     g.pieces.push_back(rounds.back().token);
     if (!g.type_ids.empty()) g.type_ids.push_back(g.type_ids.back());

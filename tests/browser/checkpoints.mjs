@@ -336,6 +336,11 @@ await check('GPT-2 generates in the page as the CLI’s --generate does: the Gen
   assert(!bad.length, bad.slice(0, 5).join('\n'));
   await page.evaluate(() => document.getElementById('gen-box').scrollIntoView());
   await page.screenshot({ path: path.join(artifacts, 'checkpoints-generate-1280.png') });
+  // A limit: the CLI's --json with "max_len" is not a flag, so the first rounds of the full run.
+  const three = await page.evaluate(() => window.encoderWalkthrough.generate({ maxTokens: 3 }));
+  assert(three.join(' ') === want.generated.slice(0, 3).join(' '), `maxTokens 3: ${three.join(' ')} vs ${want.generated.slice(0, 3).join(' ')}`);
+  const refused = await page.evaluate(() => window.encoderWalkthrough.generate({ maxTokens: 0 }).then(() => 'resolved', (e) => e.message));
+  assert(/maxTokens.*1 to 100000.*0/.test(refused), `maxTokens 0: ${refused}`);
   await clean(page, 'generation');
 });
 

@@ -60,7 +60,7 @@
  * the model file's config keys plus text, text2, preset, step, and view, inputs, controls, theme,
  * lang (en | de: the page's language; language.js).
  *   Trained models (train/train-panel.js, generate.js, weights-io.js; README's table):
- *   await generate() → the generated tokens, once the final round is shown
+ *   await generate({maxTokens}?) → the generated tokens (at most maxTokens, default 32), once the final round is shown
  *   await train({task, steps, lr, seed, d_model, num_heads, d_ff, num_layers,
  *                decoder_layers, batch}, onProgress) → {steps, loss, accuracy, ms}
  *       (a second call while one runs rejects); stopTraining(); loadWeights(ArrayBuffer);

@@ -31,11 +31,14 @@ export function installGenerate(h) {
 }
 
 // Decodes and shows the rounds one after the other; resolves with the generated tokens.
-export async function generate() {
+// maxTokens: at most that many rounds (the core's default, 32, without it).
+export async function generate({ maxTokens } = {}) {
   if (!generates(app.trace)) throw new Error(t('generate.needsDecoder'));
+  if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens >= 1 && maxTokens <= 100000))
+    throw new Error(t('generate.badMax', { value: String(maxTokens) }));
   $('generate').disabled = true;
   try {
-    await hooks.requestCompute(app.state, { generate: true });
+    await hooks.requestCompute(app.state, maxTokens === undefined ? { generate: true } : { generate: true, max_len: maxTokens });
     await showRounds(true);
     return app.rounds ? app.rounds.generated.slice() : [];
   } finally {

@@ -194,7 +194,7 @@ installApi(app, {
   exportStep: exportFromPage,
   // Trained models (api.js documents them; README's table too).
   extra: {
-    generate: () => generate(),
+    generate: (o) => generate(o),
     train: (options, onProgress) => train(options, onProgress),
     stopTraining: () => stopTraining(),
     loadWeights: (buffer) => loadWeights(buffer, t('train.w.apiBuffer')),
