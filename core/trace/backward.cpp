@@ -497,7 +497,9 @@ double seed_loss(const Model& m, const Trace& t, Grads& G, std::unordered_map<st
   if (!any)
     throw Error("the backward pass needs something to predict: a classifier with \"label\" (config.num_labels > 0) "
                 "or a decoder (config.decoder_layers > 0) or a masked-word head with \"mask_targets\" (config.masked_lm) or a "
-                "language-model head (GPT2LMHeadModel)");
+                "language-model head (GPT2LMHeadModel)" +
+                std::string(m.arch.model_type.empty() ? "" : "; a checkpoint's label and [MASK] targets are the run options "
+                                                             "\"label\" and \"mask_targets\" (CLI --label, --mask-targets)"));
   return loss;
 }
 
