@@ -37,6 +37,7 @@ if (typeof window !== 'undefined')
 export function engineRequest(model, state, opts = {}) {
   if (model.weights === CHECKPOINT_WEIGHTS) {  // fills for a masked LM; generation when asked
     const options = opts.generate ? { fills: true, generate: true } : { fills: true };
+    if (app.backward) options.backward = true;  // GPT-2's target is the text itself (shifted by one)
     return { model, options, checkpoint: { text: model.text || '', text2: model.text2 || '' } };
   }
   const options = {};
