@@ -6,6 +6,7 @@
 #include <functional>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,8 @@ const char* kUsage =
     "  --ids LIST     a checkpoint's input as token ids (comma-separated), instead of text\n"
     "  --json         print the whole trace as JSON (docs/trace.md; a checkpoint's parameters without their data)\n"
     "  --backward     also the loss and every gradient dL/dX (needs a classifier label or a decoder)\n"
+    "  --label L      the backward pass's label for a checkpoint's classifier (a name of its id2label, or an index)\n"
+    "  --mask-targets W1,W2  the true tokens at a checkpoint's [MASK]s, in order (its masked-LM loss)\n"
     "  --text TEXT    the sentence to run (replaces the preset's or model file's)\n"
     "  --generate     decode greedily, one token per run, until </s> or <|endoftext|> (at most 32); the\n"
     "                 walkthrough (or JSON, with \"generated\") is that of the last round\n"
@@ -56,8 +59,9 @@ const char* kUsage =
 // The walkthrough's command line.
 struct Args {
   std::string model_path, preset_name, checkpoint;
-  std::optional<std::string> text, text2;
+  std::optional<std::string> text, text2, label;
   std::optional<std::vector<int>> ids;
+  std::vector<std::string> mask_targets;
   bool json = false, backward = false, generate = false, lens = false, attribute = false;
   int edge = 3;
   ew::InterventionSpec intervene;
@@ -142,6 +146,11 @@ int parse_args(int argc, char** argv, Args& a) {
       a.json = true;
     } else if (arg == "--backward") {
       a.backward = true;
+    } else if (arg == "--label") {
+      a.label = value("--label");
+    } else if (arg == "--mask-targets") {
+      std::stringstream list(value("--mask-targets"));
+      for (std::string w; std::getline(list, w, ',');) a.mask_targets.push_back(w);
     } else if (arg == "--generate") {
       a.generate = true;
     } else if (arg == "--text") {
@@ -206,6 +215,8 @@ void walkthrough(const Args& a) {
   o.mean_task = a.mean_task;
   o.lens = a.lens;
   o.attribute = a.attribute;
+  o.label = a.label;
+  o.mask_targets = a.mask_targets;
   ew::ModelSource source{ew::ModelSource::Kind::Preset, a.preset_name, a.text, std::nullopt, std::nullopt};
   if (!a.model_path.empty()) source = {ew::ModelSource::Kind::File, a.model_path, a.text, std::nullopt, std::nullopt};
   if (!a.checkpoint.empty()) source = {ew::ModelSource::Kind::Checkpoint, a.checkpoint, a.text, a.text2, a.ids};

@@ -84,10 +84,33 @@ bool intervention_option(RunOptions& o, const std::string& key, const json& v) {
     iv.patch_from = text(key, v);
   } else if (key == "patch") {
     for (const std::string& p : strings(key, v)) iv.patch.push_back(parse_patch(p));
+  } else if (key == "label") {
+    if (!v.is_string() && !v.is_number_integer())
+      throw Error("the run option \"label\" must be a label's name or index, got " + shown(v));
+    o.label = v.is_string() ? v.get<std::string>() : std::to_string(v.get<long long>());
+  } else if (key == "mask_targets") {
+    o.mask_targets = strings(key, v);
   } else {
     return false;
   }
   return true;
+}
+
+// The run's backward target (RunOptions::label, mask_targets) into the model: the label by
+// name, else as an index of config.num_labels.
+void apply_targets(Model& m, const RunOptions& o) {
+  if (!o.mask_targets.empty()) m.mask_targets = o.mask_targets;
+  if (!o.label) return;
+  const int n = m.config.num_labels;
+  if (n == 0) throw Error("the run option \"label\" needs a classifier (config.num_labels is 0)");
+  const std::string& l = *o.label;
+  for (std::size_t i = 0; i < m.label_names.size(); ++i)
+    if (m.label_names[i] == l) return void(m.label = static_cast<int>(i));
+  const bool digits = !l.empty() && l.size() < 6 && std::all_of(l.begin(), l.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!digits || std::stoi(l) >= n)
+    throw Error("the run option \"label\" is \"" + l.substr(0, 40) + "\": neither one of the labels nor an index below " +
+                std::to_string(n));
+  m.label = std::stoi(l);
 }
 
 // "[r, c]" of flat index i in a tensor of this shape.
@@ -151,7 +174,7 @@ RunOptions run_options_from_json(const json& j) {
     }
     if (intervention_option(o, key, v)) continue;
     const Switch* s = nullptr;
-    std::string names = "max_len, ablate, ablate_mode, mean_task, set, patch_from, patch";
+    std::string names = "max_len, ablate, ablate_mode, mean_task, set, patch_from, patch, label, mask_targets";
     for (const Switch& x : kSwitches) {
       if (key == x.name) s = &x;
       names += std::string(", ") + x.name;
@@ -241,6 +264,7 @@ void Session::run(const RunOptions& options) {
     throw Error("the backward pass and interventions do not go together: run the intervention without --backward");
   const auto t0 = std::chrono::steady_clock::now();
   try {
+    apply_targets(model, options);
     if (intervene) intervened_forward(model, options);
     else forward(model, options);
     ms_ = ms_since(t0);

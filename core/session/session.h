@@ -68,11 +68,17 @@ struct RunOptions {
   bool lens = false;          // lens.<layer>.* steps (trace/lens.h)
   bool attribute = false;     // attr.* steps and "attribution" (trace/attribution.h); for a
                               // model that does not decompose, "attribution_error" says why
+  // The backward pass's target where the model brings none (a checkpoint), as a model file's
+  // "label" and "mask_targets" give it: a classifier's label (a name of its labels or an
+  // index) and the true tokens at the [MASK]s, in order. A GPT-2 LM head needs none.
+  std::optional<std::string> label;
+  std::vector<std::string> mask_targets;
 };
 
 // {"backward", "generate", "max_len", "user_weights", "prediction", "fills", "lens",
 // "attribute", "ablate": [id…], "ablate_mode": "zero"|"mean", "mean_task", "set": {cell: number},
-// "patch_from": text, "patch": ["ID@p,q"…]}, each optional; null reads as {}. An unknown key, a
+// "patch_from": text, "patch": ["ID@p,q"…], "label": name or index, "mask_targets": [token…]},
+// each optional; null reads as {}. An unknown key, a
 // value of the wrong type or a spec the parser refuses is an ew::Error naming it.
 RunOptions run_options_from_json(const nlohmann::json& j);
 

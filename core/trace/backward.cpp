@@ -104,9 +104,10 @@ void back_linear(const Back& a) {
     }
 }
 
-// Y = A + B (B may repeat per batch item: the positional rows): each gets dY.
+// Y = A + B (+ C: BERT's token types) (B and C may repeat per batch item: the positional
+// rows): each gets dY.
 void back_add(const Back& a) {
-  for (std::size_t k = 0; k < 2; ++k) {
+  for (std::size_t k = 0; k < a.s.inputs.size(); ++k) {
     float* d = a.to(k);
     if (!d) continue;
     const std::size_t n = a.G.view(a.in(k)).n;
@@ -344,18 +345,37 @@ void back_concat(const Back& a) {
 }
 
 constexpr double kInvSqrt2Pi = 0.39894228040143267794;  // 1/√(2π)
+constexpr double kSqrt2OverPi = 0.79788456080286535588;  // √(2/π)
 
-// ReLU: dx = dy·[x > 0]; exact GELU: dx = dy·(Φ(x) + x·φ(x)).
+// The function an activation step applies: the pooler's own (BERT: tanh, DistilBERT's
+// pre-classifier: ReLU), every other the model's (feed-forward, masked-LM transform).
+Activation step_activation(const Back& a) {
+  return a.s.role == "pooler" ? a.m.arch.pooler : a.m.config.activation;
+}
+
+// dy/dx of one activation at x (y its output).
+double activation_slope(Activation act, double x, double y) {
+  switch (act) {
+    case Activation::GELU:  // Φ(x) + x·φ(x)
+      return 0.5 * (1.0 + std::erf(x / std::sqrt(2.0))) + x * std::exp(-0.5 * x * x) * kInvSqrt2Pi;
+    case Activation::GELUTanh: {  // ½(1 + tanh u) + ½x(1 − tanh² u)·u', u = √(2/π)(x + 0.044715x³)
+      const double th = std::tanh(kSqrt2OverPi * (x + 0.044715 * x * x * x));
+      return 0.5 * (1.0 + th) + 0.5 * x * (1.0 - th * th) * kSqrt2OverPi * (1.0 + 3.0 * 0.044715 * x * x);
+    }
+    case Activation::Tanh:
+      return 1.0 - y * y;
+    default:
+      return x > 0 ? 1.0 : 0.0;
+  }
+}
+
+// ReLU: dx = dy·[x > 0]; exact GELU: dx = dy·(Φ(x) + x·φ(x)); gelu_new and tanh: their slopes.
 void back_activation(const Back& a) {
   const View x = a.G.view(a.in(0));
-  const bool gelu = a.m.config.activation == Activation::GELU;
+  const Activation act = step_activation(a);
   if (float* dx = a.to(0, {a.in(0)}))
-    for (std::size_t i = 0; i < a.s.size(); ++i) {
-      const double v = x.data[i];
-      const double slope = gelu ? 0.5 * (1.0 + std::erf(v / std::sqrt(2.0))) + v * std::exp(-0.5 * v * v) * kInvSqrt2Pi
-                                : (v > 0 ? 1.0 : 0.0);
-      dx[i] += static_cast<float>(a.dy[i] * slope);
-    }
+    for (std::size_t i = 0; i < a.s.size(); ++i)
+      dx[i] += static_cast<float>(a.dy[i] * activation_slope(act, x.data[i], a.s.data[i]));
 }
 
 // X_t = E[id_t] (or P_t = E_pos[t]): the table's row gets dX_t.
@@ -371,15 +391,18 @@ void back_lookup(const Back& a) {
   }
 }
 
-// L = Z·Eᵀ (the tied output projection): dZ += dL·E, dE += dLᵀ·Z.
+// L = Z·Eᵀ (+ b: a checkpoint's masked-LM decoder bias) (the tied output projection):
+// dZ += dL·E, dE += dLᵀ·Z, db += Σ_rows dL. The table's gradient also gets the lookup's term.
 void back_logits(const Back& a) {
   const View z = a.G.view(a.in(0)), e = a.G.view(a.in(1));
   const int S = z.rows(), d = z.last(), V = a.s.shape.back();
   float* dz = a.to(0, {a.in(1)});
   float* de = a.to(1, {a.in(0)});
+  float* db = a.s.inputs.size() > 2 ? a.to(2) : nullptr;
   for (int t = 0; t < S; ++t)
     for (int v = 0; v < V; ++v) {
       const float g = a.dy[t * V + v];
+      if (db) db[v] += g;
       if (g == 0.0f) continue;
       for (int k = 0; k < d; ++k) {
         if (dz) dz[t * d + k] += g * e.data[v * d + k];
@@ -453,6 +476,14 @@ double seed_loss(const Model& m, const Trace& t, Grads& G, std::unordered_map<st
     cross_entropy(t.at("cls.probs"), labels, 1.0 / n, G, loss, seeded);
     any = true;
   }
+  if (m.arch.lm_head) {  // GPT-2: position t predicts the text's token t+1 (HF's shifted labels)
+    const Step& ids = t.at("token_ids");
+    std::vector<int> labels(ids.size(), -1);
+    for (std::size_t i = 0; i + 1 < ids.size(); ++i) labels[i] = static_cast<int>(ids.data[i + 1]);
+    if (labels.size() < 2) throw Error("the backward pass of a language model needs at least two tokens (the next one is the target)");
+    cross_entropy(t.at("probs"), labels, 1.0 / (labels.size() - 1), G, loss, seeded);
+    any = true;
+  }
   if (m.config.decoder_layers > 0) {
     // Position t predicts the decoder input's token t+1; the last position predicts </s>.
     const auto& tgt = t.text.target_tokens;
@@ -465,7 +496,10 @@ double seed_loss(const Model& m, const Trace& t, Grads& G, std::unordered_map<st
   }
   if (!any)
     throw Error("the backward pass needs something to predict: a classifier with \"label\" (config.num_labels > 0) "
-                "or a decoder (config.decoder_layers > 0) or a masked-word head with \"mask_targets\" (config.masked_lm)");
+                "or a decoder (config.decoder_layers > 0) or a masked-word head with \"mask_targets\" (config.masked_lm) or a "
+                "language-model head (GPT2LMHeadModel)" +
+                std::string(m.arch.model_type.empty() ? "" : "; a checkpoint's label and [MASK] targets are the run options "
+                                                             "\"label\" and \"mask_targets\" (CLI --label, --mask-targets)"));
   return loss;
 }
 
@@ -496,11 +530,6 @@ void record_grad(Trace& t, Grads& G, const std::string& id, const std::vector<fl
 }  // namespace
 
 void run_backward(const Model& m, Trace& t, bool activations, bool fused_loss) {
-  if (!m.arch.model_type.empty())
-    throw Error("the backward pass does not cover pretrained checkpoints yet (their heads, token types and "
-                "activations have no gradient rules)");
-  if (m.config.activation == Activation::GELUTanh)
-    throw Error("the backward pass has no gradient rule for gelu_new (the tanh approximation of GELU) yet");
   Grads G(t, m);
   for (const Param& p : m.params) G.set_live(p.id);
   const std::size_t n = t.size();

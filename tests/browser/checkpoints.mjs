@@ -7,7 +7,8 @@
 // compares every step of getTrace() with `CLI --checkpoint DIR --text … [--text2 …] --json`:
 // same ids, shapes and masked entries, every value within TOL × the step's largest |value|.
 // A text edit re-runs the held checkpoint. The [T, 50257] probabilities show a top-10 list per
-// row and the page draws no more than MAX_CELLS cells. Bad checkpoints (404 config.json,
+// row and the page draws no more than MAX_CELLS cells. GPT-2's backward switch (the text shifted
+// by one is its target) gives the loss and every grad step of `CLI … --backward --json`. Bad checkpoints (404 config.json,
 // truncated safetensors, unknown model_type; and one in German) show their catalog message,
 // the page stays usable, with no NaN/Infinity and no missing catalog key. Screenshots at
 // 1280 and 390 px go to artifacts/checkpoints-*.png.
@@ -89,6 +90,30 @@ function compare(what, trace, doc) {
       }
     }
   });
+  return bad;
+}
+
+// The gradient steps against the CLI's as trained.mjs compares them: each to 1e-4 of the larger
+// of its own largest |value| and its chain-rule operands' scales (a row max's gradient is 0 up to
+// rounding: both must be 0 to 1e-5 of the incoming gradient's scale). Returns the problems.
+function compareGrads(trace, doc) {
+  const bad = [], scales = new Map();
+  const maxAbs = (d) => d.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
+  const page = new Map(trace.steps.map((st) => [st.id, st]));
+  for (const n of doc.steps.filter((st) => st.id.startsWith('grad.'))) {
+    const s = page.get(n.id), want = n.data.flat(Infinity);
+    if (!s || s.data.length !== want.length) { bad.push(`${n.id}: missing on the page or of another size`); continue; }
+    const operands = (n.inputs || []).filter((id) => id.startsWith('grad.')).map((id) => scales.get(id) || 0);
+    const scale = Math.max(maxAbs(want), ...operands);
+    scales.set(n.id, scale);
+    if (/\.rowmax$/.test(n.id)) {
+      const zero = 1e-5 * (scales.get(n.inputs[0]) || 0);
+      if (!(maxAbs(s.data) <= zero && maxAbs(want) <= zero)) bad.push(`${n.id} is not 0 to ${zero}: ${maxAbs(s.data)} (CLI ${maxAbs(want)})`);
+      continue;
+    }
+    const k = want.findIndex((w, i) => !(Math.abs(s.data[i] - w) <= 1e-5 * Math.abs(w) + 1e-4 * scale + 1e-12));
+    if (k >= 0) bad.push(`${n.id}[${k}] page ${s.data[k]}, CLI ${want[k]} (scale ${scale})`);
+  }
   return bad;
 }
 
@@ -184,6 +209,35 @@ await check('GPT-2 [T, 50257]: probs shows a top-10 list per row and the page dr
   await page.screenshot({ path: path.join(artifacts, 'checkpoints-gpt2-390.png'), fullPage: false });
   await page.setViewportSize({ width: 1280, height: 800 });
   await clean(page, 'gpt2 probs');
+});
+
+// The backward pass of a checkpoint (GPT-2: the target is the text shifted by one, so the switch
+// needs nothing more): the page's loss and every grad step equal the CLI's --backward.
+await check('GPT-2: the backward switch adds the loss and gradients; every step equals the CLI --backward', async () => {
+  const c = CASES[1];
+  await open(page, `?model=/ck/${c.dir}/&text=${encodeURIComponent(c.text)}`);
+  await page.check('#backward');
+  // The switch re-runs the checkpoint: a trace asked for meanwhile is refused as stale; ask again.
+  const t0 = Date.now();
+  let tr = null;
+  while (!(tr && tr.steps.some((s) => s.id === 'loss')) && Date.now() - t0 < 20000) {
+    await page.waitForTimeout(200);
+    tr = await trace(page).catch((e) => {
+      if (!/stale data request/.test(e.message)) throw e;
+      return null;
+    });
+  }
+  assert(tr && tr.steps.some((s) => s.id === 'loss'), 'no loss step on the page after the backward switch');
+  const args = ['--checkpoint', path.join(ck, c.dir), '--text', c.text, '--backward', '--json'];
+  const doc = JSON.parse(execFileSync(cli, args, { maxBuffer: 1 << 30 }).toString());
+  const grads = doc.steps.filter((s) => s.id.startsWith('grad.')).length;
+  assert(grads > 50 && doc.steps.some((s) => s.id === 'grad.embedding_table'), `the CLI's backward pass: ${grads} grad steps`);
+  const isGrad = (st) => st.id.startsWith('grad.');
+  const fwd = (t) => ({ steps: t.steps.filter((st) => !isGrad(st)) });
+  const bad = compare(`${c.dir} backward`, fwd(tr), fwd(doc)).concat(compareGrads(tr, doc));
+  assert(!bad.length, bad.slice(0, 5).join('\n'));
+  await page.uncheck('#backward');
+  await clean(page, 'gpt2 backward');
 });
 
 await check('BERT: the checkpoint box (name, architecture, size) at 1280 and 390 px', async () => {

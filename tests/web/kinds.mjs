@@ -60,6 +60,9 @@ backward('post-norm ReLU encoder–decoder, sinusoidal, 2 layers', { config: { s
 backward('pre-norm GELU classifier, learned positions, a padded batch', { config: { seed: 5, d_model: 8, num_heads: 4,
   d_ff: 12, num_layers: 1, norm: 'pre', activation: 'gelu', positional: 'learned', num_labels: 2 },
   text: 'the frost was hard', text2: 'earth stood', label: 1, label2: 0 });
+backward('pre-norm gelu_new classifier (GPT-2\'s tanh GELU and its slope), learned positions', { config: { seed: 9, d_model: 8,
+  num_heads: 2, d_ff: 12, num_layers: 1, norm: 'pre', activation: 'gelu_new', positional: 'learned', num_labels: 2 },
+  text: 'the cat sat on the mat', label: 1 });
 
 // The page's Trace of a model (tests/web/page-trace.mjs).
 function traceOf(model, options) {

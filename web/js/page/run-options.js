@@ -33,13 +33,15 @@ if (typeof window !== 'undefined')
     }
   });
 
-// The model file and engine options for one request; `opts.generate` asks for generation.
+// The model file and engine options for one request; `opts.generate` asks for generation (at
+// most `opts.max_len` tokens when given).
 export function engineRequest(model, state, opts = {}) {
   if (model.weights === CHECKPOINT_WEIGHTS) {  // fills for a masked LM; generation when asked
     const options = opts.generate ? { fills: true, generate: true } : { fills: true };
+    if (opts.generate && opts.max_len) options.max_len = opts.max_len;
     // The backward switch asked too: the core says why a checkpoint has none (backward_error,
     // shown beside the switch) instead of the switch doing nothing.
-    if (app.backward) options.backward = true;
+    if (app.backward) options.backward = true;  // GPT-2's target is the text itself (shifted by one)
     // The what-if lab's interventions too (the core applies them to the checkpoint's weights
     // and steps, or says why not, e.g. no lens without a head that reads layers).
     Object.assign(options, engineOptions(labState.spec));
@@ -57,6 +59,7 @@ export function engineRequest(model, state, opts = {}) {
   // The what-if lab's interventions (issue 20); patching and some cell sets cannot generate.
   Object.assign(options, engineOptions(labState.spec));
   if ((opts.generate || (trained && !app.round)) && canGenerate(options)) options.generate = true;
+  if (options.generate && opts.generate && opts.max_len) options.max_len = opts.max_len;
   if (app.round) model.target = app.round.input;
   return { model, options: Object.keys(options).length ? options : null };
 }

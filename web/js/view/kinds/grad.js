@@ -151,10 +151,19 @@ const RULES = {
     const dk = last(X), d = last(Y), r = Math.floor(f / dk);
     return sums(`∂L/∂C[${r}, ${k * dk + (f % dk)}] (${tr('explain.grad.headColumns', { h: k })})`, [dY.data[r * d + k * dk + (f % dk)]]);
   },
-  activation({ trace, dY, X, f }) {
-    const v = X.data[f], gelu = trace.config.activation === 'gelu';
-    const slope = gelu ? 0.5 * (1 + erf(v / Math.SQRT2)) + v * Math.exp(-0.5 * v * v) / Math.sqrt(2 * Math.PI) : v > 0 ? 1 : 0;
-    return prods(gelu ? `∂L/∂y · GELU′(x)   (Φ(x) + x·φ(x), x = ${fmt(v)})` : `∂L/∂y · [x > 0]   (x = ${fmt(v)})`, [dY.data[f]], [slope]);
+  activation({ trace, Y, dY, X, f }) {
+    const v = X.data[f], act = activationOf(trace, Y);
+    if (act === 'gelu') {
+      const slope = 0.5 * (1 + erf(v / Math.SQRT2)) + v * Math.exp(-0.5 * v * v) / Math.sqrt(2 * Math.PI);
+      return prods(`∂L/∂y · GELU′(x)   (Φ(x) + x·φ(x), x = ${fmt(v)})`, [dY.data[f]], [slope]);
+    }
+    if (act === 'gelu_new') {
+      const c = Math.sqrt(2 / Math.PI), th = Math.tanh(c * (v + 0.044715 * v * v * v));
+      const slope = 0.5 * (1 + th) + 0.5 * v * (1 - th * th) * c * (1 + 3 * 0.044715 * v * v);
+      return prods(`∂L/∂y · GELU_tanh′(x)   (x = ${fmt(v)})`, [dY.data[f]], [slope]);
+    }
+    if (act === 'tanh') return prods(`∂L/∂y · (1 − y²)   (y = ${fmt(Y.data[f])})`, [dY.data[f]], [1 - Y.data[f] * Y.data[f]]);
+    return prods(`∂L/∂y · [x > 0]   (x = ${fmt(v)})`, [dY.data[f]], [v > 0 ? 1 : 0]);
   },
   lookup({ trace, Y, dY, X, k, f }) {
     const d = last(Y), rows = size(Y) / d, row = Math.floor(f / d), c = f % d;
@@ -171,6 +180,10 @@ const RULES = {
       const t = Math.floor(f / d), c = f % d;
       for (let v = 0; v < V; v++) { a.push(dY.data[t * V + v]); o.push(E.data[v * d + c]); }
       return prods(`Σᵥ ∂L/∂z[${t}, v] · E[v, ${c}]`, a, o);
+    }
+    if (k === 2) {  // a checkpoint's masked-LM decoder bias: every row's ∂L/∂z of its column
+      for (let t = 0; t < S; t++) a.push(dY.data[t * V + f]);
+      return sums(`Σₜ ∂L/∂z[t, ${f}]`, a);
     }
     const v = Math.floor(f / d), c = f % d;
     for (let t = 0; t < S; t++) { a.push(dY.data[t * V + v]); o.push(Z.data[t * d + c]); }
@@ -204,6 +217,13 @@ function prods(text, a, b) {
 }
 function sums(text, a) {
   return { v: sumOf(a), text, terms: a.length > 1 ? [list(a.map((x) => paren(fmt(x)))).join(' + ')] : [] };
+}
+
+// The function an activation step applies: a pooler's own (BERT: tanh, DistilBERT's
+// pre-classifier: ReLU; the core's formula says which), every other the model's.
+function activationOf(trace, Y) {
+  if (Y.role === 'pooler') return Y.formula && Y.formula.startsWith('\\tanh') ? 'tanh' : 'relu';
+  return trace.config.activation;
 }
 
 // Abramowitz–Stegun 7.1.26 is not exact enough for a 1e-5 check: erf by its series / continued
