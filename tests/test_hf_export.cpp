@@ -54,16 +54,18 @@ TEST_CASE("a model BERT computes exactly comes back from its checkpoint with eve
   c.model.text = own.text;
   c.model.tokens = ew::checkpoint_tokens(c, own.text, "", nullptr);
   const auto a = steps_of(own), b = steps_of(c.model);
-  for (const auto& [id, values] : a) {
+  for (const auto& step : a) {  // not structured bindings: INFO captures them (clang 14, C++17)
+    const std::string& id = step.first;
     INFO(id);
     REQUIRE(b.count(id) == 1);
-    CHECK(b.at(id) == values);
+    CHECK(b.at(id) == step.second);
   }
-  for (const auto& [id, values] : b)
-    if (!a.count(id)) {
+  for (const auto& step : b)
+    if (!a.count(step.first)) {
+      const std::string& id = step.first;
       INFO(id);
       CHECK((id == "token_type_ids" || id == "token_type_embedding"));
-      for (float v : values) CHECK(v == 0.0f);
+      for (float v : step.second) CHECK(v == 0.0f);
     }
 }
 
