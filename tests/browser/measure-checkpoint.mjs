@@ -61,7 +61,7 @@ const sentence = (k) => Array.from({ length: 126 }, (_, i) => `tok${(i * 7 + k *
 const samples = [];
 const gens = [];
 for (let k = 0; info.architecture === 'GPT2LMHeadModel' && k < runs; k++) {
-  await page.evaluate(async (text) => window.encoderWalkthrough.setState({ text }), `The quick brown fox, take ${k}`);
+  await page.evaluate(async (text) => window.encoderWalkthrough.setState({ text }), `Once, ${k}`);
   const T = await page.evaluate(() => window.encoderWalkthrough.getTrace().tokens.length);
   const g = await page.evaluate(async () => {
     const a = performance.now();
