@@ -350,13 +350,13 @@ await check('the opening says what is open: the checkpoint’s name, architectur
   assert(/^This page runs a small Transformer/.test(await page.textContent('.intro-more > p')), 'the default model’s opening');
 });
 
-await check('the backward switch with a checkpoint says why there is no backward pass (not a switch that does nothing); the forward pass stays', async () => {
-  await open(page, `?lang=en&model=/ck/gpt2-lm/&text=${encodeURIComponent(CASES[1].text)}`);
+await check('the backward switch with a masked-LM checkpoint says why there is no backward pass (its [MASK] targets are not asked in the page); the forward pass stays', async () => {
+  await open(page, `?lang=en&model=/ck/bert-mlm/&text=${encodeURIComponent(CASES[0].text)}`);
   const n = await page.textContent('#counter');
   await page.click('#backward');
   await page.waitForFunction(() => document.getElementById('backward-ms').textContent, null, { timeout: 10000 }).catch(() => {});
   const r = await page.evaluate(() => ({ why: document.getElementById('backward-ms').textContent, n: document.getElementById('counter').textContent, preset: window.encoderWalkthrough.getState().preset }));
-  assert(/^No backward pass for this model: .*pretrained checkpoints/.test(r.why), `beside the switch: "${r.why}"`);
+  assert(/^No backward pass for this model: .*mask_targets/.test(r.why), `beside the switch: "${r.why}"`);
   assert(r.n === n && r.preset === 'checkpoint', `the forward pass changed: ${JSON.stringify(r)} (was ${n})`);
   await page.click('#backward');
   await clean(page, 'backward switch');
