@@ -4,7 +4,7 @@
 // the weights). Write the checkpoint once (~440 MB, not committed):
 //   /usr/bin/python3 tests/browser/write_checkpoints.py --bert-base /tmp/ck-bert-base
 // then
-//   node tests/browser/measure-checkpoint.mjs [--dir /tmp/ck-bert-base] [--runs 3] [--dist dist]
+//   node tests/browser/measure-checkpoint.mjs [--dir /tmp/ck-bert-base] [--runs 3] [--dist dist] [--isolated]
 // A GPT-2 checkpoint (write_checkpoints.py --gpt2-small DIR; --dir DIR) is timed generating
 // instead: generate({maxTokens: 20}) from a short prompt, until the last round is on screen.
 // Reports: the load time (loadCheckpoint(url) to the first trace on screen: download from
@@ -29,7 +29,8 @@ rmSync(site, { recursive: true, force: true });
 mkdirSync(site, { recursive: true });
 for (const e of readdirSync(dist)) symlinkSync(path.join(dist, e), path.join(site, e));
 symlinkSync(dir, path.join(site, 'ck'));
-const { server, url: base } = await startServer(site, 0);
+// --isolated: COOP/COEP, so the page runs its threaded build (readout: "on N threads").
+const { server, url: base } = await startServer(site, 0, '127.0.0.1', { isolated: process.argv.includes('--isolated') });
 const browser = await launchChromium(chromium, exe);
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
