@@ -8,8 +8,8 @@
 // 2×16 floats, and 3 × 3 = 3×12 in the relaxed-SIMD build, chosen by measurement under V8's
 // TurboFan: V8 on x64 allocates 15 xmm registers; 4×8, 2×16 and 3×12 fit, 6×8 and 4×12
 // spill — see docs/benchmarks.md), B packed once into NR-wide zero-padded panels; bias and activation
-// fused into the last K block's store. No allocation: the ragged last panel of an unpacked
-// B is staged in a per-thread buffer. Large matmuls split their panels over pool.h's threads.
+// fused into the last K block's store. An unpacked B is staged a group of panels at a time
+// in a per-thread buffer (grown once, then reused). Large matmuls split their panels over pool.h's threads.
 // Under Emscripten this file is compiled by clang-19 (cmake/wasm_kernels.cmake), once plain
 // and once with relaxed SIMD (vfma fused).
 #include <algorithm>
@@ -182,12 +182,26 @@ inline void panel_rows(int M, int kc, const float* ap, const float* bp, float* C
                       ldc, nv, first, last, bias, act, C2 ? C2 + static_cast<std::size_t>(i) * ldc : nullptr);
 }
 
+// Where a group of panels' packed kc×NR blocks are: panel g0's at `data`, each next one
+// `stride` floats further (a packed B keeps K×NR per panel; a staged group, kc×NR).
+struct PanelBlocks {
+  const float* data;
+  std::size_t stride;
+};
+
+// Panels handled together per K block: an unpacked B is staged a group at a time, each of
+// its K rows read as one run of kPanelGroup·NR floats (see ew_f32_matmul).
+#ifndef EW_MM_GROUP
+#define EW_MM_GROUP 8
+#endif
+constexpr int kPanelGroup = EW_MM_GROUP;
+
 // One thread's share of the driver: panels [p0, p1) of B, K blocks outermost (pack that block
-// of A once, into this thread's scratch), then those panels (`panel(p, k0, kc)` gives the
-// packed kc×NR block), then register tiles down the rows.
-template <class PanelFn>
+// of A once, into this thread's scratch), then those panels in groups (`group(g0, g1, k0, kc)`
+// gives their packed kc×NR blocks), then register tiles down the rows.
+template <class GroupFn>
 void gemm_panels(float* C, int ldc, const float* A, int lda, int M, int K, int N, const float* bias, Activation act,
-                 float* C_act, const PanelFn& panel, int p0, int p1) {
+                 float* C_act, const GroupFn& group, int p0, int p1) {
   const int nkb = std::max(1, (K + KC - 1) / KC);
   std::vector<float>& scratch = a_scratch();
   const std::size_t need = static_cast<std::size_t>((M + MR - 1) / MR) * MR * std::min(std::max(K, 1), KC);
@@ -195,9 +209,14 @@ void gemm_panels(float* C, int ldc, const float* A, int lda, int M, int K, int N
   for (int kb = 0; kb < nkb; ++kb) {
     const int k0 = kb * KC, kc = std::min(KC, K - k0);
     pack_a(scratch.data(), A, lda, M, k0, kc);
-    for (int p = p0; p < p1; ++p)
-      panel_rows(M, kc, scratch.data(), panel(p, k0, kc), C + p * NR, ldc, std::min(NR, N - p * NR), kb == 0,
-                 kb == nkb - 1, bias ? bias + p * NR : nullptr, act, C_act ? C_act + p * NR : nullptr);
+    for (int g0 = p0; g0 < p1; g0 += kPanelGroup) {
+      const int g1 = std::min(p1, g0 + kPanelGroup);
+      const PanelBlocks blocks = group(g0, g1, k0, kc);
+      for (int p = g0; p < g1; ++p)
+        panel_rows(M, kc, scratch.data(), blocks.data + (p - g0) * blocks.stride, C + p * NR, ldc,
+                   std::min(NR, N - p * NR), kb == 0, kb == nkb - 1, bias ? bias + p * NR : nullptr, act,
+                   C_act ? C_act + p * NR : nullptr);
+    }
   }
 }
 
@@ -208,18 +227,18 @@ constexpr double kMinParallelFlops = 1 << 21;
 // are split into contiguous ranges, one per thread; each element of C is still computed by
 // the same tile over the same K blocks in the same order, so results are bit-identical to
 // one thread's (tests/test_threads.cpp). Only A's packing is repeated per thread.
-template <class PanelFn>
+template <class GroupFn>
 void gemm(float* C, int ldc, const float* A, int lda, int M, int K, int N, const float* bias, Activation act,
-          float* C_act, const PanelFn& panel) {
+          float* C_act, const GroupFn& group) {
   if (M <= 0 || N <= 0) return;
   const int np = panels(N);
   const int nt = 2.0 * M * K * N < kMinParallelFlops ? 1 : std::min(threads(), np);
   if (nt <= 1) {
-    gemm_panels(C, ldc, A, lda, M, K, N, bias, act, C_act, panel, 0, np);
+    gemm_panels(C, ldc, A, lda, M, K, N, bias, act, C_act, group, 0, np);
     return;
   }
   parallel_for(nt, [&](int t) {
-    gemm_panels(C, ldc, A, lda, M, K, N, bias, act, C_act, panel, np * t / nt, np * (t + 1) / nt);
+    gemm_panels(C, ldc, A, lda, M, K, N, bias, act, C_act, group, np * t / nt, np * (t + 1) / nt);
   });
 }
 
@@ -242,27 +261,45 @@ void ew_f32_matmul_packed(float* C, int ldc, const float* A, int lda, const Pack
   const float* data = B.data.data();
   const int K = B.K;
   gemm(C, ldc, A, lda, M, K, B.N, bias, act, C_act,
-       [&](int p, int k0, int) { return data + (static_cast<std::size_t>(p) * K + k0) * NR; });
+       [&](int g0, int, int k0, int) {
+         return PanelBlocks{data + (static_cast<std::size_t>(g0) * K + k0) * NR, static_cast<std::size_t>(K) * NR};
+       });
 }
+
+namespace {
+// Panels [g0, g1) of rows k0..k0+kc of a row-major B, packed as ew_f32_pack_b would (zero-padded
+// last panel) into `dst`, kc×NR floats per panel. Row by row: each row of the group is one
+// contiguous run of (g1−g0)·NR floats, so a weight read in place (a checkpoint's, whose rows are
+// 3,072 floats apart) streams through memory instead of touching a new page every NR floats.
+void stage_panels(float* dst, const float* B, int ldb, int N, int k0, int kc, int g0, int g1) {
+  for (int k = 0; k < kc; ++k) {
+    const float* src = B + static_cast<std::size_t>(k0 + k) * ldb;
+    for (int p = g0; p < g1; ++p) {
+      const int j0 = p * NR, nv = std::min(NR, N - j0);
+      float* d = dst + (static_cast<std::size_t>(p - g0) * kc + k) * NR;
+      if (nv == NR) {  // vector moves: a memcpy call per 48 bytes was a third of GPT-2's time in wasm
+        for (int v = 0; v < NV; ++v) vstore(d + v * EW_VW, vload(src + j0 + v * EW_VW));
+      } else {
+        std::memcpy(d, src + j0, sizeof(float) * nv);
+        std::memset(d + nv, 0, sizeof(float) * (NR - nv));
+      }
+    }
+  }
+}
+}  // namespace
 
 void ew_f32_matmul(float* C, int ldc, const float* A, int lda, const float* B, int ldb, const float* bias,
                    int M, int K, int N, Activation act) {
-  // B changes every call (attention weights · V_h): each kc×NR block is packed into a
-  // per-thread buffer just before its panel runs (K·N copies against 2·M·K·N flops).
-  alignas(64) static thread_local float stage[KC * NR];
-  gemm(C, ldc, A, lda, M, K, N, bias, act, nullptr, [&](int p, int k0, int kc) {
-    const int j0 = p * NR, nv = std::min(NR, N - j0);
-    for (int k = 0; k < kc; ++k) {
-      const float* src = B + static_cast<std::size_t>(k0 + k) * ldb + j0;
-      float* dst = stage + k * NR;
-      if (nv == NR) {
-        std::memcpy(dst, src, sizeof(float) * NR);
-      } else {
-        std::memcpy(dst, src, sizeof(float) * nv);
-        std::memset(dst + nv, 0, sizeof(float) * (NR - nv));
-      }
-    }
-    return static_cast<const float*>(stage);
+  // B is not packed (attention weights · V_h, which change every call; a checkpoint's weights,
+  // read in place): each K block of a group of panels is staged into a per-thread buffer just
+  // before its panels run (K·N copies against 2·M·K·N flops). The tiles see the same packed
+  // blocks as ew_f32_matmul_packed's, so results are bit-identical to it.
+  gemm(C, ldc, A, lda, M, K, N, bias, act, nullptr, [&](int g0, int g1, int k0, int kc) {
+    static thread_local std::vector<float> stage;
+    const std::size_t need = static_cast<std::size_t>(kPanelGroup) * KC * NR;
+    if (stage.size() < need) stage.resize(need);
+    stage_panels(stage.data(), B, ldb, N, k0, kc, g0, g1);
+    return PanelBlocks{stage.data(), static_cast<std::size_t>(kc) * NR};
   });
 }
 
