@@ -257,7 +257,8 @@ export function bertMlmModel(c, w, { fused = false } = {}) {
 }
 
 // GPT2LMHeadModel (pre-norm, causal, gelu_new, final LayerNorm, tied LM head) at opset 17.
-// Inputs: ids, pos (int64 [T]), mask (float [T, T]: 0 or -1e9 above the diagonal); output: logits [T, V].
+// Inputs: ids, pos (int64 [T]), mask (float [T, T]: 0 or -1e9 above the diagonal); output: logits [1, V]
+// of the last position (what greedy generation reads).
 // fused: com.microsoft Attention with unidirectional = 1 (the causal mask inside; no "mask" input).
 export function gpt2LmModel(c, w, { fused = false } = {}) {
   const d = c.n_embd, h = c.n_head, L = c.n_layer, V = c.vocab_size, eps = c.layer_norm_epsilon;
@@ -287,7 +288,10 @@ export function gpt2LmModel(c, w, { fused = false } = {}) {
     gemm(o + 'G', 'mlp.c_proj', o + 'F');
     n.push(node('Add', [o + 'R1', o + 'F'], [`x${l + 1}`]));
   }
-  n.push(node('LayerNormalization', [`x${L}`, W('ln_f.weight'), W('ln_f.bias')], ['xf'], { axis: -1, epsilon: eps }),
+  // The LM head on the last position only (generation needs no more; ours does the same in its rounds).
+  init.push(int64Tensor('last_start', [-1]), int64Tensor('last_end', [2 ** 31 - 1]), int64Tensor('axis0', [0]));
+  n.push(node('Slice', [`x${L}`, 'last_start', 'last_end', 'axis0'], ['x_last']),
+         node('LayerNormalization', ['x_last', W('ln_f.weight'), W('ln_f.bias')], ['xf'], { axis: -1, epsilon: eps }),
          node('Gemm', ['xf', W('wte.weight')], ['logits'], { transB: 1 }));
   const maskIn = { name: 'mask', type: { tensor_type: { elem_type: FLOAT, shape: { dim: [{ dim_param: 'T' }, { dim_param: 'T' }] } } } };
   return encodeModel({ name: 'gpt2_lm', node: n, initializer: init, input: [intInput('ids'), intInput('pos'), ...(fused ? [] : [maskIn])], output: [dynOutput('logits', V)] });
