@@ -12,10 +12,20 @@
 #include "io/model_file.h"
 #include "io/presets.h"
 #include "model/model.h"
+#include "model/random.h"
 #include "trace/forward.h"
 #include "trace/trace.h"
 
 namespace ewtest {
+
+// n floats in [-scale, scale), drawn from the seeded stream (seed, key): test inputs that are the
+// same on every platform and build.
+inline std::vector<float> seeded_floats(std::uint64_t seed, const std::string& key, std::size_t n, float scale = 1.0f) {
+  std::vector<float> v(n);
+  const auto s = ew::seeded_stream(seed, key);
+  for (std::size_t i = 0; i < n; ++i) v[i] = scale * ew::seeded_uniform(s, i);
+  return v;
+}
 
 // Passes when |got − want| ≤ rtol·|want| + atol for every element.
 inline bool close_all(const std::string& what, const float* got, const std::vector<double>& want, double rtol,

@@ -15,16 +15,14 @@
 #include <cstdio>
 #include "kernels/kernels.h"
 #include "model/random.h"
+#include "check.h"
 
 namespace {
 
 const float kInf = std::numeric_limits<float>::infinity();
 
 std::vector<float> rnd(std::size_t n, const std::string& key, float scale = 1.0f) {
-  std::vector<float> v(n);
-  const auto s = ew::seeded_stream(7, key);
-  for (std::size_t i = 0; i < n; ++i) v[i] = scale * ew::seeded_uniform(s, i);
-  return v;
+  return ewtest::seeded_floats(7, key, n, scale);
 }
 
 const int kSizes[] = {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65};

@@ -16,15 +16,11 @@
 
 #include "kernels/kernels.h"
 #include "model/random.h"
+#include "check.h"
 
 namespace {
 
-std::vector<float> rnd(std::size_t n, const std::string& key) {
-  std::vector<float> v(n);
-  const auto s = ew::seeded_stream(11, key);
-  for (std::size_t i = 0; i < n; ++i) v[i] = ew::seeded_uniform(s, i);
-  return v;
-}
+std::vector<float> rnd(std::size_t n, const std::string& key) { return ewtest::seeded_floats(11, key, n); }
 
 const int kSizes[] = {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 65};
 

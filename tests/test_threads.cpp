@@ -15,15 +15,11 @@
 #include "kernels/pool.h"
 #include "model/random.h"
 #include "session/session.h"
+#include "check.h"
 
 namespace {
 
-std::vector<float> rnd(std::size_t n, const std::string& key) {
-  std::vector<float> v(n);
-  const auto s = ew::seeded_stream(11, key);
-  for (std::size_t i = 0; i < n; ++i) v[i] = ew::seeded_uniform(s, i);
-  return v;
-}
+std::vector<float> rnd(std::size_t n, const std::string& key) { return ewtest::seeded_floats(11, key, n); }
 
 bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
