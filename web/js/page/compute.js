@@ -14,14 +14,10 @@ import { engineRequest, noteRun, CHECKPOINT_PRESET } from './run-options.js';
 
 const MAX_FLOATS = 96e6; // ~384 MB of float32 in the trace: beyond that the tab would struggle
 
-const hooks = { shown: async () => {}, ready: async () => {} };
+const hooks = { shown: async () => {} };
 // hook(prevTrace, trace, opts) runs once a new trace is in app.trace (it draws it).
 export function onTraceShown(hook) {
   hooks.shown = hook;
-}
-// hook(trace, state, opts) runs before: the new trace is not on screen yet (it fetches ahead).
-export function onTraceReady(hook) {
-  hooks.ready = hook;
 }
 
 let pending = null; // the newest request not yet started
@@ -146,7 +142,6 @@ async function runOne(req) {
   if (!req.opts.keepNotice) showNotice('');
   const prevTrace = app.trace;
   const trace = new Trace(result);
-  await hooks.ready(trace, state, req.opts);
   noteRun(result.meta, state);
   app.trace = trace;
   if ('batch' in state) {  // a preset's own sentence (presetSettings), once

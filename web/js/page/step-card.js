@@ -67,8 +67,7 @@ export async function showStep(index, opts = {}) {
   drawStepView(ctx, { title: $('step-title'), formula: $('formula'), note: $('note'), notation: notationBox(), body: $('view') }, { fetchError });
   showProvenance(step);
   foldNote();
-  app.renderMs = performance.now() - t0 + prefetchMs;
-  prefetchMs = 0;
+  app.renderMs = performance.now() - t0;
   updatePerf();
   markToc();
   writeURL();
@@ -77,18 +76,12 @@ export async function showStep(index, opts = {}) {
   if (opts.focus) $('step-title').focus({ preventScroll: false });
 }
 
-// Fetches what drawing step `id` of a new trace not yet on screen reads (cached in the trace:
-// showStep's own fetch then has nothing to wait for); a failure is showStep's to say. Its time
-// counts in the readout's render time, as when showStep fetched it itself.
-let prefetchMs = 0;
-export async function prefetchStep(trace, id) {
-  const step = id && trace.get(id);
-  const t0 = performance.now();
-  if (step && !step.isParam) {
-    const ctx = { ...pageContext(step), trace, batch: app.batch < trace.B ? app.batch : 0 };
-    await prepareStepView(ctx).catch(() => {});
-  }
-  prefetchMs = performance.now() - t0;
+// Fetches what drawing step `index` of the new trace reads (cached in the trace: showStep's own
+// fetch then has nothing to wait for), before the page redraws anything around it; a failure is
+// showStep's to say.
+export async function prefetchStep(index) {
+  const step = app.trace && app.trace.steps[Math.max(0, Math.min(app.trace.steps.length - 1, index))];
+  if (step) await prepareStepView(pageContext(step)).catch(() => {});
 }
 
 // The step's id, shape and kind under its title.
