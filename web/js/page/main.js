@@ -14,7 +14,7 @@ import { showError, showNotice, appendNotice } from './messages.js';
 import { requestCompute, onTraceShown } from './compute.js';
 import { buildForm, syncForm } from './form.js';
 import { buildToc } from './toc.js';
-import { showStep, goTo, prefetchStep } from './step-card.js';
+import { showStep, goTo } from './step-card.js';
 import { installApi } from './api.js';
 import { setupView } from './figure.js';
 import { resolveStep, defaultFigureStep } from '../embed/embed-params.js';
@@ -39,6 +39,12 @@ document.title = t('shell.docTitle');
 // A new trace: show its settings and steps, and stay on the step on screen (the reader may
 // have moved while this computed) unless the request names one (a link, setState({step})).
 onTraceShown(async (prevTrace, trace, opts) => {
+  syncForm();
+  updateModelPanel(trace);
+  showTextNote(trace);
+  describeModel(trace.config, app.shownState?.preset === 'checkpoint' ? app.checkpoint : null);
+  introModel(app.shownState?.preset === 'checkpoint' ? app.checkpoint : null, trace.config);
+  buildToc();
   const onScreen = prevTrace ? prevTrace.steps[app.index]?.id : null;
   const wanted = opts.useStateStep || !onScreen ? app.state.step : onScreen;
   // A step this trace lacks: the closest id, with a notice saying so (embed-params.js).
@@ -46,15 +52,6 @@ onTraceShown(async (prevTrace, trace, opts) => {
   const figureStart = !prevTrace && !wanted && app.view.view === 'figure';
   const fallback = figureStart ? defaultFigureStep(trace.steps) : Math.min(app.index, trace.steps.length - 1);
   const r = resolveStep(trace.steps.map((s) => s.id), wanted, fallback);
-  // What the step reads comes from the Worker before the page changes: else a frame is drawn
-  // (layout, paint) of the half-updated page while it comes (~10 ms of a d512 sentence edit).
-  await prefetchStep(Math.max(0, r.index));
-  syncForm();
-  updateModelPanel(trace);
-  showTextNote(trace);
-  describeModel(trace.config, app.shownState?.preset === 'checkpoint' ? app.checkpoint : null);
-  introModel(app.shownState?.preset === 'checkpoint' ? app.checkpoint : null, trace.config);
-  buildToc();
   await showStep(Math.max(0, r.index), { keepCell: true });
   appendNotice(r.note);
   await labTraceShown(trace); // the what-if lab's panel and marks (lab-page.js)

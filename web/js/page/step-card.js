@@ -76,14 +76,6 @@ export async function showStep(index, opts = {}) {
   if (opts.focus) $('step-title').focus({ preventScroll: false });
 }
 
-// Fetches what drawing step `index` of the new trace reads (cached in the trace: showStep's own
-// fetch then has nothing to wait for), before the page redraws anything around it; a failure is
-// showStep's to say.
-export async function prefetchStep(index) {
-  const step = app.trace && app.trace.steps[Math.max(0, Math.min(app.trace.steps.length - 1, index))];
-  if (step) await prepareStepView(pageContext(step)).catch(() => {});
-}
-
 // The step's id, shape and kind under its title.
 function showMeta(step) {
   const meta = $('step-meta');
