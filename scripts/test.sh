@@ -119,6 +119,9 @@ node tests/browser/i18n.mjs --strict-english
 section "browser: step titles, notes and the notation key on every step (English, German)"
 node tests/browser/notes.mjs
 
+section "browser: what a recompute skips (an unchanged formula, fitted columns, lab marks) leaves the step card a fresh load shows"
+node tests/browser/recompute.mjs
+
 section "wasm relaxed-SIMD build (FMA): trace vs native CLI (its doctest suites ran in ctest above as relaxed_*); scalar fallback has no SIMD"
 node --experimental-wasm-relaxed-simd tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrough \
      --module build/wasm/node/encoder_walkthrough_relaxed_node.js --expect-isa wasmrelaxed

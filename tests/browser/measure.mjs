@@ -18,9 +18,12 @@
 // shown step's data, render). Summarised as median/min/max. Then the bare matmul
 // 128×512×2048 of both builds in Chromium (GFLOP/s). A measurement to report, not a
 // test: it asserts nothing about speed (the machine is shared). Used for the README.
+// --isolated: the site is served cross-origin isolated (scripts/serve.mjs --isolated) and one
+// page runs the threaded build ("threads": relaxed_mt); the script fails unless that page is
+// crossOriginIsolated and its readout names the threaded build on more than one thread.
 //
 //   node tests/browser/measure.mjs [--runs 9] [--dist dist] [--chromium /usr/bin/chromium]
-//                                  [--builds relaxed,simd] [--json] [--js-flags=V8 flags]
+//                                  [--builds relaxed,simd] [--isolated] [--json] [--js-flags=V8 flags]
 import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
@@ -30,10 +33,11 @@ import { root, arg, launchChromium } from '../harness.mjs';
 const runs = Number(arg('--runs', '9'));
 const dist = path.resolve(root, arg('--dist', 'dist'));
 const exe = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
-const builds = arg('--builds', 'relaxed,simd').split(',');
+const isolated = process.argv.includes('--isolated');
+const builds = arg('--builds', isolated ? 'threads' : 'relaxed,simd').split(',');
 const json = process.argv.includes('--json');
 const extraFlags = arg('--js-flags') ? [arg('--js-flags')] : [];
-const BUILDS = ['relaxed', 'simd'];
+const BUILDS = isolated ? ['threads'] : ['relaxed', 'simd'];
 const log = (...m) => (json ? process.stderr : process.stdout).write(m.join(' ') + '\n');
 
 // "1.23 ms" / "850 µs" / "1.2 s" → ms
@@ -60,7 +64,7 @@ const sizes = [
 ];
 
 // One page per build, in one Chromium.
-const { server, url } = await startServer(dist, 0);
+const { server, url } = await startServer(dist, 0, '127.0.0.1', { isolated });
 const browser = await launchChromium(chromium, exe, extraFlags.length ? [`--js-flags=${extraFlags.join(' ')}`] : []);
 const pages = {};
 for (const b of builds) {
@@ -71,11 +75,13 @@ for (const b of builds) {
   await page.goto(url);
   await page.evaluate(() => window.encoderWalkthrough.ready);
   const perf = await page.evaluate(() => document.getElementById('perf').textContent);
-  const shown = /relaxed-SIMD build/.test(perf) ? 'relaxed' : /SIMD128 build/.test(perf) ? 'simd' : '?';
+  const threads = Number((/on (\d+) threads/.exec(perf) || [])[1] || 0);
+  const shown = threads > 1 ? 'threads' : /relaxed-SIMD build/.test(perf) ? 'relaxed' : /SIMD128 build/.test(perf) ? 'simd' : '?';
   if (shown !== b) throw new Error(`the ${b} page runs the ${shown} build ("${perf}")`);
+  if (await page.evaluate(() => window.crossOriginIsolated) !== isolated) throw new Error(`the ${b} page's crossOriginIsolated is not ${isolated}`);
   pages[b] = { page };
 }
-log(`page: ${url}; builds: ${builds.join(', ')}; ${runs} runs per size, interleaved; ${new Date().toISOString()}`);
+log(`page: ${url}${isolated ? ' (cross-origin isolated)' : ''}; builds: ${builds.join(', ')}; ${runs} runs per size, interleaved; ${new Date().toISOString()}`);
 
 // One recompute on `page`: end-to-end time measured in the page, and its readout.
 async function sample(page, state) {

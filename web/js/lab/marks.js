@@ -62,6 +62,10 @@ export function markChanges() {
   const trace = H.trace(), base = H.baseline();
   const view = $('view');
   if (!trace || !view) return;
+  // The lab off and no mark left from when it was on (a redrawn view's cells have none): nothing
+  // to do — walking every cell was ~7 ms of a d512 sentence edit (tests/browser/profile.mjs).
+  const marked = (root, cls) => root.getElementsByClassName(cls).length > 0;
+  if (!labState.on && !marked(view, 'lab-changed') && !marked(view, 'lab-was') && !marked(document, 'lab-off')) return;
   for (const m of view.querySelectorAll('[data-tensor]')) {
     const s = trace.get(m.dataset.tensor), b = base && base.get(m.dataset.tensor);
     const same = labState.on && s && b && s.data && b.data && s.data.length === b.data.length;

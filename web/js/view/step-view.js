@@ -49,12 +49,20 @@ function draw(ctx, parts, opts) {
 
 // A formula with KaTeX (the page's window.katex, or the one an element loaded; `output`:
 // 'htmlAndMathml' where KaTeX's CSS is loaded, 'mathml' in a shadow root without it); its
-// LaTeX as monospace text when KaTeX is missing or refuses it.
+// LaTeX as monospace text when KaTeX is missing or refuses it. The same formula already typeset
+// in `node` (a recompute of the step on screen) is left as it is: KaTeX was ~4 ms of a d512
+// sentence edit for the same markup (tests/browser/profile.mjs).
+const typeset = new WeakMap(); // node → {tex, katex, output, child}: what KaTeX last put there
 export function katexInto(node, tex, { katex = typeof window !== 'undefined' ? window.katex : null, output = 'htmlAndMathml' } = {}) {
+  const last = typeset.get(node);
+  if (last && last.tex === tex && last.katex === katex && last.output === output && last.child === node.firstChild
+    && node.childNodes.length === 1 && !node.classList.contains('mono')) return;
+  typeset.delete(node);
   try {
     if (!katex) throw new Error('KaTeX not loaded');
     node.classList.remove('mono');
     katex.render(tex, node, { displayMode: true, throwOnError: true, output, strict: 'ignore' });
+    if (node.childNodes.length === 1) typeset.set(node, { tex, katex, output, child: node.firstChild });
   } catch {
     node.classList.add('mono');
     node.textContent = tex;

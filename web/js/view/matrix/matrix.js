@@ -17,6 +17,12 @@ import { createOverview } from './overview.js';
 import { createWindow, withGaps } from './window.js';
 
 let uid = 0;
+// The column count fit() last settled on for a matrix (its tensor, size, window and place): a
+// recompute redraws the same matrix at the same width, so it starts there instead of at the
+// window's default and fit() has nothing to redraw (it was a second build of every cell and a
+// forced layout after each d512 sentence edit: tests/browser/profile.mjs). fit() still measures
+// and corrects, so what ends on screen is what fitting from the default gives.
+const fitted = new Map();
 
 /**
  * createMatrix(opts) → view
@@ -42,6 +48,9 @@ class MatrixView {
     const [lo, hi] = valueRange(this.t.data);
     [this.lo, this.hi] = this.scale === 'prob' ? [0, Math.max(hi, 1e-6)] : [lo, hi];
     this.win = createWindow(this.layout, opts.window || PAGE_WINDOW, opts.batch);
+    const w = opts.window || PAGE_WINDOW;
+    this.fitKey = [this.t.id, this.layout.per, this.layout.cols, w.rows, w.cols, w.maxCols, !!opts.compact, opts.label || ''].join('|');
+    if (fitted.has(this.fitKey)) this.win.maxCols = fitted.get(this.fitKey);
     this.id = `m${++uid}`;
     this.hl = { rows: new Set(), cols: new Set(), cells: new Set() };
     this.active = null; // [R, c] with tabindex 0
@@ -147,7 +156,8 @@ class MatrixView {
       const a = this.cellRefs.get(this.active.join(','));
       if (a) a.tabIndex = 0;
     }
-    this.applyHighlight();
+    // New cells carry no highlight: with none to apply, leave them (a pass over every cell).
+    if (this.hl.rows.size || this.hl.cols.size || this.hl.cells.size) this.applyHighlight();
     if (this.overview) this.overview.repaint();
   }
 
@@ -342,7 +352,9 @@ class MatrixView {
     const colsW = heads.reduce((a, th) => a + th.offsetWidth + 2, 0);
     if (!heads.length || !colsW) return;
     const m = { width: this.box().clientWidth, fixed: table.offsetWidth - colsW - gapW, perColumn: (colsW / heads.length) * 1.03 };
-    if (this.win.fitColumns(m)) this.render();
+    const changed = this.win.fitColumns(m);
+    if (!this.win.showAll) fitted.set(this.fitKey, this.win.maxCols);
+    if (changed) this.render();
   }
 
   // Once attached, fit the width at hand: ResizeObserver alone is not enough, as Chromium
