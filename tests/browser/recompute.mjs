@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // recompute.mjs — what the page skips on a recompute (an unchanged formula left typeset, the
-// columns a matrix fitted before, lab marks with the lab off, the step's data fetched before the
-// page redraws) must not change what is drawn: a page brought to a state by sentence edits and
+// columns a matrix fitted before, lab marks with the lab off) must not change what is drawn: a page brought to a state by sentence edits and
 // steps back and forth (d_model 512, 128 tokens, as measure.mjs) shows the same title, formula
 // (KaTeX's TeX annotation), note, step view text and matrix columns as a fresh load of its link.
 // And the skip happens: the same step recomputed keeps its typeset formula node.
