@@ -62,6 +62,11 @@ TEST_CASE("masked-word head: clear messages for inconsistent model files") {
   CHECK(error_of(R"({"config":{"masked_lm":true},"text":"a [MASK]"})").find("needs something to predict") !=
         std::string::npos);  // no mask_targets: no loss
   CHECK(error_of(R"({"config":{"masked_lm":true},"text":"a [MASK]","mask_targets":["a"]})").empty());
+  // A fixed vocabulary (a file's, a checkpoint's): a target outside it is refused, never scored as <unk>.
+  const std::string fixed = R"({"config":{"masked_lm":true},"vocab":["<pad>","<unk>","[MASK]","a","b"],"text":"a [MASK]",)";
+  CHECK(error_of(fixed + R"("mask_targets":["cats"]})") ==
+        "the [MASK] target \"cats\" is not one token of the model's vocabulary: give a token it holds whole");
+  CHECK(error_of(fixed + R"("mask_targets":["b"]})").empty());
 }
 
 TEST_CASE("BPE merges travel with the model: model file and safetensors") {

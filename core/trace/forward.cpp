@@ -351,6 +351,10 @@ void assign_ids(Model& m, TextInfo& info, Tokens& t) {
   if (t.S) texts.push_back(info.target_tokens);
   if (!m.mask_targets.empty()) texts.push_back(m.mask_targets);
   const Vocab vocab = build_vocab(m, texts);
+  for (const std::string& w : m.mask_targets)  // a fixed vocabulary (a file's, a checkpoint's): never <unk> silently
+    if (vocab.find(w) < 0)
+      throw Error("the [MASK] target \"" + w + "\" is not one token of the model's vocabulary: give a token it holds whole",
+                  "mask_target_unknown", {{"token", w}});
   info.vocab = vocab.tokens();
   t.src_ids.assign(t.B, std::vector<int>(t.T, vocab.pad()));
   if (m.tokens)

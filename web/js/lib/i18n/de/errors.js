@@ -17,6 +17,7 @@ export default {
   'errors.no_tokens': ({ tokenizer, what: w }) => `${what({ what: w })} enthält keine Tokens: Der Tokenizer (${tokenizer}) hat darin keine Wörter gefunden.`,
   'errors.too_many_tokens': ({ count, max, what: w }) => `${what({ what: w })} hat ${count} Tokens; die Grenze (max_tokens) ist ${max}.`,
   'errors.unknown_token': 'Das Token „{token}“ steht nicht im Vokabular des Modells, und das Vokabular hat kein Token für unbekannte Wörter.',
+  'errors.mask_target_unknown': 'Das Ziel „{token}“ für [MASK] ist kein einzelnes Token des Vokabulars des Modells: Geben Sie ein Token an, das es als Ganzes enthält.',
   'errors.invalid_utf8': 'Der Text ist kein gültiges UTF-8 (bei Byte {byte}).',
   'errors.tokenizer_files_none': 'Keine Tokenizer-Dateien: Das Modell braucht {needs}.',
   'errors.tokenizer_file_missing': '{file} fehlt ({with} braucht diese Datei).',

@@ -17,6 +17,7 @@ export default {
   'errors.no_tokens': ({ tokenizer, what }) => `${what === 'text2' ? 'The second sentence' : what === 'target' ? 'The target' : 'The sentence'} has no tokens: the ${tokenizer} tokenizer found no words in it.`,
   'errors.too_many_tokens': ({ count, max, what }) => `${what === 'text2' ? 'The second sentence' : what === 'target' ? 'The target' : 'The sentence'} has ${count} tokens; the limit (max_tokens) is ${max}.`,
   'errors.unknown_token': 'The token “{token}” is not in the model’s vocabulary, and the vocabulary has no token for unknown words.',
+  'errors.mask_target_unknown': 'The [MASK] target “{token}” is not one token of the model’s vocabulary: give a token it holds whole.',
   'errors.invalid_utf8': 'The text is not valid UTF-8 (at byte {byte}).',
   'errors.tokenizer_files_none': 'No tokenizer files: the model needs {needs}.',
   'errors.tokenizer_file_missing': '{file} is missing ({with} needs it).',
