@@ -12,6 +12,7 @@ import { app } from './app.js';
 import { $, el } from '../lib/dom.js';
 import { chooseRound } from './run-options.js';
 import { unknownNote } from './provenance.js';
+import { updateTargets } from './targets.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 let hooks = null;
@@ -106,5 +107,6 @@ export function updateModelPanel(trace) {
   $('backward').checked = app.backward;
   const bm = app.lastMeta && app.lastMeta.backward_ms;
   const err = app.lastMeta && app.lastMeta.backward_error;
+  updateTargets(app.lastMeta);
   $('backward-ms').textContent = !app.backward ? '' : err ? t('generate.noBackward', { why: err }) : bm !== undefined ? t('generate.backwardMs', { ms: num(bm, 2) }) : '';
 }
