@@ -26,17 +26,15 @@ export function targetOptions(state) {
   return o;
 }
 
-// From a link: the label (index or name) and the [MASK] words, kept until the first run shows them.
-export function setTargets({ label, masks }, state) {
-  if (label !== undefined) targets.label = label;
-  if (masks !== undefined) Object.assign(targets, { key: textKey(state), masks: masks.slice(), bad: [] });
+// Kept across a language switch's reload with the backward switch (run-options.js).
+export function carriedTargets() {
+  return { label: targets.label, key: targets.key, masks: targets.masks };
 }
-export function targetURLEntries() {
-  if (!app.backward || !app.shownState || app.shownState.preset !== 'checkpoint') return {};
-  const e = {};
-  if (targets.label !== null) e.label = String(targets.label);
-  if (targets.masks && targets.key === textKey(app.shownState)) e.mask = targets.masks.join(' ');
-  return e;
+export function restoreTargets(c) {
+  if (!c || typeof c !== 'object') return;
+  if (Number.isInteger(c.label) && c.label >= 0) targets.label = c.label;
+  if (typeof c.key === 'string' && Array.isArray(c.masks) && c.masks.every((w) => typeof w === 'string'))
+    Object.assign(targets, { key: c.key, masks: c.masks.slice(), bad: [] });
 }
 
 // A word as the vocabulary holds it (as typed, else lower case), or null.
