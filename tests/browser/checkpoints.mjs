@@ -374,6 +374,14 @@ async function traceWithLoss(page, want) {
 }
 // Every grad step as compareGrads (the GPT-2 check's tolerance); the loss matched already. (The
 // forward steps at TOL: a BERT classifier's layer0.ln1.mean is off by 1.01e-5 of its scale.)
+// axe-core (as a11y.mjs injects it) over the model panel: the targets' labels, the select,
+// the inputs with a bad word, the message (every rule axe enables by default).
+const axeSource = readFileSync(path.join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
+async function axePanel(page, what) {
+  if (!(await page.evaluate(() => !!window.axe))) await page.evaluate(axeSource);
+  const v = await page.evaluate(() => window.axe.run('#model-panel', { resultTypes: ['violations'] }).then((r) => r.violations.map((x) => `${x.id} ×${x.nodes.length}: ${x.nodes[0].target.join(' ')}`)));
+  assert(!v.length, `${what}: axe: ${v.join('; ')}`);
+}
 function sameGrads(what, tr, doc) {
   const bad = compareGrads(tr, doc).map((b) => `${what}: ${b}`);
   const n = doc.steps.filter((st) => st.id.startsWith('grad.')).length;
@@ -396,6 +404,7 @@ await check('a BERT classifier: the backward switch shows a select of its classe
   const tr = await traceWithLoss(page, lossOf(docs[1]));
   sameGrads('bert-cls label 1', tr, docs[1]);
   assert(compareGrads(tr, docs[0]).length > 0, 'label 1 gives the gradients of label 0');
+  await axePanel(page, 'the class select');
   await page.screenshot({ path: path.join(artifacts, 'checkpoints-cls-backward-1280.png'), fullPage: false });
   await page.uncheck('#backward');
   await clean(page, 'bert-cls backward');
@@ -425,6 +434,7 @@ await check('a masked LM: one input per [MASK] (the top fill first, gradients at
   assert(/“parks”/.test(why) && /park ##s/.test(why), `the message for a two-piece word: "${why}"`);
   assert((await page.getAttribute('#bw-mask-1', 'aria-invalid')) === 'true', 'the input is not marked invalid');
   sameGrads('bert-mlm after a bad word', await traceWithLoss(page, lossOf(doc)), doc);
+  await axePanel(page, 'the [MASK] inputs with a bad word');
   await page.screenshot({ path: path.join(artifacts, 'checkpoints-mlm-backward-1280.png'), fullPage: false });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.evaluate(() => document.getElementById('bw-targets').scrollIntoView());
