@@ -31,7 +31,7 @@
 // the CLI's --ablate and --generate.
 //
 //   node tests/browser/checkpoints.mjs [--cli build/native-release/encoder-walkthrough] [--dist dist]
-//                                      [--chromium /usr/bin/chromium] [--artifacts artifacts]
+//                                      [--chromium /usr/bin/chromium] [--artifacts artifacts] [--only TEXT]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, symlinkSync, readFileSync, statSync, createReadStream } from 'node:fs';
 import { createServer as createHttp } from 'node:http';
@@ -120,7 +120,10 @@ function compareGrads(trace, doc) {
 const { server, url: base } = await startServer(site, 0);
 const browser = await launchChromium(chromium, exe);
 const problems = [];
-const { check, results } = checks(8);
+const { check: checkAll, results } = checks(8);
+// --only TEXT: just the checks whose name holds TEXT (a quick rerun while working on one).
+const only = arg('--only', '');
+const check = (name, fn) => (name.includes(only) ? checkAll(name, fn) : Promise.resolve());
 async function newPage(viewport = { width: 1280, height: 800 }) {
   const page = await browser.newPage({ viewport });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));

@@ -10,7 +10,8 @@ import { app } from './app.js';
 
 let hooks = null;
 // label: a class index (null: the prediction's); masks: a word per [MASK] for `key` (the text).
-const targets = { label: null, key: null, masks: null, bad: [] };
+// labels: the classes the label is of (another classifier starts at its own prediction).
+const targets = { label: null, labels: null, key: null, masks: null, bad: [] };
 
 export function installTargets(h) {
   hooks = h;
@@ -28,11 +29,11 @@ export function targetOptions(state) {
 
 // Kept across a language switch's reload with the backward switch (run-options.js).
 export function carriedTargets() {
-  return { label: targets.label, key: targets.key, masks: targets.masks };
+  return { label: targets.label, labels: targets.labels, key: targets.key, masks: targets.masks };
 }
 export function restoreTargets(c) {
   if (!c || typeof c !== 'object') return;
-  if (Number.isInteger(c.label) && c.label >= 0) targets.label = c.label;
+  if (Number.isInteger(c.label) && c.label >= 0 && typeof c.labels === 'string') Object.assign(targets, { label: c.label, labels: c.labels });
   if (typeof c.key === 'string' && Array.isArray(c.masks) && c.masks.every((w) => typeof w === 'string'))
     Object.assign(targets, { key: c.key, masks: c.masks.slice(), bad: [] });
 }
@@ -130,9 +131,9 @@ export function updateTargets(meta) {
   why.setAttribute('aria-live', 'polite');
   let fresh = false;
   if (pr) {
-    if (targets.label === null || !(Number(targets.label) < pr.labels.length)) {
-      const named = pr.labels.indexOf(String(targets.label));
-      targets.label = named >= 0 ? named : Math.max(0, pr.labels.indexOf(pr.label));
+    const labels = pr.labels.join('\n');
+    if (targets.label === null || targets.labels !== labels) {
+      Object.assign(targets, { label: Math.max(0, pr.labels.indexOf(pr.label)), labels });
       fresh = true;
     }
     box.replaceChildren(...classSelect(pr), why);
