@@ -11,7 +11,8 @@ import { app } from './app.js';
 let hooks = null;
 // label: a class index (null: the prediction's); masks: a word per [MASK] for `key` (the text).
 // labels: the classes the label is of (another classifier starts at its own prediction).
-const targets = { label: null, labels: null, key: null, masks: null, bad: [] };
+// kind: 'cls' or 'mlm', the checkpoint of the last run (only its target is sent).
+const targets = { kind: null, label: null, labels: null, key: null, masks: null, bad: [] };
 
 export function installTargets(h) {
   hooks = h;
@@ -22,17 +23,18 @@ const textKey = (s) => `${s.text || ''}\u0000${s.text2 || ''}`;
 // The run options of the targets chosen for this state (none yet: the core says what is missing).
 export function targetOptions(state) {
   const o = {};
-  if (targets.label !== null) o.label = targets.label;
-  if (targets.masks && targets.key === textKey(state)) o.mask_targets = targets.masks.slice();
+  if (targets.kind === 'cls' && targets.label !== null) o.label = targets.label;
+  if (targets.kind === 'mlm' && targets.masks && targets.key === textKey(state)) o.mask_targets = targets.masks.slice();
   return o;
 }
 
 // Kept across a language switch's reload with the backward switch (run-options.js).
 export function carriedTargets() {
-  return { label: targets.label, labels: targets.labels, key: targets.key, masks: targets.masks };
+  return { kind: targets.kind, label: targets.label, labels: targets.labels, key: targets.key, masks: targets.masks };
 }
 export function restoreTargets(c) {
   if (!c || typeof c !== 'object') return;
+  if (c.kind === 'cls' || c.kind === 'mlm') targets.kind = c.kind;
   if (Number.isInteger(c.label) && c.label >= 0 && typeof c.labels === 'string') Object.assign(targets, { label: c.label, labels: c.labels });
   if (typeof c.key === 'string' && Array.isArray(c.masks) && c.masks.every((w) => typeof w === 'string'))
     Object.assign(targets, { key: c.key, masks: c.masks.slice(), bad: [] });
@@ -129,7 +131,8 @@ export function updateTargets(meta) {
   const why = el('span', 'bw-why small');
   why.id = 'bw-why';
   why.setAttribute('aria-live', 'polite');
-  let fresh = false;
+  let fresh = targets.kind !== (pr ? 'cls' : 'mlm');
+  targets.kind = pr ? 'cls' : 'mlm';
   if (pr) {
     const labels = pr.labels.join('\n');
     if (targets.label === null || targets.labels !== labels) {
