@@ -475,8 +475,8 @@ await check('GPT-2 generates in the page as the CLI’s --generate does: the Gen
   const r = await page.evaluate(() => ({ out: document.getElementById('gen-output').textContent, rounds: [...document.querySelectorAll('#rounds .round')].map((b) => b.textContent) }));
   assert(r.rounds.length === want.rounds.length && !/<s>/.test(r.rounds.join(' ')) && r.out.startsWith('Output: '), `rounds: ${r.rounds.length} (CLI ${want.rounds.length}): ${r.rounds.slice(0, 2)}`);
   // Byte-level pieces as text: the CLI's "Ġmat" is "␣mat" in the rounds and the output.
-  const pieces = want.rounds.map((x) => x.token).concat(want.generated);
-  assert(pieces.some((p) => p.startsWith('\u0120')) === /␣/.test(r.rounds.join(' ') + r.out) && !/\u0120/.test(r.rounds.join(' ') + r.out), `raw byte-level pieces: ${r.rounds.slice(0, 2)} ${r.out}`);
+  const pieces = want.rounds.map((x) => `${x.decoder_input} ${x.token}`).concat(want.generated);
+  assert(pieces.some((p) => p.includes('\u0120')) === /␣/.test(r.rounds.join(' ') + r.out) && !/\u0120/.test(r.rounds.join(' ') + r.out), `raw byte-level pieces: ${r.rounds.slice(0, 2)} ${r.out}`);
   const bad = compare('gpt2-lm generated', await trace(page), want);
   assert(!bad.length, bad.slice(0, 5).join('\n'));
   await page.evaluate(() => document.getElementById('gen-box').scrollIntoView());
