@@ -31,7 +31,7 @@
 // the CLI's --ablate and --generate.
 //
 //   node tests/browser/checkpoints.mjs [--cli build/native-release/encoder-walkthrough] [--dist dist]
-//                                      [--chromium /usr/bin/chromium] [--artifacts artifacts]
+//                                      [--chromium /usr/bin/chromium] [--artifacts artifacts] [--only TEXT]
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, symlinkSync, readFileSync, statSync, createReadStream } from 'node:fs';
 import { createServer as createHttp } from 'node:http';
@@ -120,7 +120,10 @@ function compareGrads(trace, doc) {
 const { server, url: base } = await startServer(site, 0);
 const browser = await launchChromium(chromium, exe);
 const problems = [];
-const { check, results } = checks(8);
+const { check: checkAll, results } = checks(8);
+// --only TEXT: just the checks whose name holds TEXT (a quick rerun while working on one).
+const only = arg('--only', '');
+const check = (name, fn) => (name.includes(only) ? checkAll(name, fn) : Promise.resolve());
 async function newPage(viewport = { width: 1280, height: 800 }) {
   const page = await browser.newPage({ viewport });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -350,16 +353,101 @@ await check('the opening says what is open: the checkpoint’s name, architectur
   assert(/^This page runs a small Transformer/.test(await page.textContent('.intro-more > p')), 'the default model’s opening');
 });
 
-await check('the backward switch with a masked-LM checkpoint says why there is no backward pass (its [MASK] targets are not asked in the page); the forward pass stays', async () => {
-  await open(page, `?lang=en&model=/ck/bert-mlm/&text=${encodeURIComponent(CASES[0].text)}`);
-  const n = await page.textContent('#counter');
-  await page.click('#backward');
-  await page.waitForFunction(() => document.getElementById('backward-ms').textContent, null, { timeout: 10000 }).catch(() => {});
-  const r = await page.evaluate(() => ({ why: document.getElementById('backward-ms').textContent, n: document.getElementById('counter').textContent, preset: window.encoderWalkthrough.getState().preset }));
-  assert(/^No backward pass for this model: .*mask_targets/.test(r.why), `beside the switch: "${r.why}"`);
-  assert(r.n === n && r.preset === 'checkpoint', `the forward pass changed: ${JSON.stringify(r)} (was ${n})`);
-  await page.click('#backward');
-  await clean(page, 'backward switch');
+// The CLI's --backward --json for a checkpoint with the target arguments given.
+function cliBackward(dir, text, extra) {
+  const args = ['--checkpoint', path.join(ck, dir), '--text', text, '--backward', '--json', ...extra];
+  return JSON.parse(execFileSync(cli, args, { maxBuffer: 1 << 30 }).toString());
+}
+const lossOf = (doc) => doc.steps.find((s) => s.id === 'loss').data.flat(Infinity)[0];
+// The page's trace once its loss is `want` (to 1e-5 relative): the targets' rerun has landed.
+async function traceWithLoss(page, want) {
+  const t0 = Date.now();
+  let tr = null, got;
+  while (Date.now() - t0 < 20000) {
+    await page.waitForTimeout(200);
+    tr = await trace(page).catch((e) => {
+      if (!/stale data request/.test(e.message)) throw e;
+      return null;
+    });
+    const l = tr && tr.steps.find((s) => s.id === 'loss');
+    got = l && l.data[0];
+    if (got !== undefined && Math.abs(got - want) <= 1e-5 * Math.abs(want)) return tr;
+  }
+  throw new Error(`the page's loss is ${got}, the CLI's ${want}`);
+}
+// Every grad step as compareGrads (the GPT-2 check's tolerance); the loss matched already. (The
+// forward steps at TOL: a BERT classifier's layer0.ln1.mean is off by 1.01e-5 of its scale.)
+// axe-core (as a11y.mjs injects it) over the model panel: the targets' labels, the select,
+// the inputs with a bad word, the message (every rule axe enables by default).
+const axeSource = readFileSync(path.join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
+async function axePanel(page, what) {
+  if (!(await page.evaluate(() => !!window.axe))) await page.evaluate(axeSource);
+  const v = await page.evaluate(() => window.axe.run('#model-panel', { resultTypes: ['violations'] }).then((r) => r.violations.map((x) => `${x.id} ×${x.nodes.length}: ${x.nodes[0].target.join(' ')}`)));
+  assert(!v.length, `${what}: axe: ${v.join('; ')}`);
+}
+function sameGrads(what, tr, doc) {
+  const bad = compareGrads(tr, doc).map((b) => `${what}: ${b}`);
+  const n = doc.steps.filter((st) => st.id.startsWith('grad.')).length;
+  assert(n > 30 && !bad.length, bad.length ? bad.slice(0, 5).join('\n') : `${what}: ${n} grad steps in the CLI`);
+}
+
+await check('a BERT classifier: the backward switch shows a select of its classes (the prediction first); a chosen class gives the CLI --label gradients, another class others', async () => {
+  const text = 'the cat sat on the mat .';
+  const docs = [0, 1].map((l) => cliBackward('bert-cls', text, ['--label', String(l)]));
+  assert(lossOf(docs[0]) !== lossOf(docs[1]), 'two labels, one loss in the CLI');
+  await open(page, `?lang=en&model=/ck/bert-cls/&text=${encodeURIComponent(text)}`);
+  await page.check('#backward');
+  await page.waitForSelector('#bw-label', { timeout: 20000 });
+  const pred = docs[0].prediction.labels.indexOf(docs[0].prediction.label);
+  assert((await page.inputValue('#bw-label')) === String(pred), 'the select does not start on the predicted class');
+  sameGrads('bert-cls label 0', await traceWithLoss(page, lossOf(docs[pred])), docs[pred]);
+  const lab = await page.evaluate(() => document.querySelector('label[for="bw-label"]').textContent);
+  assert(/class/.test(lab), `the select's label: "${lab}"`);
+  await page.selectOption('#bw-label', '1');
+  const tr = await traceWithLoss(page, lossOf(docs[1]));
+  sameGrads('bert-cls label 1', tr, docs[1]);
+  assert(compareGrads(tr, docs[0]).length > 0, 'label 1 gives the gradients of label 0');
+  await axePanel(page, 'the class select');
+  await page.screenshot({ path: path.join(artifacts, 'checkpoints-cls-backward-1280.png'), fullPage: false });
+  await page.uncheck('#backward');
+  await clean(page, 'bert-cls backward');
+});
+
+await check('a masked LM: one input per [MASK] (the top fill first, gradients at once); chosen words give the CLI --mask-targets gradients; a two-piece word gets a message; no [MASK] says so', async () => {
+  const text = 'the [MASK] sat on the [MASK] .';
+  await open(page, `?lang=en&model=/ck/bert-mlm/&text=${encodeURIComponent(text)}`);
+  await page.check('#backward');
+  await page.waitForSelector('#bw-mask-1', { timeout: 20000 });
+  const fills = cliDoc({ dir: 'bert-mlm', text }).fills.map((f) => f[0].token);
+  const shown = [await page.inputValue('#bw-mask-0'), await page.inputValue('#bw-mask-1')];
+  assert(shown.join() === fills.join(), `the inputs start at ${shown}, the top fills are ${fills}`);
+  const top = cliBackward('bert-mlm', text, ['--mask-targets', fills.join(',')]);
+  sameGrads('bert-mlm top fills', await traceWithLoss(page, lossOf(top)), top);
+  await page.fill('#bw-mask-0', 'dog');
+  await page.press('#bw-mask-0', 'Tab');
+  await page.fill('#bw-mask-1', 'park');
+  await page.press('#bw-mask-1', 'Enter');
+  const doc = cliBackward('bert-mlm', text, ['--mask-targets', 'dog,park']);
+  assert(lossOf(doc) !== lossOf(top), 'the CLI gives the same loss for other words');
+  sameGrads('bert-mlm dog,park', await traceWithLoss(page, lossOf(doc)), doc);
+  await page.fill('#bw-mask-1', 'parks');
+  await page.press('#bw-mask-1', 'Enter');
+  await page.waitForFunction(() => document.getElementById('bw-why').textContent, null, { timeout: 5000 });
+  const why = await page.textContent('#bw-why');
+  assert(/“parks”/.test(why) && /park ##s/.test(why), `the message for a two-piece word: "${why}"`);
+  assert((await page.getAttribute('#bw-mask-1', 'aria-invalid')) === 'true', 'the input is not marked invalid');
+  sameGrads('bert-mlm after a bad word', await traceWithLoss(page, lossOf(doc)), doc);
+  await axePanel(page, 'the [MASK] inputs with a bad word');
+  await page.screenshot({ path: path.join(artifacts, 'checkpoints-mlm-backward-1280.png'), fullPage: false });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => document.getElementById('bw-targets').scrollIntoView());
+  await page.screenshot({ path: path.join(artifacts, 'checkpoints-mlm-backward-390.png'), fullPage: false });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await setText(page, 'the cat sat on the mat .');
+  await page.waitForFunction(() => /no \[MASK\]/.test(document.getElementById('bw-targets').textContent), null, { timeout: 10000 });
+  assert((await page.evaluate(() => window.encoderWalkthrough.getState().preset)) === 'checkpoint', 'the checkpoint is gone');
+  await page.uncheck('#backward');
+  await clean(page, 'backward targets');
 });
 
 await check('the what-if lab on a checkpoint: intervene({ablate}) gives the CLI’s --ablate trace (it used to change nothing); intervene({}) the checkpoint again', async () => {
@@ -386,6 +474,9 @@ await check('GPT-2 generates in the page as the CLI’s --generate does: the Gen
   assert(tokens.join(' ') === want.generated.join(' ') && tokens.length > 0, `page ${tokens.join(' ')}, CLI ${want.generated.join(' ')}`);
   const r = await page.evaluate(() => ({ out: document.getElementById('gen-output').textContent, rounds: [...document.querySelectorAll('#rounds .round')].map((b) => b.textContent) }));
   assert(r.rounds.length === want.rounds.length && !/<s>/.test(r.rounds.join(' ')) && r.out.startsWith('Output: '), `rounds: ${r.rounds.length} (CLI ${want.rounds.length}): ${r.rounds.slice(0, 2)}`);
+  // Byte-level pieces as text: the CLI's "Ġmat" is "␣mat" in the rounds and the output.
+  const pieces = want.rounds.map((x) => `${x.decoder_input} ${x.token}`).concat(want.generated);
+  assert(pieces.some((p) => p.includes('\u0120')) === /␣/.test(r.rounds.join(' ') + r.out) && !/\u0120/.test(r.rounds.join(' ') + r.out), `raw byte-level pieces: ${r.rounds.slice(0, 2)} ${r.out}`);
   const bad = compare('gpt2-lm generated', await trace(page), want);
   assert(!bad.length, bad.slice(0, 5).join('\n'));
   await page.evaluate(() => document.getElementById('gen-box').scrollIntoView());

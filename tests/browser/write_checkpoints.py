@@ -10,6 +10,7 @@ Usage:
                          table of 50,257 rows (GPT-2's; the ids past the tiny vocabulary are
                          "[id N]"), so lm.logits / lm.probs are [T, 50257]
       DIR/distil-f16     DistilBertForMaskedLM, 1 layer, float16, vocab.txt
+      DIR/bert-cls       BertForSequenceClassification, 2 layers, 3 labels (id2label), float32
       DIR/bad-truncated  bert-mlm with model.safetensors cut in half
       DIR/bad-type       bert-mlm whose config.json says "model_type": "t5"
   /usr/bin/python3 tests/browser/write_checkpoints.py --bert-base DIR
@@ -51,6 +52,7 @@ def small(root):
     os.makedirs(root)
     bert = {"d": 16, "H": 4, "ff": 24, "L": 2, "P": 24, "labels": 3}
     write(os.path.join(root, "bert-mlm"), "bert", "mlm", bert, "F32", "bert.", "tiny-bert-mlm")
+    write(os.path.join(root, "bert-cls"), "bert", "cls", bert, "F32", "bert.", "tiny-bert-cls")
     gpt = {"d": 16, "H": 4, "ff": 64, "L": 2, "P": 64, "labels": 3}
     write(os.path.join(root, "gpt2-lm"), "gpt2", "lm", gpt, "F32", "transformer.", "tiny-gpt2-wide", vocab_rows=50257)
     distil = {"d": 16, "H": 2, "ff": 32, "L": 1, "P": 24, "labels": 3}

@@ -63,3 +63,24 @@ export function msText(ms) {
   if (ms < 100) return `${num(ms, 1)} ms`;
   return `${Math.round(ms)} ms`;
 }
+
+// A byte-level BPE piece (GPT-2's vocab.json: each byte drawn as a printable character, the
+// space as "Ġ", the newline as "Ċ") as the text it stands for, a leading space shown as "␣".
+const BYTE_OF = (() => {
+  const m = new Map();
+  let n = 0;
+  for (let b = 0; b < 256; b++) {
+    const printable = (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255);
+    m.set(String.fromCodePoint(printable ? b : 256 + n++), b);
+  }
+  return m;
+})();
+export function bytePieceText(piece) {
+  const bytes = [];
+  for (const ch of String(piece)) {
+    if (!BYTE_OF.has(ch)) return String(piece);  // not a byte-level piece (a special token, "[id N]")
+    bytes.push(BYTE_OF.get(ch));
+  }
+  const s = new TextDecoder().decode(new Uint8Array(bytes));
+  return s.replace(/ /g, '␣').replace(/\n/g, '⏎');
+}

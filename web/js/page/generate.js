@@ -7,11 +7,13 @@
 // model/stack.js) generates the same way from its text (until <|endoftext|> or its length
 // limit); its rounds are listed, not revisited (the page holds its text, not the ids).
 import { t, num } from '../lib/i18n.js';
+import { bytePieceText } from '../lib/format.js';
 import { decoderOnly } from '../model/stack.js';
 import { app } from './app.js';
 import { $, el } from '../lib/dom.js';
 import { chooseRound } from './run-options.js';
 import { unknownNote } from './provenance.js';
+import { updateTargets } from './targets.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 let hooks = null;
@@ -46,9 +48,11 @@ export async function generate({ maxTokens } = {}) {
   }
 }
 
+// A decoder-only checkpoint's pieces are GPT-2's byte-level ones ("Ġmat"): shown as text.
 function roundText(r, k, dec) {
-  const input = [...(dec ? [] : ['<s>']), ...(r.decoder_input ? r.decoder_input.split(' ') : [])].join(' ');
-  return { n: `${k + 1}.`, input, token: r.token, p: `p = ${num(r.prob, 3)}` };
+  const shown = dec ? bytePieceText : (x) => x;
+  const input = [...(dec ? [] : ['<s>']), ...(r.decoder_input ? r.decoder_input.split(' ').map(shown) : [])].join(' ');
+  return { n: `${k + 1}.`, input, token: shown(r.token), p: `p = ${num(r.prob, 3)}` };
 }
 
 // The list of rounds; `animate` adds them one by one (what the loop did, in order).
@@ -58,7 +62,7 @@ async function showRounds(animate) {
   const token = ++animating;
   const dec = decoderOnly(app.trace);
   list.replaceChildren();
-  $('gen-output').textContent = r ? t('generate.output', { tokens: r.generated.join(' ') || t(dec ? 'generate.nothing.decoderOnly' : 'generate.nothing') }) : '';
+  $('gen-output').textContent = r ? t('generate.output', { tokens: r.generated.map(dec ? bytePieceText : (x) => x).join(' ') || t(dec ? 'generate.nothing.decoderOnly' : 'generate.nothing') }) : '';
   if (!r) return;
   const current = app.round ? app.round.index : r.list.length - 1;
   for (let k = 0; k < r.list.length; k++) {
@@ -106,5 +110,6 @@ export function updateModelPanel(trace) {
   $('backward').checked = app.backward;
   const bm = app.lastMeta && app.lastMeta.backward_ms;
   const err = app.lastMeta && app.lastMeta.backward_error;
+  updateTargets(app.lastMeta);
   $('backward-ms').textContent = !app.backward ? '' : err ? t('generate.noBackward', { why: err }) : bm !== undefined ? t('generate.backwardMs', { ms: num(bm, 2) }) : '';
 }

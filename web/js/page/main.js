@@ -23,6 +23,7 @@ import { exportStep } from '../embed/export.js';
 import { exportMenu } from '../embed/export-menu.js';
 import { isDark } from './theme.js';
 import { installGenerate, updateModelPanel, generate } from './generate.js';
+import { installTargets } from './targets.js';
 import { showTextNote } from './provenance.js';
 import { firstLoadState, firstLoadStep } from './first-load.js';
 import { installTraining, train, stopTraining } from '../train/train-panel.js';
@@ -118,6 +119,7 @@ async function start() {
   buildForm();
   installLab();
   installGenerate({ requestCompute });
+  installTargets({ requestCompute });
   installWeightsIO({ requestCompute, syncForm });
   installTraining({ engine: app.engine, showError, dark: isDark, useWeights: (info, text) => useWeights(info, text) });
   installCheckpoint({ requestCompute, syncForm });

@@ -7,6 +7,7 @@ import { app } from './app.js';
 import { CONFIG_KEYS, CHECKPOINT_WEIGHTS } from '../model/settings.js';
 import { labState } from '../lab/state.js';
 import { engineOptions } from '../lab/spec.js';
+import { targetOptions, carriedTargets, restoreTargets } from './targets.js';
 
 export const USER_PRESET = 'your-weights';
 export const USER_WEIGHTS = 'user:';
@@ -14,20 +15,21 @@ export const USER_WEIGHTS = 'user:';
 export const CHECKPOINT_PRESET = 'checkpoint';
 export { CHECKPOINT_WEIGHTS };
 
-// The backward switch survives the reload of a language switch (language.js), which keeps
+// The backward switch (and its targets, targets.js) survives the reload of a language switch (language.js), which keeps
 // everything else in the URL: kept in sessionStorage for that one reload.
 const CARRY = 'encoder-walkthrough:carry';
 try {
   const carried = JSON.parse(sessionStorage.getItem(CARRY) || 'null');
   sessionStorage.removeItem(CARRY);
   if (carried && carried.backward === true) app.backward = true;
+  if (carried) restoreTargets(carried.targets);
 } catch {
   // no sessionStorage (a sandboxed frame, file:// in some browsers): the switch starts off
 }
 if (typeof window !== 'undefined')
   window.addEventListener('encoder-walkthrough:before-lang-switch', () => {
     try {
-      sessionStorage.setItem(CARRY, JSON.stringify({ backward: app.backward }));
+      sessionStorage.setItem(CARRY, JSON.stringify({ backward: app.backward, targets: carriedTargets() }));
     } catch {
       // as above
     }
@@ -41,7 +43,9 @@ export function engineRequest(model, state, opts = {}) {
     if (opts.generate && opts.max_len) options.max_len = opts.max_len;
     // The backward switch asked too: the core says why a checkpoint has none (backward_error,
     // shown beside the switch) instead of the switch doing nothing.
-    if (app.backward) options.backward = true;  // GPT-2's target is the text itself (shifted by one)
+    // GPT-2's target is the text itself (shifted by one); a classifier's and a masked LM's are
+    // the reader's (targets.js: --label, --mask-targets).
+    if (app.backward) Object.assign(options, { backward: true }, targetOptions(state));
     // The what-if lab's interventions too (the core applies them to the checkpoint's weights
     // and steps, or says why not, e.g. no lens without a head that reads layers).
     Object.assign(options, engineOptions(labState.spec));

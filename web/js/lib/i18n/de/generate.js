@@ -15,4 +15,10 @@ export default {
   'generate.prediction': 'Vorhersage: ',
   'generate.noBackward': 'Kein Rückwärtsdurchlauf für dieses Modell: {why}.',
   'generate.backwardMs': 'Rückwärtsdurchlauf {ms} ms',
+  'generate.targets.label': 'Zielklasse für den Verlust: ',
+  'generate.targets.class': 'Klasse {n}',
+  'generate.targets.masks': 'Wörter hinter den [MASK]s (die Ziele des Verlusts):',
+  'generate.targets.mask': '[MASK] {n}',
+  'generate.targets.notOneToken': '[MASK] {n}: „{word}“ ist kein einzelnes Token des Vokabulars dieses Checkpoints (es wird zu {pieces}); der Verlust behält das letzte gültige Wort.',
+  'generate.targets.noMask': 'Der Text enthält kein [MASK]: Der Verlust eines Masked-LM braucht eines. Tippen Sie [MASK] an die Stelle im Text, deren Wort erraten werden soll.',
 };

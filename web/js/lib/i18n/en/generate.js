@@ -15,4 +15,10 @@ export default {
   'generate.prediction': 'Prediction: ',
   'generate.noBackward': 'No backward pass for this model: {why}.',
   'generate.backwardMs': 'backward pass {ms} ms',
+  'generate.targets.label': 'Target class for the loss: ',
+  'generate.targets.class': 'class {n}',
+  'generate.targets.masks': 'Words behind the [MASK]s (the loss\'s targets):',
+  'generate.targets.mask': '[MASK] {n}',
+  'generate.targets.notOneToken': '[MASK] {n}: “{word}” is not one token of this checkpoint\'s vocabulary (it becomes {pieces}); the loss keeps the last word that was.',
+  'generate.targets.noMask': 'The text has no [MASK]: a masked LM\'s loss needs one. Type [MASK] in the text where a word should be guessed.',
 };
