@@ -20,7 +20,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { root, arg, launchChromium, checks, assert } from '../harness.mjs';
+import { root, arg, launchChromium, checks, assert, serverOptions, checkBuildMode } from '../harness.mjs';
 import { runCli, runCliPreset, compareTrace, REL, ABS } from '../wasm/compare.mjs';
 import { defaults, buildModel, useSchema } from '../../web/js/model/settings.js';
 import { fmt } from '../../web/js/lib/format.js';
@@ -44,7 +44,7 @@ mkdirSync(artifacts, { recursive: true });
 const { check, results } = checks(8);
 
 // ---- two origins ----------------------------------------------------------------------------
-const { server: site, url: ew } = await startServer(dist, 0);
+const { server: site, url: ew } = await startServer(dist, 0, '127.0.0.1', serverOptions);
 const ewOrigin = new URL(ew).origin;
 const HOST_CSP = `default-src 'none'; script-src 'self' ${ewOrigin}; style-src 'self' ${ewOrigin}; frame-src ${ewOrigin}; img-src 'self' data:; base-uri 'none'; form-action 'none'`;
 const blogDir = path.join(root, 'tests/browser/blog');
@@ -63,6 +63,7 @@ const blogURL = `http://127.0.0.1:${blog.address().port}/post.html`;
 assert(new URL(blogURL).origin !== ewOrigin, 'the blog must be on another origin');
 
 const browser = await launchChromium(chromium, exe);
+await checkBuildMode(check, browser, ew);
 const problems = [];
 async function newPage(viewport, label) {
   const page = await browser.newPage({ viewport });

@@ -14,7 +14,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { root, arg, launchChromium, checks, assert } from '../harness.mjs';
+import { root, arg, launchChromium, checks, assert, serverOptions, checkBuildMode } from '../harness.mjs';
 import { runCli, runCliPreset, compareTrace } from '../wasm/compare.mjs';
 import { execFileSync } from 'node:child_process';
 import { defaults, buildModel, useSchema } from '../../web/js/model/settings.js';
@@ -44,8 +44,9 @@ function close(a, b, tol, what) {
   a.forEach((x, i) => assert(Math.abs(x - b[i]) <= tol, `${what}[${i}] = ${x}, expected ${b[i]} (±${tol}); got [${a.join(', ')}]`));
 }
 
-const { server, url: base } = await startServer(dist, 0);
+const { server, url: base } = await startServer(dist, 0, '127.0.0.1', serverOptions);
 const browser = await launchChromium(chromium, exe);
+await checkBuildMode(check, browser, base);
 
 const problems = []; // console errors, page errors, CSP violations, foreign requests, dialogs
 const pages = [];
