@@ -19,8 +19,8 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
-import { startServer } from '../../scripts/serve.mjs';
-import { root, arg, launchChromium, checks, assert, serverOptions, checkBuildMode } from '../harness.mjs';
+import { startServer, ISOLATION_HEADERS } from '../../scripts/serve.mjs';
+import { root, arg, launchChromium, checks, assert, serverOptions, checkBuildMode, isolatedMode } from '../harness.mjs';
 import { runCli, runCliPreset, compareTrace, REL, ABS } from '../wasm/compare.mjs';
 import { defaults, buildModel, useSchema } from '../../web/js/model/settings.js';
 import { fmt } from '../../web/js/lib/format.js';
@@ -55,7 +55,10 @@ const blog = createServer((req, res) => {
     return;
   }
   const body = readFileSync(path.join(blogDir, name), 'utf8').replaceAll('{{EW}}', ew).replaceAll('{{EW_ORIGIN}}', ewOrigin);
-  res.writeHead(200, { 'Content-Type': name.endsWith('.css') ? 'text/css' : 'text/html; charset=utf-8', 'Content-Security-Policy': HOST_CSP });
+  // Isolated (EW_ISOLATED=1): the blog is isolated too (COOP/COEP), so its frames and elements of
+  // the site's origin (which sends CORP cross-origin and COEP) run the threaded build.
+  res.writeHead(200, { 'Content-Type': name.endsWith('.css') ? 'text/css' : 'text/html; charset=utf-8', 'Content-Security-Policy': HOST_CSP,
+    ...(isolatedMode ? ISOLATION_HEADERS : {}) });
   res.end(body);
 });
 await new Promise((r) => blog.listen(0, '127.0.0.1', r));
@@ -194,6 +197,9 @@ for (const width of [1280, 390, 320]) {
     const sizes = [];
     for (const id of ['fig-a', 'fig-b', 'fig-c']) sizes.push(`${id} ${(await checkIframe(page, id, width)).outer} px`);
     for (const id of ['el-a', 'el-b']) sizes.push(`${id} ${await checkElement(page, id, width)} px`);
+    // The post and every frame in it (figures, the elements' engine) isolated exactly when the suite is.
+    const coi = await Promise.all(page.frames().map((f) => f.evaluate(() => self.crossOriginIsolated)));
+    assert(coi.every((c) => c === isolatedMode), `crossOriginIsolated of the post and its ${coi.length - 1} frames: ${coi} (suite isolated: ${isolatedMode})`);
     const engines = await page.$$eval('iframe[data-encoder-walkthrough-engine]', (x) => x.length);
     assert(engines === 1, `${engines} engine frames for two elements (want one shared engine)`);
     // Screenshots: each figure scrolled into view (Chromium paints frames out of view lazily),
