@@ -11,7 +11,8 @@
 #      peers (bench/node/checkpoints.mjs: bert_base_trace_ms, gpt2_small_token_ms, checkpoint_vs_*);
 #   6. with --browser, the same WebAssembly comparison in headless Chromium (bench/browser/run.mjs:
 #      dist/'s web modules, the peers from bench/node/node_modules, single thread), and
-#      threads_vs_one of the threaded module on an isolated origin (bench/browser/threads.mjs);
+#      threads_vs_one of the threaded module on an isolated origin (bench/browser/threads.mjs), and
+#      the comparison again isolated with every implementation threaded ("threaded" in the JSON);
 #   7. prints one table (or, with --json, one JSON object) on stdout. Progress goes to stderr.
 #
 # Usage: bench/run.sh [--quick] [--json] [--no-build] [--native-only | --wasm-only] [--browser | --browser-only]
@@ -181,11 +182,17 @@ if ((browser)); then
   ((quick)) && threads_args+=(--quick)
   log "browser: node bench/browser/threads.mjs ${threads_args[*]}"
   node bench/browser/threads.mjs "${threads_args[@]}" > "$tmp/threads.json" || { s=$?; ((s == 2)) || exit "$s"; status=2; }
+  # Threaded peers: the same comparison on an isolated page, every implementation at
+  # min(navigator.hardwareConcurrency, 4) threads (tfjs threaded-SIMD, ort numThreads, our pool).
+  log "browser: node bench/browser/run.mjs --threads auto ${browser_args[*]}"
+  node bench/browser/run.mjs --threads auto "${browser_args[@]}" > "$tmp/browser-mt.out" || { s=$?; ((s == 2)) || exit "$s"; status=2; }
   if ((json)); then
-    node -e 'const fs = require("fs"), [f, t] = process.argv.slice(1), b = JSON.parse(fs.readFileSync(f, "utf8")), th = JSON.parse(fs.readFileSync(t, "utf8"));
-      (b.ratios ||= {}).threads_vs_one = th.threads_vs_one; b.threads = th; fs.writeFileSync(f, JSON.stringify(b));' "$tmp/browser.out" "$tmp/threads.json"
+    node -e 'const fs = require("fs"), [f, t, m] = process.argv.slice(1), b = JSON.parse(fs.readFileSync(f, "utf8")), th = JSON.parse(fs.readFileSync(t, "utf8")), mt = JSON.parse(fs.readFileSync(m, "utf8"));
+      (b.ratios ||= {}).threads_vs_one = th.threads_vs_one; b.threads = th;
+      b.threaded = { thread_counts: mt.thread_counts, settings: mt.settings, ratios: mt.ratios, results: mt.results, peer_formulation_used: mt.peer_formulation_used, checks: mt.checks, notes: mt.notes };
+      fs.writeFileSync(f, JSON.stringify(b));' "$tmp/browser.out" "$tmp/threads.json" "$tmp/browser-mt.out"
   else
-    cat "$tmp/threads.json" >> "$tmp/browser.out"
+    { cat "$tmp/threads.json"; echo; echo "== in the browser, threaded (isolated page) =="; cat "$tmp/browser-mt.out"; } >> "$tmp/browser.out"
   fi
   if ((json)); then
     [ -f "$tmp/all.out" ] || echo '{}' > "$tmp/all.out"

@@ -110,6 +110,9 @@ node tests/browser/blog.mjs --cli build/native-release/encoder-walkthrough
 section "browser: the threaded build where the page is cross-origin isolated, today's build where not (tests/browser/isolated.mjs)"
 node tests/browser/isolated.mjs --cli build/native-release/encoder-walkthrough
 
+section "browser: the shell, the what-if lab and the element again, cross-origin isolated on the threaded build (tests/browser/isolated-suites.sh; --all adds blog, trained, checkpoints)"
+bash tests/browser/isolated-suites.sh -j 2
+
 section "browser: several <encoder-walkthrough> elements on one page: each its own theme, width and language; the alignment's cells open their head"
 node tests/browser/elements.mjs --cli build/native-release/encoder-walkthrough
 

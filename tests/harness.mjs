@@ -61,3 +61,43 @@ export function requireFiles(suite, files) {
       process.exit(2);
     }
 }
+
+// The browser suites' mode: EW_ISOLATED=1 in the environment (or --isolated on the command line)
+// serves the site cross-origin isolated (COOP/COEP, scripts/serve.mjs), so the page runs the
+// threaded build; by default it is served as a plain static host serves it (one thread).
+// Suites pass `serverOptions` to startServer and run checkBuildMode once.
+export const isolatedMode = process.env.EW_ISOLATED === '1' || process.argv.includes('--isolated');
+export const serverOptions = { isolated: isolatedMode };
+
+// Prints why a check is skipped in this mode (never silent); returns true when it is skipped.
+export function skipInMode(when, name, reason) {
+  if (when !== isolatedMode) return false;
+  console.log(`skip ${name} — ${isolatedMode ? 'isolated' : 'not isolated'}: ${reason}`);
+  return true;
+}
+
+// One check per suite run that the mode is real: the page at `url` (the site's index.html) is
+// cross-origin isolated exactly when the suite is, and its readout names the threaded build
+// (more than one thread) when isolated, a build without threads otherwise.
+export async function checkBuildMode(check, browser, url) {
+  const mode = isolatedMode ? 'isolated' : 'not isolated';
+  await check(`${mode}: crossOriginIsolated is ${isolatedMode}, the page runs the ${isolatedMode ? 'threaded' : 'one-thread'} build`, async () => {
+    const ctx = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+    try {
+      const page = await ctx.newPage();
+      await page.goto(url);
+      await page.waitForFunction(() => window.encoderWalkthrough, null, { timeout: 20000 });
+      await page.evaluate(() => window.encoderWalkthrough.ready);
+      const coi = await page.evaluate(() => window.crossOriginIsolated);
+      assert(coi === isolatedMode, `crossOriginIsolated is ${coi}, the suite runs ${mode}`);
+      await page.waitForFunction(() => /build/.test(document.getElementById('perf').textContent), null, { timeout: 20000 });
+      const text = await page.evaluate(() => document.getElementById('perf').textContent);
+      const m = /on (\d+) threads/.exec(text);
+      if (isolatedMode) assert(m && Number(m[1]) > 1, `readout "${text}" names no thread count > 1`);
+      else assert(!m, `readout "${text}" names threads though the page is not isolated`);
+      console.log(`     build readout: ${text.trim()}`);
+    } finally {
+      await ctx.close();
+    }
+  });
+}

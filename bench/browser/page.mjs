@@ -13,18 +13,21 @@ import { runSuite } from '../node/suite.mjs';
 const NM = '/bench/node/node_modules/';
 const log = (...m) => console.log(m.join(' '));  // run.mjs forwards the page's console to stderr
 
-async function loadTfjs() {
-  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);  // never the threaded build (this run is single-thread)
+// threads > 1 (run.mjs --threads, an isolated page): the threaded-SIMD build at that count.
+async function loadTfjs(threads) {
+  if (threads <= 1) tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);  // never the threaded build
   tfw.setWasmPaths(NM + '@tensorflow/tfjs-backend-wasm/dist/');
-  tfw.setThreadsCount(1);
+  tfw.setThreadsCount(threads);
   if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did not initialise');
   await tf.ready();
   if (!(await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT'))) throw new Error('tfjs: no SIMD support detected; the comparison would be unfair');
-  return { tf, version: tfw.version_wasm };
+  const mt = await tf.env().getAsync('WASM_HAS_MULTITHREAD_SUPPORT');
+  if (threads > 1 && !mt) log(`tfjs: no multithread support detected (crossOriginIsolated ${self.crossOriginIsolated}): its single-thread build runs`);
+  return { tf, version: tfw.version_wasm, threads: tfw.getThreadsCount() };
 }
 
-function loadOrt() {
-  ort.env.wasm.numThreads = 1;
+function loadOrt(threads) {
+  ort.env.wasm.numThreads = threads;
   ort.env.wasm.proxy = false;
   ort.env.wasm.wasmPaths = NM + 'onnxruntime-web/dist/';  // ort-wasm-simd-threaded.{mjs,wasm}; no Worker with 1 thread
   return { ort, matmulModel, encoderLayerModel, encoderLayerModelFused, version: ort.env.versions.web };
@@ -34,22 +37,33 @@ function loadOrt() {
 async function loadOurs(base) {
   const url = new URL(`/dist/${base}.js`, location.href).href;
   const { default: create } = await import(/* @vite-ignore */ url);
-  return create({ print: log, printErr: log });
+  return create({ print: log, printErr: log, locateFile: (p) => '/dist/' + p });
 }
 
-window.runBench = async ({ rounds, targetMs, checkOnly = false, relaxed = true }) => {
+// threads > 1: the "relaxed" rows are the threaded module (relaxed SIMD + pthreads) with its pool
+// at that count, so the *_relaxed ratios compare every implementation at the same thread count.
+async function loadOursRelaxed(threads) {
+  if (threads <= 1) return loadOurs('encoder_walkthrough_relaxed');
+  const M = await loadOurs('encoder_walkthrough_relaxed_mt');
+  M.setThreads(threads);
+  return M;
+}
+
+window.runBench = async ({ rounds, targetMs, checkOnly = false, relaxed = true, threads = 1 }) => {
+  if (threads > 1 && !self.crossOriginIsolated) throw new Error(`${threads} threads asked for, but the page is not cross-origin isolated`);
   const notes = [], checks = [];
   const check = (name, ok, detail) => {
     checks.push({ name, ok, detail });
     log(`  check ${name}: ${ok ? 'ok' : 'FAIL'} (${detail})`);
   };
   log('loading tfjs-backend-wasm and onnxruntime-web');
-  const tfjs = await loadTfjs(), P = loadOrt();
-  log(`  tfjs-backend-wasm ${tfjs.version} (SIMD, 1 thread); onnxruntime-web ${P.version} (wasm EP, 1 thread)`);
+  const tfjs = await loadTfjs(threads), P = loadOrt(threads);
+  log(`  tfjs-backend-wasm ${tfjs.version} (SIMD, ${tfjs.threads} thread(s)); onnxruntime-web ${P.version} (wasm EP, ${threads} thread(s))`);
   log('loading our modules from dist/');
   const ours = await loadOurs('encoder_walkthrough'), oursScalar = await loadOurs('encoder_walkthrough_scalar');
   const canRelaxed = relaxed && WebAssembly.validate(new Uint8Array(await (await fetch('/dist/encoder_walkthrough_relaxed.wasm')).arrayBuffer()));
-  const oursRelaxed = canRelaxed ? await loadOurs('encoder_walkthrough_relaxed') : null;
+  const oursRelaxed = canRelaxed ? await loadOursRelaxed(threads) : null;
+  if (threads > 1 && !oursRelaxed) throw new Error('the threaded run needs the relaxed-SIMD threaded module');
   if (relaxed && !canRelaxed) notes.push('this browser does not validate the relaxed-SIMD module: no relaxed rows');
   const kernelIsa = { simd128: ours.kernelIsa(), scalar: oursScalar.kernelIsa(), relaxed: oursRelaxed ? oursRelaxed.kernelIsa() : null };
   log(`  kernel ISA: ${JSON.stringify(kernelIsa)}`);
@@ -61,6 +75,8 @@ window.runBench = async ({ rounds, targetMs, checkOnly = false, relaxed = true }
     results: S.results, ratios: S.ratios, peer_formulation_used: S.peerUsed, checks, notes, kernelIsa,
     userAgent: navigator.userAgent, hardwareConcurrency: navigator.hardwareConcurrency, crossOriginIsolated: self.crossOriginIsolated,
     versions: { tfjs: tfjs.version, ort: P.version },
+    // The thread counts each implementation ran at (ours_relaxed: the threaded module's pool when > 1).
+    threads: { ours_simd128: 1, ours_scalar: 1, ours_relaxed: threads > 1 && oursRelaxed ? oursRelaxed.threads() : 1, tfjs: tfjs.threads, ort: P.ort.env.wasm.numThreads },
   };
 };
 window.benchReady = true;

@@ -12,6 +12,10 @@
 //   node bench/browser/run.mjs [--quick] [--json] [--rounds N] [--target-ms MS] [--no-relaxed]
 //                              [--default-tiering] [--trace-tiers] [--chromium /usr/bin/chromium]
 //   node bench/browser/run.mjs --check     # only the correctness checks (ours vs peers), nothing timed (~1 min)
+//   node bench/browser/run.mjs --threads N|auto   # threaded peers (issue 21): the page served cross-origin
+//       isolated; tfjs's threaded-SIMD build (setThreadsCount N), ort-web numThreads N, and the "relaxed"
+//       rows our threaded module with its pool at N (auto: navigator.hardwareConcurrency, at most 4);
+//       "threads" in the JSON says what each ran at
 //
 // --default-tiering: V8's dynamic tiering as a reader's tab has it (default here: --no-liftoff, as
 // in Node, so every wasm function is compiled by TurboFan). --trace-tiers: V8's
@@ -29,6 +33,7 @@ const quick = has('--quick'), json = has('--json'), checkOnly = has('--check');
 // seconds instead of minutes of TurboFan compiling every function of the peers' modules).
 const defaultTiering = has('--default-tiering') || checkOnly, traceTiers = has('--trace-tiers'), relaxed = !has('--no-relaxed');
 const rounds = Number(arg('--rounds', quick ? 5 : 15)), targetMs = Number(arg('--target-ms', quick ? 15 : 40));
+const threadsArg = arg('--threads', '1');
 const exe = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
 const t0 = Date.now();
 const log = (...m) => process.stderr.write(`[${((Date.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${m.join(' ')}\n`);
@@ -66,7 +71,7 @@ if (traceTiers) {
 }
 const { chromium } = await import('playwright-core');
 const jsFlags = [...(defaultTiering ? [] : ['--no-liftoff']), ...(traceTiers ? ['--trace-wasm-compilation-times'] : [])];
-const { server, url } = await startServer(root, 0);
+const { server, url } = await startServer(root, 0, '127.0.0.1', { isolated: threadsArg !== '1' });
 const browser = await launchChromium(chromium, exe, jsFlags.length ? [`--js-flags=${jsFlags.join(' ')}`] : []);
 let R, failed = false;
 try {
@@ -83,18 +88,21 @@ try {
   page.on('pageerror', (e) => log('page error: ' + e.message));
   await page.goto(new URL('bench/browser/index.html', url).href);
   await page.waitForFunction(() => window.benchReady === true, null, { timeout: 60000 });
-  const B = await page.evaluate((o) => window.runBench(o), { rounds, targetMs, checkOnly, relaxed });
+  const threads = threadsArg === 'auto' ? await page.evaluate(() => Math.min(navigator.hardwareConcurrency || 1, 4)) : Number(threadsArg);
+  if (!(threads >= 1)) throw new Error(`--threads ${threadsArg}: a count ≥ 1 or auto`);
+  const B = await page.evaluate((o) => window.runBench(o), { rounds, targetMs, checkOnly, relaxed, threads });
   const cpu = os.cpus();
   R = {
-    runtime: 'browser', browser: `Chromium ${browser.version()} (headless)`, version: browser.version(), threads: 1,
+    runtime: 'browser', browser: `Chromium ${browser.version()} (headless)`, version: browser.version(), thread_counts: B.threads,
     kernelIsa: B.kernelIsa,
     machine: `${cpu[0] ? cpu[0].model.trim() : 'unknown CPU'}, ${cpu.length} logical CPUs (navigator.hardwareConcurrency ${B.hardwareConcurrency}), ${B.userAgent}`,
-    settings: (quick ? 'quick, ' : '') + (checkOnly ? 'checks only' : `${rounds} interleaved rounds, ≥${targetMs} ms per sample`) + ', threads: 1',
+    settings: (quick ? 'quick, ' : '') + (checkOnly ? 'checks only' : `${rounds} interleaved rounds, ≥${targetMs} ms per sample`) + `, threads: ${JSON.stringify(B.threads)}`,
     wasm_tiering: defaultTiering ? "V8's default dynamic tiering (Liftoff first)" : 'TurboFan up front (--js-flags=--no-liftoff, as in Node)',
     ...(traceTiers ? { wasm_compilations: tiers } : {}),
     results: B.results, ratios: B.ratios, peer_formulation_used: B.peer_formulation_used, checks: B.checks,
     notes: [
-      `Headless Chromium ${browser.version()}, one page, one thread (ours: no threads; tfjs: setThreadsCount(1), threaded build disabled; ort: numThreads 1; crossOriginIsolated ${B.crossOriginIsolated}). Our modules are dist/'s web flavour; the peers' JS is bundled from bench/node/node_modules by esbuild, their .wasm served from there.`,
+      (threads > 1 ? `Headless Chromium ${browser.version()}, one isolated page, ${threads} threads: ours "relaxed" rows are the threaded module (setThreads(${threads}); SIMD128 and scalar rows one thread), tfjs its threaded-SIMD build (setThreadsCount(${threads})), ort numThreads ${threads}; crossOriginIsolated ${B.crossOriginIsolated}.`
+        : `Headless Chromium ${browser.version()}, one page, one thread (ours: no threads; tfjs: setThreadsCount(1), threaded build disabled; ort: numThreads 1; crossOriginIsolated ${B.crossOriginIsolated}).`) + `  Our modules are dist/'s web flavour; the peers' JS is bundled from bench/node/node_modules by esbuild, their .wasm served from there.`,
       `WebAssembly tiering: ${defaultTiering ? "V8's default (Liftoff, then TurboFan for hot functions; warm-up and calibration run first)" : 'every wasm function compiled by TurboFan (--js-flags=--no-liftoff, as bench.mjs sets for Node)'}.`,
       ...B.notes,
     ],
@@ -108,7 +116,7 @@ try {
 if (traceTiers) log(`wasm compilations by tier: setup ${JSON.stringify(tiers.setup)}, warm-up/calibration ${JSON.stringify(tiers.warmup)}, timed rounds ${JSON.stringify(tiers.timed)}, after them ${JSON.stringify(tiers.after)}`);
 if (json) process.stdout.write(JSON.stringify(R, null, 1) + '\n');
 else if (checkOnly) for (const c of R.checks) process.stdout.write(`${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}\n`);
-else process.stdout.write(`Runtime: ${R.browser}, threads: 1, kernel ISA ${JSON.stringify(R.kernelIsa)}\n` + renderTable(R));
+else process.stdout.write(`Runtime: ${R.browser}, threads: ${JSON.stringify(R.thread_counts)}, kernel ISA ${JSON.stringify(R.kernelIsa)}\n` + renderTable(R));
 if (failed) {
   log('some correctness checks failed (see "checks")');
   process.exitCode = 2;

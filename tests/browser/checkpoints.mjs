@@ -40,7 +40,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { root, arg, launchChromium, checks, assert, requireFiles } from '../harness.mjs';
+import { root, arg, launchChromium, checks, assert, requireFiles, serverOptions, checkBuildMode } from '../harness.mjs';
 
 const TOL = 1e-5; // relative to each step's largest |value| (float32 in both, same kernels up to SIMD width)
 const MAX_CELLS = 6000; // table cells the page may draw for a [T, 50257] step
@@ -117,13 +117,14 @@ function compareGrads(trace, doc) {
   return bad;
 }
 
-const { server, url: base } = await startServer(site, 0);
+const { server, url: base } = await startServer(site, 0, '127.0.0.1', serverOptions);
 const browser = await launchChromium(chromium, exe);
 const problems = [];
 const { check: checkAll, results } = checks(8);
 // --only TEXT: just the checks whose name holds TEXT (a quick rerun while working on one).
 const only = arg('--only', '');
 const check = (name, fn) => (name.includes(only) ? checkAll(name, fn) : Promise.resolve());
+await checkBuildMode(checkAll, browser, base);
 async function newPage(viewport = { width: 1280, height: 800 }) {
   const page = await browser.newPage({ viewport });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));

@@ -17,7 +17,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { root, arg, launchChromium, checks, assert, requireFiles } from '../harness.mjs';
+import { root, arg, launchChromium, checks, assert, requireFiles, serverOptions, checkBuildMode } from '../harness.mjs';
 import { runCli, runCliPreset, REL, ABS } from '../wasm/compare.mjs';
 import { traceFromCli } from '../web/page-trace.mjs';
 import { defaults, buildModel, useSchema } from '../../web/js/model/settings.js';
@@ -36,8 +36,9 @@ useSchema(JSON.parse(execFileSync(cli, ['--config-schema'], { encoding: 'utf8' }
 mkdirSync(artifacts, { recursive: true });
 
 const { check, results } = checks(8);
-const { server, url } = await startServer(dist, 0);
+const { server, url } = await startServer(dist, 0, '127.0.0.1', serverOptions);
 const browser = await launchChromium(chromium, exe);
+await checkBuildMode(check, browser, url);
 const problems = [];
 
 // A host page on the site's origin (an element's engine is an iframe of that origin).

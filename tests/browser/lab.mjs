@@ -21,7 +21,7 @@ import process from 'node:process';
 import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { root, arg, launchChromium, checks, assert, requireFiles } from '../harness.mjs';
+import { root, arg, launchChromium, checks, assert, requireFiles, serverOptions, checkBuildMode } from '../harness.mjs';
 import { compareTrace } from '../wasm/compare.mjs';
 
 const cli = path.resolve(root, arg('--cli', 'build/native-release/encoder-walkthrough'));
@@ -41,8 +41,9 @@ const { check, results } = checks(8);
 const nativeRun = (flags) => JSON.parse(execFileSync(cli, ['--preset', PRESET, '--json', ...flags], { maxBuffer: 1 << 30, encoding: 'utf8' }));
 const nativeAnalyze = (flags) => JSON.parse(execFileSync(cli, ['analyze', '--preset', PRESET, ...flags], { maxBuffer: 1 << 30, encoding: 'utf8' }));
 
-const { server, url: base } = await startServer(dist, 0);
+const { server, url: base } = await startServer(dist, 0, '127.0.0.1', serverOptions);
 const browser = await launchChromium(chromium, exe);
+await checkBuildMode(check, browser, base);
 const problems = [];
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });

@@ -14,7 +14,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { root, arg, launchChromium, checks, assert } from '../harness.mjs';
+import { root, arg, launchChromium, checks, assert, serverOptions, checkBuildMode } from '../harness.mjs';
 import { runCli, runCliPreset, compareTrace } from '../wasm/compare.mjs';
 import { execFileSync } from 'node:child_process';
 import { defaults, buildModel, useSchema } from '../../web/js/model/settings.js';
@@ -44,8 +44,9 @@ function close(a, b, tol, what) {
   a.forEach((x, i) => assert(Math.abs(x - b[i]) <= tol, `${what}[${i}] = ${x}, expected ${b[i]} (±${tol}); got [${a.join(', ')}]`));
 }
 
-const { server, url: base } = await startServer(dist, 0);
+const { server, url: base } = await startServer(dist, 0, '127.0.0.1', serverOptions);
 const browser = await launchChromium(chromium, exe);
+await checkBuildMode(check, browser, base);
 
 const problems = []; // console errors, page errors, CSP violations, foreign requests, dialogs
 const pages = [];
@@ -256,8 +257,10 @@ await check('every step of a batch + classifier + decoder trace explains its cel
   for (const s of tr.steps) {
     await api(page, (id) => window.encoderWalkthrough.goTo(id), s.id);
     await page.waitForFunction((id) => document.querySelector('#step-meta .mono').textContent === id, s.id);
-    const cells = await page.$$('#view .result td.cell');
-    for (const cell of [cells[0], cells[cells.length - 1]]) {
+    // Locators, not element handles: they are found again at the hover (the view may render
+    // the step twice, e.g. when the threaded build's readout arrives; a handle then detaches).
+    const cells = page.locator('#view .result td.cell');
+    for (const cell of [cells.first(), cells.last()]) {
       await cell.hover();
       const t = await page.textContent('#view .explain');
       assert(!/cannot explain/.test(t) && /=/.test(t), `${s.id}: explanation "${t.slice(0, 200)}"`);
@@ -536,8 +539,9 @@ await check('screenshots (desktop, phone, embed) saved under artifacts/', async 
 // here the faster builds' files answer 404 (a host without them; Chromium itself validates all).
 await check('fallback builds: without the relaxed files SIMD128 runs, without SIMD files the scalar build; both match the native CLI', async () => {
   for (const [build, hide, label] of [
-    ['simd', /encoder_walkthrough_relaxed\.(js|wasm)$/, /SIMD128 build/],
-    ['scalar', /encoder_walkthrough(_relaxed)?\.(js|wasm)$/, /scalar build/],
+    // (_mt: the threaded build, which leads when the suite runs isolated, EW_ISOLATED=1)
+    ['simd', /encoder_walkthrough_relaxed(_mt)?\.(js|wasm)$/, /SIMD128 build/],
+    ['scalar', /encoder_walkthrough(_relaxed(_mt)?)?\.(js|wasm)$/, /scalar build/],
   ]) {
     const ctx = await browser.newContext({ viewport: { width: 1200, height: 800 }, serviceWorkers: 'block' });
     await ctx.route(hide, (r) => r.fulfill({ status: 404, body: 'not here' }));

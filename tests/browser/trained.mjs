@@ -21,7 +21,7 @@ import process from 'node:process';
 import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { root, arg, launchChromium, checks, assert, requireFiles } from '../harness.mjs';
+import { root, arg, launchChromium, checks, assert, requireFiles, serverOptions, checkBuildMode } from '../harness.mjs';
 import { compareTrace, REL, ABS } from '../wasm/compare.mjs';
 
 const cli = path.resolve(root, arg('--cli', 'build/native-release/encoder-walkthrough'));
@@ -91,8 +91,9 @@ function sameTrace(trace, nat, what) {
   assert(!p.length, `${what}: the page's trace differs from the native CLI's:\n  ${p.slice(0, 6).join('\n  ')}`);
 }
 
-const { server, url: base } = await startServer(dist, 0);
+const { server, url: base } = await startServer(dist, 0, '127.0.0.1', serverOptions);
 const browser = await launchChromium(chromium, exe);
+await checkBuildMode(check, browser, base);
 const problems = [];
 const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
 await page.exposeFunction('__reportCsp', (v) => problems.push(`CSP violation: ${v}`));
