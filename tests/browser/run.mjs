@@ -425,6 +425,9 @@ await check('markup typed into the sentence is shown literally and runs nothing'
   await page.keyboard.type(evil, { delay: 10 });
   await page.waitForFunction((t) => window.encoderWalkthrough.getState().text === t, evil, { timeout: 15000 });
   await api(page, () => window.encoderWalkthrough.goTo('token_ids'));
+  // goTo returns at once; the step's data comes from the Worker (the new trace's, once computed).
+  await page.waitForFunction(() => [...document.querySelectorAll('#view .chip-tok')].some((e) => e.textContent === '<img'), null, { timeout: 15000 })
+    .catch(() => {});
   const chips = await page.$$eval('#view .chip-tok', (x) => x.map((e) => e.textContent));
   assert(chips.includes('<img') && chips.includes('onerror=alert(1)>') && chips.includes('<b>bold</b>'), `chips ${JSON.stringify(chips)}`);
   const injected = await page.evaluate(() => document.querySelectorAll('img, b').length);
