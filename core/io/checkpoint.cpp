@@ -88,74 +88,99 @@ xt::xarray<float> decode(const SafeTensorsIndex& index, const TensorEntry& e, co
   return v;
 }
 
-// Each binding's tensor in the file, its shape checked against the config.
-std::vector<const TensorEntry*> resolve(const SafeTensorsIndex& index, const CheckpointConfig& c,
-                                        const std::vector<Binding>& bindings) {
-  std::vector<const TensorEntry*> found;
+// One weights file: model.safetensors, or one shard of a sharded checkpoint.
+struct Shard {
+  std::string name;
+  HeapBytes bytes;
+  SafeTensorsIndex index;
+};
+
+// Where a binding's tensor is: its shard and entry.
+struct Found {
+  std::size_t shard;
+  const TensorEntry* e;
+};
+
+// Each binding's tensor in the files, its shape checked against the config.
+std::vector<Found> resolve(const std::vector<Shard>& shards, const CheckpointConfig& c,
+                           const std::vector<Binding>& bindings) {
+  std::vector<Found> found;
   for (const Binding& b : bindings) {
-    const TensorEntry* e = nullptr;
+    Found f{0, nullptr};
     const std::vector<std::string> names = candidates(b, c.prefix);
-    for (const auto& n : names)
-      if ((e = index.find(n))) break;
-    if (!e)
-      throw Error("model.safetensors: tensor \"" + names.front() + "\" is missing (" + c.arch.architecture + "'s " +
-                  b.param + ")");
-    if (e->shape != b.shape)
-      throw Error("model.safetensors: tensor \"" + e->name + "\" has shape " + shape_str(e->shape) + ", but config.json " +
-                  "implies " + shape_str(b.shape) + " (" + b.param + ")");
-    found.push_back(e);
+    for (const auto& n : names) {
+      for (f.shard = 0; f.shard < shards.size() && !(f.e = shards[f.shard].index.find(n)); ++f.shard) {}
+      if (f.e) break;
+    }
+    const std::string file = shards.size() == 1 ? shards[0].name : "model.safetensors.index.json";
+    if (!f.e)
+      throw Error(file + ": tensor \"" + names.front() + "\" is missing (" + c.arch.architecture + "'s " + b.param + ")");
+    if (f.e->shape != b.shape)
+      throw Error(shards[f.shard].name + ": tensor \"" + f.e->name + "\" has shape " + shape_str(f.e->shape) +
+                  ", but config.json implies " + shape_str(b.shape) + " (" + b.param + ")");
+    found.push_back(f);
   }
   return found;
 }
 
 // A tied output weight the file keeps as a copy must equal the token table's tensor (compared
 // in the file, before bind() gives its bytes back).
-std::set<std::string> check_tied(const SafeTensorsIndex& index, const CheckpointConfig& c,
-                                 const TensorEntry& table) {
+std::set<std::string> check_tied(const std::vector<Shard>& shards, const CheckpointConfig& c, const Found& table) {
   std::set<std::string> used;
-  std::vector<float> a(table.shape.back()), b(a.size());
+  std::vector<float> a(table.e->shape.back()), b(a.size());
   for (const std::string& key : tied_copies(c)) {
-    const TensorEntry* e = index.find(key);
+    for (const Shard& sh : shards) {
+    const TensorEntry* e = sh.index.find(key);
     if (!e) continue;
     used.insert(key);
-    bool same = e->count == table.count;
+    bool same = e->count == table.e->count;
     for (std::size_t at = 0; same && at < e->count; at += a.size()) {
-      tensor_values(index, table, at, a.size(), a.data());
-      tensor_values(index, *e, at, b.size(), b.data());
+      tensor_values(shards[table.shard].index, *table.e, at, a.size(), a.data());
+      tensor_values(sh.index, *e, at, b.size(), b.data());
       same = a == b;
     }
     if (!same)
-      throw Error("model.safetensors: tensor \"" + key + "\" differs from the token table; output weights that are not "
-                  "tied to the embeddings are not supported");
+      throw Error(sh.name + ": tensor \"" + key + "\" differs from the token table, but config.json ties the output "
+                  "weights to the embeddings (tie_word_embeddings)");
+    }
   }
   return used;
 }
 
 // Every binding's tensor into model.params (in the bindings' order), decoded from the end of
-// the file to its start; behind each tensor the file gives its bytes back (heap_bytes.h), so the
-// file and the weights are never both held whole. Returns the names used.
-std::set<std::string> bind(Model& m, SafeTensorsIndex& index, HeapBytes& bytes, const CheckpointConfig& c) {
+// each file to its start, the last shard first; behind each tensor the file gives its bytes back
+// (heap_bytes.h), and a shard whose tensors are all decoded is freed, so the files and the
+// weights are never both held whole. Returns the names used.
+std::set<std::string> bind(Model& m, std::vector<Shard>& shards, const CheckpointConfig& c) {
   const std::vector<Binding> bindings = checkpoint_bindings(c);
-  const std::vector<const TensorEntry*> found = resolve(index, c, bindings);
+  const std::vector<Found> found = resolve(shards, c, bindings);
   std::set<std::string> used;
   for (std::size_t i = 0; i < bindings.size(); ++i)
-    if (bindings[i].param == "embedding_table") used = check_tied(index, c, *found[i]);
+    if (bindings[i].param == "embedding_table") used = check_tied(shards, c, found[i]);
   std::vector<std::size_t> order(bindings.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return found[a]->begin > found[b]->begin; });
-  const std::size_t data_at = static_cast<std::size_t>(index.data - bytes.data());
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return found[a].shard != found[b].shard ? found[a].shard > found[b].shard : found[a].e->begin > found[b].e->begin;
+  });
   std::vector<xt::xarray<float>> values(bindings.size());
   for (std::size_t k = 0; k < order.size(); ++k) {
     const std::size_t i = order[k];
-    values[i] = decode(index, *found[i], bindings[i]);
-    const bool last_part = k + 1 == order.size() || found[order[k + 1]]->begin != found[i]->begin;
-    if (!last_part) continue;  // c_attn: its three parts first
-    bytes.shrink(data_at + found[i]->begin);
-    index.data = bytes.data() + data_at;
+    Shard& sh = shards[found[i].shard];
+    values[i] = decode(sh.index, *found[i].e, bindings[i]);
+    const bool next_same = k + 1 < order.size() && found[order[k + 1]].shard == found[i].shard;
+    if (next_same && found[order[k + 1]].e->begin == found[i].e->begin) continue;  // c_attn: its three parts first
+    if (!next_same) {  // this file's last tensor (the first in it): the file goes
+      sh.bytes = HeapBytes();
+      sh.index.data = nullptr;
+      continue;
+    }
+    const std::size_t data_at = static_cast<std::size_t>(sh.index.data - sh.bytes.data());
+    sh.bytes.shrink(data_at + found[i].e->begin);
+    sh.index.data = sh.bytes.data() + data_at;
   }
   for (std::size_t i = 0; i < bindings.size(); ++i) {
     const Binding& b = bindings[i];
-    const TensorEntry* e = found[i];
+    const TensorEntry* e = found[i].e;
     used.insert(e->name);
     m.params.push_back(Param{b.param, std::move(values[i]), {}, {}, {}});
     if (b.parts > 1)
@@ -164,13 +189,19 @@ std::set<std::string> bind(Model& m, SafeTensorsIndex& index, HeapBytes& bytes, 
                              "…" + std::to_string((b.part + 1) * e->shape.back() / b.parts - 1) + ")");
   }
   m.given_params = static_cast<int>(m.params.size());
+  for (std::size_t i = 0; i < bindings.size(); ++i)  // Gemma's √d in the table's precision, as its code casts it
+    if (bindings[i].param == "embedding_table" && m.arch.embed_scale > 0) {
+      if (found[i].e->dtype == DiskType::BF16) m.arch.embed_scale = bf16_to_float(float_to_bf16(m.arch.embed_scale));
+      if (found[i].e->dtype == DiskType::F16) m.arch.embed_scale = half_to_float(float_to_half(m.arch.embed_scale));
+    }
   return used;
 }
 
 // Tensors the walkthrough does not use: known ones with their reason, others as "not used".
-void note_unused(Model& m, const SafeTensorsIndex& index, const CheckpointConfig& c, const std::set<std::string>& used) {
+void note_unused(Model& m, const std::vector<Shard>& shards, const CheckpointConfig& c, const std::set<std::string>& used) {
   int buffers = 0;
-  for (const TensorEntry& e : index.entries) {
+  for (const Shard& sh : shards)
+  for (const TensorEntry& e : sh.index.entries) {
     if (used.count(e.name)) continue;
     const std::string why = ignored_reason(e.name, c);
     if (why.rfind("a buffer", 0) == 0) {
@@ -192,13 +223,56 @@ std::vector<std::string> vocabulary(const CheckpointTokenizer& tok, int rows) {
   return v;
 }
 
+// Each shard's bytes indexed (the header only); an error names the file.
+std::vector<Shard> index_shards(CheckpointFiles& files) {
+  std::vector<Shard> shards;
+  if (files.shards.empty()) shards.push_back({"model.safetensors", std::move(files.safetensors), {}});
+  for (auto& [name, bytes] : files.shards) shards.push_back({name, std::move(bytes), {}});
+  for (Shard& sh : shards) {
+    try {
+      sh.index = index_safetensors(sh.bytes.data(), sh.bytes.size());
+    } catch (const Error& e) {
+      throw Error(sh.name + ": " + e.what());
+    }
+  }
+  return shards;
+}
+
 }  // namespace
+
+std::vector<std::string> shard_names(const std::string& index_json) {
+  json j;
+  try {
+    j = json::parse(index_json);
+  } catch (const json::exception& e) {
+    throw Error(std::string("model.safetensors.index.json: not valid JSON (") + e.what() + ")");
+  }
+  if (!j.is_object() || !j.contains("weight_map") || !j["weight_map"].is_object())
+    throw Error("model.safetensors.index.json: no \"weight_map\" object (tensor name → shard file)");
+  std::vector<std::string> names;
+  for (const auto& [tensor, file] : j["weight_map"].items()) {
+    if (!file.is_string()) throw Error("model.safetensors.index.json: the shard of \"" + tensor.substr(0, 60) + "\" is not a file name");
+    const std::string f = file.get<std::string>();
+    if (f.empty() || f.find('/') != std::string::npos || f.find('\\') != std::string::npos || f.rfind(".safetensors") != f.size() - 12 || f.size() < 13)
+      throw Error("model.safetensors.index.json: \"" + f.substr(0, 60) + "\" is not a .safetensors file of the same folder");
+    if (std::find(names.begin(), names.end(), f) == names.end()) names.push_back(f);
+  }
+  if (names.empty()) throw Error("model.safetensors.index.json: \"weight_map\" names no shard");
+  std::sort(names.begin(), names.end());
+  return names;
+}
 
 CheckpointFiles read_checkpoint_dir(const std::string& dir) {
   const std::string d = dir.empty() || dir.back() == '/' ? dir : dir + "/";
   CheckpointFiles f;
   f.config_json = read_file<std::string>(d + "config.json", "config.json");
-  f.safetensors = read_file<HeapBytes>(d + "model.safetensors", "model.safetensors");
+  if (!std::ifstream(d + "model.safetensors") && std::ifstream(d + "model.safetensors.index.json")) {
+    f.safetensors_index_json = read_file<std::string>(d + "model.safetensors.index.json", "model.safetensors.index.json");
+    for (const std::string& name : shard_names(f.safetensors_index_json))
+      f.shards.emplace_back(name, read_file<HeapBytes>(d + name, name.c_str()));
+  } else {
+    f.safetensors = read_file<HeapBytes>(d + "model.safetensors", "model.safetensors");
+  }
   f.tokenizer = CheckpointTokenizer::read_dir(d);
   return f;
 }
@@ -210,15 +284,10 @@ Checkpoint load_checkpoint(CheckpointFiles&& files) {
   } catch (const json::exception& e) {
     throw Error(std::string("config.json: not valid JSON (") + e.what() + ")");
   }
-  HeapBytes bytes = std::move(files.safetensors);  // given back while the weights are decoded
-  SafeTensorsIndex index;
-  try {
-    index = index_safetensors(bytes.data(), bytes.size());
-  } catch (const Error& e) {
-    throw Error(std::string("model.safetensors: ") + e.what());
-  }
+  std::vector<Shard> shards = index_shards(files);  // given back while the weights are decoded
   std::vector<std::string> keys;
-  for (const TensorEntry& e : index.entries) keys.push_back(e.name);
+  for (const Shard& sh : shards)
+    for (const TensorEntry& e : sh.index.entries) keys.push_back(e.name);
   const CheckpointConfig c = read_checkpoint_config(config, keys);
   Checkpoint out;
   Model& m = out.model;
@@ -226,7 +295,7 @@ Checkpoint load_checkpoint(CheckpointFiles&& files) {
   m.arch = c.arch;
   m.arch.notes = c.notes;
   m.label_names = c.labels;
-  m.weights = "model.safetensors";
+  m.weights = shards.size() == 1 ? shards[0].name : "model.safetensors.index.json";
   m.pack_weights = false;  // the weights once in memory: matmuls read them in place
   try {
     validate_config(m.config);
@@ -234,11 +303,11 @@ Checkpoint load_checkpoint(CheckpointFiles&& files) {
     throw Error(std::string("config.json: ") + e.what());
   }
   try {
-    const std::set<std::string> used = bind(m, index, bytes, c);
-    note_unused(m, index, c, used);
+    const std::set<std::string> used = bind(m, shards, c);
+    note_unused(m, shards, c, used);
   } catch (const Error& e) {
     const std::string what = e.what();
-    throw Error(what.rfind("model.safetensors", 0) == 0 ? what : "model.safetensors: " + what);
+    throw Error(what.rfind("model", 0) == 0 ? what : shards[0].name + ": " + what);
   }
   out.tokenizer = CheckpointTokenizer::from_files(files.tokenizer, c.arch.model_type);
   m.vocab = vocabulary(out.tokenizer, c.vocab_size);

@@ -25,12 +25,19 @@ namespace ew {
 struct CheckpointFiles {
   std::string config_json;
   HeapBytes safetensors;  // given back by load_checkpoint while it decodes the weights
+  // A sharded checkpoint instead: model.safetensors.index.json and each shard it names (file name,
+  // bytes), each given back in turn. Used when `safetensors` is empty.
+  std::string safetensors_index_json;
+  std::vector<std::pair<std::string, HeapBytes>> shards;
   TokenizerFileSet tokenizer;
 };
 
-// The files of directory `dir`. A missing config.json or model.safetensors is an ew::Error
-// naming it.
+// The files of directory `dir`: model.safetensors, or model.safetensors.index.json and the shards
+// its weight_map names. A missing config.json or weights file is an ew::Error naming it.
 CheckpointFiles read_checkpoint_dir(const std::string& dir);
+// The shard files model.safetensors.index.json's weight_map names (sorted, each once); ew::Error
+// when it is not such an index or names a file outside the folder.
+std::vector<std::string> shard_names(const std::string& index_json);
 
 // A loaded checkpoint: the model (no text yet; model.arch.notes says what was ignored) and its
 // tokenizer.

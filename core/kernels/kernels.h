@@ -23,8 +23,9 @@ namespace ew {
 const char* kernel_isa();
 
 // GELU is the exact erf form; GELUTanh is GPT-2's "gelu_new" (the tanh approximation
-// 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))); Tanh is BERT's pooler.
-enum class Activation { None, ReLU, GELU, GELUTanh, Tanh };
+// 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))); Tanh is BERT's pooler; SiLU is x·σ(x), the
+// gate of Llama's SwiGLU feed-forward network.
+enum class Activation { None, ReLU, GELU, GELUTanh, Tanh, SiLU };
 
 // ---- matmul --------------------------------------------------------------------
 // B (K×N) repacked once for the SIMD matmul (panels of the register tile's

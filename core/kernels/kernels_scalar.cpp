@@ -16,6 +16,7 @@ float ew_activation(float x, Activation act) {
     case Activation::GELUTanh:  // √(2/π) = 0.7978845608…
       return 0.5f * x * (1.0f + std::tanh(0.79788456080286536f * (x + 0.044715f * x * x * x)));
     case Activation::Tanh: return std::tanh(x);
+    case Activation::SiLU: return x / (1.0f + std::exp(-x));
     case Activation::None: break;
   }
   return x;

@@ -76,6 +76,40 @@ struct Arch {
                                    // table (tied), next-token softmax ("logits", "probs")
   int eos_id = -1;                 // generation stops at this token (<|endoftext|>)
   std::vector<std::string> notes;  // what loading ignored or read differently (tensors not used, …)
+
+  // ---- the modern decoders (llama, qwen2, qwen3, gemma3_text): docs/decoders.md ----
+  bool rms_norm = false;           // RMSNorm (no mean, no β) instead of LayerNorm everywhere
+  float norm_offset = 0.0f;        // RMSNorm scales by (offset + γ): Gemma's (1 + w)
+  int kv_heads = 0;                // grouped-query attention: K/V heads (0: one per query head)
+  int head_dim = 0;                // columns per head (0: d_model / num_heads; Qwen3, Gemma: explicit)
+  bool attn_bias = true;           // b_q, b_k, b_v (Qwen2: yes; Llama: attention_bias)
+  bool out_bias = true;            // b_o (Llama: attention_bias; Qwen2: no)
+  bool ffn_bias = true;            // the feed-forward biases (Llama: mlp_bias)
+  bool gated_ffn = false;          // act(X W_gate) ⊙ (X W_up), then W_down (SwiGLU, GeGLU)
+  bool qk_norm = false;            // RMSNorm over each head's q and k before the rotation (Qwen3, Gemma 3)
+  bool sandwich_norm = false;      // Gemma 3: post-attention and pre/post-feed-forward norms
+  bool untied_head = false;        // an lm_head of its own instead of the token table
+  float embed_scale = 0.0f;        // > 0: the token embeddings are multiplied by it (Gemma: √d)
+  float attn_scale = 0.0f;         // > 0: scores multiplied by it instead of 1/√head_dim
+  // Rotary positions (rotate-half layout: pair i is columns i and i + head_dim/2).
+  bool rope = false;
+  double rope_theta = 10000.0;       // the global layers' base
+  double rope_local_theta = 0.0;     // > 0: the sliding-window layers' base (Gemma 3)
+  std::string rope_scaling;          // "" | "linear" | "llama3"
+  double rope_factor = 1.0, rope_low = 1.0, rope_high = 4.0;
+  int rope_original = 8192;          // llama3: original_max_position_embeddings
+  int sliding_window = 0;            // > 0: the width of the sliding layers' band
+  std::vector<bool> sliding;         // per layer: a sliding-window layer (Gemma 3)
+};
+
+// The shape of multi-head attention: H query heads and KV key/value heads of hd columns each;
+// query head h reads K/V head h / (H / KV) (grouped-query attention; KV = H is ordinary MHA).
+struct AttnGeom {
+  int H, KV, hd;
+  float scale;  // what the scores are multiplied by: 1/√hd, Gemma's query_pre_attn_scalar^(−½), or 1 (scaling off)
+  int dq() const { return H * hd; }
+  int dkv() const { return KV * hd; }
+  int kv_head(int h) const { return h / (H / KV); }
 };
 
 // Tokens given as ids (a checkpoint's own tokenizer ran before the forward pass, or the CLI's
@@ -99,6 +133,9 @@ struct Param {
 
   ParamKey key() const { return {place, norm, name}; }
 };
+
+struct Model;
+AttnGeom attn_geom(const Model& m);
 
 struct Model {
   Config config;

@@ -3,6 +3,7 @@
 #include "model/params.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "model/error.h"
 #include "model/random.h"
@@ -64,6 +65,50 @@ void layer_specs(std::vector<Spec>& s, const Config& c, const char* section, int
   }
 }
 
+// RMSNorm: γ alone (initialised to 1, or to 0 where the model scales by 1 + γ).
+void rms_specs(std::vector<Spec>& out, const std::string& norm, std::size_t d, const Place& at, const Arch& a) {
+  add(out, at, norm, "gamma", {d}, a.norm_offset != 0.0f ? Init::Zeros : Init::Ones, kNorm);
+}
+
+// A modern decoder's layer (Arch: rms_norm): grouped-query attention of H·hd query and KV·hd
+// key/value columns, optional biases and q/k norms, a gated feed-forward network, and the
+// norms around them (Gemma 3's four).
+void modern_layer_specs(std::vector<Spec>& s, const Config& c, const Arch& a, int i, const AttnGeom& g) {
+  const auto d = static_cast<std::size_t>(c.d_model), ff = static_cast<std::size_t>(c.d_ff);
+  const auto dq = static_cast<std::size_t>(g.dq()), dkv = static_cast<std::size_t>(g.dkv());
+  const Place att{"encoder", i, "self_attention", -1}, ffn{"encoder", i, "ffn", -1}, an{"encoder", i, "add_norm", -1};
+  rms_specs(s, "attn_norm", d, an, a);
+  const std::pair<const char*, std::size_t> proj[] = {{"q", dq}, {"k", dkv}, {"v", dkv}};
+  for (const auto& [m, n] : proj) {
+    add(s, att, "", std::string("W_") + m, {d, n}, Init::Weight, kMatrix);
+    if (a.attn_bias) add(s, att, "", std::string("b_") + m, {n}, Init::Zeros, kBias);
+  }
+  if (a.qk_norm)
+    for (const char* n : {"q_norm", "k_norm"}) rms_specs(s, n, static_cast<std::size_t>(g.hd), att, a);
+  add(s, att, "", "W_o", {dq, d}, Init::Weight, kMatrix);
+  if (a.out_bias) add(s, att, "", "b_o", {d}, Init::Zeros, kBias);
+  if (a.sandwich_norm) rms_specs(s, "post_attn_norm", d, an, a);
+  rms_specs(s, "ffn_norm", d, an, a);
+  for (const char* m : {"gate", "up"}) {
+    add(s, ffn, "", std::string("W_") + m, {d, ff}, Init::Weight, kMatrix);
+    if (a.ffn_bias) add(s, ffn, "", std::string("b_") + m, {ff}, Init::Zeros, kBias);
+  }
+  add(s, ffn, "", "W_down", {ff, d}, Init::Weight, kMatrix);
+  if (a.ffn_bias) add(s, ffn, "", "b_down", {d}, Init::Zeros, kBias);
+  if (a.sandwich_norm) rms_specs(s, "post_ffn_norm", d, an, a);
+}
+
+std::vector<Spec> modern_inventory(const Config& c, const Arch& a, int vocab_size, const AttnGeom& g) {
+  const auto d = static_cast<std::size_t>(c.d_model), V = static_cast<std::size_t>(vocab_size);
+  std::vector<Spec> s;
+  add(s, {"input", -1, "embedding", -1}, "", "embedding_table", {V, d}, Init::Table, {{"vocab", "vocab"}, {"feature", ""}});
+  for (int i = 0; i < c.num_layers; ++i) modern_layer_specs(s, c, a, i, g);
+  rms_specs(s, "final_norm", d, {"encoder", -1, "stack_output", -1}, a);
+  if (a.untied_head)
+    add(s, {"output", -1, "projection", -1}, "", "lm_head", {V, d}, Init::Table, {{"vocab", "vocab"}, {"feature", ""}});
+  return s;
+}
+
 // What a checkpoint's architecture adds (model.h, Arch): segment table, the masked-word
 // head's transform and decoder bias, the classifier's pooler.
 void arch_specs(std::vector<Spec>& s, const Config& c, const Arch& a, int vocab_size) {
@@ -86,7 +131,10 @@ void arch_specs(std::vector<Spec>& s, const Config& c, const Arch& a, int vocab_
   }
 }
 
-std::vector<Spec> inventory(const Config& c, const Arch& a, int vocab_size, int positions) {
+std::vector<Spec> inventory(const Model& m, int vocab_size, int positions) {
+  const Config& c = m.config;
+  const Arch& a = m.arch;
+  if (a.rms_norm) return modern_inventory(c, a, vocab_size, attn_geom(m));
   const auto d = static_cast<std::size_t>(c.d_model);
   const auto labels = static_cast<std::size_t>(c.num_labels);
   const bool pre = c.norm == NormOrder::Pre;
@@ -148,7 +196,7 @@ void seeded_embedding_row(float* out, std::uint64_t seed, const std::string& tok
 void ensure_params(Model& model, int vocab_size, int positions) {
   const Config& c = model.config;
   std::vector<Param> ordered;
-  const std::vector<Spec> specs = inventory(c, model.arch, vocab_size, positions);
+  const std::vector<Spec> specs = inventory(model, vocab_size, positions);
   ordered.reserve(specs.size());
   for (const Spec& spec : specs) {
     // A given parameter's id was made from its place and name by param_id, as spec.id was
@@ -207,7 +255,7 @@ void param_matmul(float* y, int ldy, const float* x, const Param& W, const float
 
 void reuse_seeded_params(Model& next, Model& prev) {
   if (next.given_params || prev.given_params || next.config.seed != prev.config.seed) return;
-  for (const Spec& spec : inventory(next.config, next.arch, 1, 1)) {
+  for (const Spec& spec : inventory(next, 1, 1)) {
     if (spec.init == Init::Table) continue;
     auto it = std::find_if(prev.params.begin(), prev.params.end(), [&](const Param& p) { return p.id == spec.id; });
     if (it == prev.params.end()) continue;
@@ -216,6 +264,13 @@ void reuse_seeded_params(Model& next, Model& prev) {
     next.params.push_back(std::move(*it));
     prev.params.erase(it);
   }
+}
+
+AttnGeom attn_geom(const Model& m) {
+  const Config& c = m.config;
+  const int H = c.num_heads, hd = m.arch.head_dim > 0 ? m.arch.head_dim : c.d_k();
+  const float scale = m.arch.attn_scale > 0 ? m.arch.attn_scale : c.scale ? 1.0f / std::sqrt(static_cast<float>(hd)) : 1.0f;
+  return {H, m.arch.kv_heads > 0 ? m.arch.kv_heads : H, hd, scale};
 }
 
 const Param* Model::find(const std::string& id) const {

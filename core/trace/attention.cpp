@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "trace/intervene.h"
+#include "trace/ops.h"
 
 namespace ew {
 
@@ -35,8 +36,13 @@ struct HeadSteps {
 HeadSteps record_head(Rec r, const AttentionArgs& a, int h, const std::string& q, const std::string& k,
                       const std::string& v) {
   const Config& c = r.model.config;
-  const int dk = c.d_k();
+  const AttnGeom g = attn_geom(r.model);
+  const int dk = g.hd;
   const std::string hs = " (head " + std::to_string(h) + ", " + a.what + ")";
+  const std::string kvs = g.KV < g.H ? " It reads K/V head " + std::to_string(g.kv_head(h)) + " of " + std::to_string(g.KV) +
+                                           ", shared by query heads " + std::to_string(g.kv_head(h) * (g.H / g.KV)) + "–" +
+                                           std::to_string((g.kv_head(h) + 1) * (g.H / g.KV) - 1) + " (grouped-query attention)."
+                                     : "";
   const std::string dks = std::to_string(dk);
   const Dims sq = square(r, a);
   const Dims row = without_last(sq);  // [batch,] query
@@ -48,11 +54,14 @@ HeadSteps record_head(Rec r, const AttentionArgs& a, int h, const std::string& q
   };
   HeadSteps s;
   s.scores = add("scores", sq, "Raw scores" + hs, "S_h = Q_h K_h^{\\top}", "scores", {q, k},
-                 "Dot product of each query row with each key row, over this head's d_k = " + dks + " columns.");
+                 "Dot product of each query row with each key row, over this head's d_k = " + dks + " columns." + kvs);
+  const float qs = r.model.arch.attn_scale;
   s.scaled = add("scaled", sq, "Scaled and masked scores" + hs,
-                 c.scale ? "\\tilde{S}_h = \\frac{S_h}{\\sqrt{d_k}} + M" : "\\tilde{S}_h = S_h + M", "scale_mask",
+                 qs > 0 ? "\\tilde{S}_h = S_h / \\sqrt{s_q} + M"
+                 : c.scale ? "\\tilde{S}_h = \\frac{S_h}{\\sqrt{d_k}} + M" : "\\tilde{S}_h = S_h + M", "scale_mask",
                  {id("scores"), a.mask.id},
-                 c.scale ? "Divided by √d_k = √" + dks + " so the softmax does not saturate; masked entries are −∞."
+                 qs > 0 ? "Divided by √s_q = " + std::to_string(1.0f / qs) + " (query_pre_attn_scalar s_q, not √d_k); masked entries are −∞."
+                 : c.scale ? "Divided by √d_k = √" + dks + " so the softmax does not saturate; masked entries are −∞."
                          : "Scaling is off: scores enter the softmax as they are (compare with it on).");
   s.rowmax = add("rowmax", row, "Row maxima" + hs, "m_i = \\max_j \\tilde{S}_{h,ij}", "rowmax", {id("scaled")},
                  "Subtracted before exp, so exp never overflows.");
@@ -98,17 +107,17 @@ void softmax_pieces(const Rec& r, const Place& at, int rows, int Tk, float scale
 // Scores, scaled + masked scores with the softmax pieces, and the weighted sum of head h.
 void run_head(const Rec& r, const AttentionArgs& a, int h, const float* q, const float* k, const float* v,
               const HeadSteps& s) {
-  const Config& c = r.model.config;
-  const int d = c.d_model, dk = c.d_k(), Tq = a.q.T, Tk = a.kv.T;
-  const float scale = c.scale ? 1.0f / std::sqrt(static_cast<float>(dk)) : 1.0f;
+  const AttnGeom g = attn_geom(r.model);
+  const int dq = g.dq(), dkv = g.dkv(), dk = g.hd, hk = g.kv_head(h), Tq = a.q.T, Tk = a.kv.T;
+  const float scale = g.scale;
   const std::size_t sq = static_cast<std::size_t>(Tq) * Tk;
   const Place at{r.place.section, r.place.layer, r.place.block, h};
   const bool apart = touched(r, at, "scores") || touched(r, at, "scaled") || touched(r, at, "rowmax") ||
                      touched(r, at, "rowsum");
   for (int b = 0; b < r.B; ++b) {
-    const float* qb = q + (static_cast<std::size_t>(b) * Tq) * d + h * dk;
-    const float* kb = k + (static_cast<std::size_t>(b) * Tk) * d + h * dk;
-    ew_f32_scores(s.scores + b * sq, Tk, qb, d, kb, d, Tq, Tk, dk);
+    const float* qb = q + (static_cast<std::size_t>(b) * Tq) * dq + h * dk;
+    const float* kb = k + (static_cast<std::size_t>(b) * Tk) * dkv + hk * dk;
+    ew_f32_scores(s.scores + b * sq, Tk, qb, dq, kb, dkv, Tq, Tk, dk);
     if (apart) continue;
     for (int i = 0; i < Tq; ++i) {
       const std::size_t row = b * sq + static_cast<std::size_t>(i) * Tk;
@@ -119,30 +128,58 @@ void run_head(const Rec& r, const AttentionArgs& a, int h, const float* q, const
   if (apart) softmax_pieces(r, at, r.B * Tq, Tk, scale, a.mask.data, s);
   intervene(r.trace, step_id(at, "weights"));
   for (int b = 0; b < r.B; ++b) {
-    const float* vb = v + (static_cast<std::size_t>(b) * Tk) * d + h * dk;
-    ew_f32_matmul(s.context + (static_cast<std::size_t>(b) * Tq) * dk, dk, s.weights + b * sq, Tk, vb, d, nullptr,
+    const float* vb = v + (static_cast<std::size_t>(b) * Tk) * dkv + hk * dk;
+    ew_f32_matmul(s.context + (static_cast<std::size_t>(b) * Tq) * dk, dk, s.weights + b * sq, Tk, vb, dkv, nullptr,
                   Tq, Tk, dk, Activation::None);
   }
   intervene(r.trace, s.context_id);
+}
+
+// q or k of a modern decoder: the RMSNorm over each head's columns (q_norm, k_norm), then the
+// rotation (q_rot, k_rot); each only where the model has it.
+Tensor norm_and_rotate(const Rec& r, const AttentionArgs& a, const AttnInput& in, const Tensor& x, const char* which,
+                       int heads) {
+  const AttnGeom g = attn_geom(r.model);
+  const std::string W = which;  // "q" or "k"
+  Tensor y = x;
+  if (r.model.arch.qk_norm) {
+    Rec s = r;
+    s.tokens = in.tokens;
+    Dims per_head = per_token(s, in.T, dim(heads, "head"));
+    per_head.push_back(dim(g.hd, "head_feature"));
+    y = rec_rmsnorm(r, W + "_norm", "", per_head, W + "-norm: RMSNorm over each head's " + W + " (" + a.what + ")", y,
+                    {r.place, W + "_norm", {}}, "Keeps each head's " + W + " at a steady scale before the rotation.");
+  }
+  if (a.rope.id.empty()) return y;
+  return rec_rope(r, W + "_rot", rows_of(r, in, dim(heads * g.hd, "feature")),
+                  (W == "q" ? "Queries" : "Keys") + std::string(" rotated by position (") + a.what + ")", y, a.rope, g.hd);
 }
 
 }  // namespace
 
 Tensor rec_attention(Rec r, const AttentionArgs& a) {
   const Config& c = r.model.config;
-  const int d = c.d_model, H = c.num_heads, dk = c.d_k();
+  const AttnGeom g = attn_geom(r.model);
+  const int d = c.d_model, H = g.H, dk = g.hd, dq = g.dq(), dkv = g.dkv();
   const bool cross = a.kv.x.id != a.q.x.id;
   // One letter per stream: X the encoder's rows, Y the decoder's, H the encoder output
   // that cross-attention's keys and values read.
   const std::string xq = a.q.tokens == std::string("target") ? "Y" : "X", xkv = cross ? "H" : xq;
   const Dim feat = dim(d, "feature");
+  const bool gqa = g.KV < g.H;
 
-  const Tensor q = rec_linear(r, "q", rows_of(r, a.q, feat), "Queries Q (" + a.what + ")", "Q = " + xq + " W^{Q} + b^{Q}",
-                              a.q.x, "W_q", "b_q", "All heads at once; head h uses columns h·d_k … (h+1)·d_k − 1.");
-  const Tensor k = rec_linear(r, "k", rows_of(r, a.kv, feat), "Keys K (" + a.what + ")",
-                              "K = " + xkv + " W^{K} + b^{K}", a.kv.x, "W_k", "b_k");
-  const Tensor v = rec_linear(r, "v", rows_of(r, a.kv, feat), "Values V (" + a.what + ")",
+  const Tensor q0 = rec_linear(r, "q", rows_of(r, a.q, dim(dq, "feature")), "Queries Q (" + a.what + ")",
+                               "Q = " + xq + " W^{Q} + b^{Q}", a.q.x, "W_q", "b_q",
+                               "All heads at once; head h uses columns h·d_k … (h+1)·d_k − 1.");
+  const Tensor k0 = rec_linear(r, "k", rows_of(r, a.kv, dim(dkv, "feature")), "Keys K (" + a.what + ")",
+                               "K = " + xkv + " W^{K} + b^{K}", a.kv.x, "W_k", "b_k",
+                               gqa ? std::to_string(g.KV) + " key heads for " + std::to_string(H) + " query heads: each serves " +
+                                         std::to_string(H / g.KV) + " of them (grouped-query attention)."
+                                   : "");
+  const Tensor v = rec_linear(r, "v", rows_of(r, a.kv, dim(dkv, "feature")), "Values V (" + a.what + ")",
                               "V = " + xkv + " W^{V} + b^{V}", a.kv.x, "W_v", "b_v");
+  const Tensor q = norm_and_rotate(r, a, a.q, q0, "q", H);
+  const Tensor k = norm_and_rotate(r, a, a.kv, k0, "k", g.KV);
 
   std::vector<std::string> context_ids;
   std::vector<const float*> contexts;
@@ -154,14 +191,14 @@ Tensor rec_attention(Rec r, const AttentionArgs& a) {
   }
 
   float* concat = r.trace
-                      .add(step_id(r.place, "concat"), "concat", rows_of(r, a.q, feat), r.place,
+                      .add(step_id(r.place, "concat"), "concat", rows_of(r, a.q, dim(dq, "feature")), r.place,
                            "Heads concatenated (" + a.what + ")",
                            "C = \\left[\\,C_0 \\;\\middle|\\; C_1 \\;\\middle|\\; \\cdots \\;\\middle|\\; C_{h-1}\\,\\right]",
                            "concat", context_ids)
                       .data.data();
   for (std::size_t row = 0; row < static_cast<std::size_t>(r.B) * a.q.T; ++row)
     for (int h = 0; h < H; ++h)
-      std::copy(contexts[h] + row * dk, contexts[h] + (row + 1) * dk, concat + row * d + h * dk);
+      std::copy(contexts[h] + row * dk, contexts[h] + (row + 1) * dk, concat + row * dq + h * dk);
   intervene(r.trace, step_id(r.place, "concat"));
 
   return rec_linear(r, "attn_out", rows_of(r, a.q, feat), "Output projection W_o (" + a.what + ")",

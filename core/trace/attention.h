@@ -22,8 +22,12 @@ struct AttentionArgs {
   AttnInput kv;        // keys and values (the same stream for self-attention)
   Tensor mask;         // B×Tq×Tk additive mask (0 or -inf)
   std::string what;    // for titles: "self-attention", "masked self-attention", ...
+  Tensor rope = {};    // rotary angles (ops.h) for q and k; id "": no rotation
 };
 
+// The modern decoders' attention (Arch) adds: q/k biases or none, an RMSNorm over each head's q
+// and k (q_norm, k_norm), the rotation of q and k (q_rot, k_rot), and grouped-query heads: K
+// and V have KV heads of hd columns, and query head h reads K/V head attn_geom(m).kv_head(h).
 // Records the block's steps at r.place (its block set by the caller: their ids and the
 // parameters' are made from it, "layer0." or "decoder1.cross."); returns the B×Tq×d output of
 // W_o (role "attn_out").

@@ -14,71 +14,12 @@
 
 #include "model/error.h"
 #include "model/vocab.h"
+#include "trace/back.h"
+#include "trace/ops.h"
 
 namespace ew {
 
 namespace {
-
-// A tensor of the run (a step or a parameter): its values and shape.
-struct View {
-  const float* data = nullptr;
-  std::size_t n = 0;
-  std::vector<int> shape;
-  int last() const { return shape.empty() ? 1 : shape.back(); }
-  int rows() const { return static_cast<int>(n / static_cast<std::size_t>(last())); }
-};
-
-// Gradients by id, zero-filled on first use, and where each gradient's terms came from.
-class Grads {
- public:
-  Grads(const Trace& t, const Model& m) : t_(t), m_(m) {}
-
-  View view(const std::string& id) const {
-    if (const Step* s = t_.find(id)) return {s->data.data(), s->size(), s->shape};
-    const Param& p = m_.at(id);
-    return {p.value.data(), p.value.size(), std::vector<int>(p.value.shape().begin(), p.value.shape().end())};
-  }
-  bool live(const std::string& id) const { return live_.count(id) > 0; }
-  void set_live(const std::string& id) { live_.insert(id); }
-  // dL/d(id), created on first use; `via` names the terms (a grad step and the operands).
-  float* of(const std::string& id, std::vector<std::string> via) {
-    auto it = g_.find(id);
-    if (it == g_.end()) it = g_.emplace(id, std::vector<float>(view(id).n, 0.0f)).first;
-    auto& f = from_[id];
-    for (auto& v : via)
-      if (std::find(f.begin(), f.end(), v) == f.end()) f.push_back(std::move(v));
-    return it->second.data();
-  }
-  const std::vector<float>* find(const std::string& id) const {
-    auto it = g_.find(id);
-    return it == g_.end() ? nullptr : &it->second;
-  }
-  const std::vector<std::string>& from(const std::string& id) { return from_[id]; }
-
- private:
-  const Trace& t_;
-  const Model& m_;
-  std::set<std::string> live_;
-  std::unordered_map<std::string, std::vector<float>> g_;
-  std::unordered_map<std::string, std::vector<std::string>> from_;
-};
-
-// Arguments of one backward rule: the forward step, its gradient, where gradients go.
-struct Back {
-  const Step& s;
-  const float* dy;
-  Grads& G;
-  const Model& m;
-  bool folded = false;  // the row max or sum of a softmax the loss reads: its term in dL/dz is
-                        // already in the softmax's (back_softmax_loss), so input 0 gets none
-  std::string in(std::size_t k) const { return s.inputs.at(k); }
-  // dL/d(input k) if that input depends on a parameter, else nullptr (nothing to do).
-  float* to(std::size_t k, std::vector<std::string> operands = {}) const {
-    if (!G.live(in(k)) || (folded && k == 0)) return nullptr;
-    operands.insert(operands.begin(), "grad." + s.id);
-    return G.of(in(k), std::move(operands));
-  }
-};
 
 // ---- one rule per kind ------------------------------------------------------------------
 
@@ -94,7 +35,7 @@ void back_linear(const Back& a) {
         dx[r * in + k] += static_cast<float>(acc);
       }
   float* dw = a.to(1, {a.in(0)});
-  float* db = a.to(2);
+  float* db = a.s.inputs.size() > 2 ? a.to(2) : nullptr;  // a linear layer without a bias has two inputs
   for (int r = 0; r < rows; ++r)
     for (int o = 0; o < out; ++o) {
       const float g = a.dy[r * out + o];
@@ -273,20 +214,23 @@ void back_rowsum(const Back& a) {
 // S̃ = S/√d_k + M: dS += dS̃/√d_k where the mask allows (a masked entry never reaches the loss).
 void back_scale_mask(const Back& a) {
   const View mask = a.G.view(a.in(1));
-  const float scale = a.m.config.scale ? 1.0f / std::sqrt(static_cast<float>(a.m.config.d_k())) : 1.0f;
+  const float scale = attn_geom(a.m).scale;
   if (float* ds = a.to(0))
     for (std::size_t i = 0; i < a.s.size(); ++i)
       if (mask.data[i] == 0.0f) ds[i] += a.dy[i] * scale;
 }
 
 // Dimensions of a head step [B?, Tq, X] and its head's columns in the d-wide Q/K/V.
+// A head's step: batch, query rows, its last dimension; head h's columns in Q (stride dq) and
+// the columns of the K/V head it reads (stride dkv: grouped-query attention, model.h AttnGeom).
 struct HeadDims {
-  int B, Tq, X, d, dk, col0;
+  int B, Tq, X, dk, dq, q0, dkv, kv0;
 };
 HeadDims head_dims(const Back& a) {
   const auto& sh = a.s.shape;
   const int B = sh.size() == 3 ? sh[0] : 1;
-  return {B, sh[sh.size() - 2], sh.back(), a.m.config.d_model, a.m.config.d_k(), a.s.head * a.m.config.d_k()};
+  const AttnGeom g = attn_geom(a.m);
+  return {B, sh[sh.size() - 2], sh.back(), g.hd, g.dq(), a.s.head * g.hd, g.dkv(), g.kv_head(a.s.head) * g.hd};
 }
 
 // S_h = Q_h K_hᵀ: dQ_h += dS·K_h, dK_h += dSᵀ·Q_h.
@@ -301,8 +245,8 @@ void back_scores(const Back& a) {
       for (int j = 0; j < Tk; ++j) {
         const float g = a.dy[(static_cast<std::size_t>(b) * h.Tq + i) * Tk + j];
         if (g == 0.0f) continue;
-        const std::size_t qi = (static_cast<std::size_t>(b) * h.Tq + i) * h.d + h.col0;
-        const std::size_t kj = (static_cast<std::size_t>(b) * Tk + j) * h.d + h.col0;
+        const std::size_t qi = (static_cast<std::size_t>(b) * h.Tq + i) * h.dq + h.q0;
+        const std::size_t kj = (static_cast<std::size_t>(b) * Tk + j) * h.dkv + h.kv0;
         for (int t = 0; t < h.dk; ++t) {
           if (dq) dq[qi + t] += g * k.data[kj + t];
           if (dk) dk[kj + t] += g * q.data[qi + t];
@@ -321,7 +265,7 @@ void back_context(const Back& a) {
     for (int i = 0; i < h.Tq; ++i)
       for (int j = 0; j < Tk; ++j) {
         const std::size_t wij = (static_cast<std::size_t>(b) * h.Tq + i) * Tk + j;
-        const std::size_t vj = (static_cast<std::size_t>(b) * Tk + j) * h.d + h.col0;
+        const std::size_t vj = (static_cast<std::size_t>(b) * Tk + j) * h.dkv + h.kv0;
         const float* g = a.dy + (static_cast<std::size_t>(b) * h.Tq + i) * h.dk;
         double acc = 0;
         for (int t = 0; t < h.dk; ++t) {
@@ -334,7 +278,8 @@ void back_context(const Back& a) {
 
 // C = [C_0 | C_1 | …]: each head gets its columns back.
 void back_concat(const Back& a) {
-  const int d = a.m.config.d_model, dk = a.m.config.d_k();
+  const AttnGeom g = attn_geom(a.m);
+  const int d = g.dq(), dk = g.hd;
   const std::size_t rows = a.s.size() / d;
   for (std::size_t h = 0; h < a.s.inputs.size(); ++h) {
     float* dc = a.to(h);
@@ -364,6 +309,10 @@ double activation_slope(Activation act, double x, double y) {
     }
     case Activation::Tanh:
       return 1.0 - y * y;
+    case Activation::SiLU: {  // σ(x)·(1 + x·(1 − σ(x)))
+      const double sg = 1.0 / (1.0 + std::exp(-x));
+      return sg * (1.0 + x * (1.0 - sg));
+    }
     default:
       return x > 0 ? 1.0 : 0.0;
   }
@@ -413,12 +362,16 @@ void back_logits(const Back& a) {
 
 using Rule = void (*)(const Back&);
 const std::unordered_map<std::string, Rule>& rules() {
-  static const std::unordered_map<std::string, Rule> r = {
+  static const std::unordered_map<std::string, Rule> r = [] {
+    std::unordered_map<std::string, Rule> all = {
       {"linear", back_linear},   {"add", back_add},         {"copy", back_copy},       {"pool", back_pool},
       {"layernorm", back_layernorm}, {"var", back_var},     {"mean", back_mean},       {"softmax", back_softmax},
       {"rowmax", back_rowmax},   {"rowsum", back_rowsum},   {"scale_mask", back_scale_mask},
       {"scores", back_scores},   {"context", back_context}, {"concat", back_concat},
       {"activation", back_activation}, {"lookup", back_lookup}, {"logits", back_logits}};
+    for (const OpRule& u : op_rules()) all.emplace(u.kind, u.backward);  // the modern decoders' units (ops.h)
+    return all;
+  }();
   return r;
 }
 

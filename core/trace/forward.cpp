@@ -17,6 +17,7 @@
 #include "model/vocab.h"
 #include "trace/intervene.h"
 #include "trace/layers.h"
+#include "trace/ops.h"
 #include "trace/record.h"
 
 namespace ew {
@@ -139,6 +140,11 @@ Tensor rec_embed(Rec r, const std::string& pre, const std::vector<std::vector<in
     }
   intervene(r.trace, pre + "embedding");
   const Tensor tok{pre + "embedding", emb};
+  if (r.model.arch.rope) {  // positions come later: q and k are rotated in every layer
+    if (out_id != "input") return tok;  // Gemma scales the lookup first (rec_modern_stack)
+    return rec_copy(re, out_id, rows, stack_name(r.model, sym) + " input: token embeddings", sym + " = " + sym + "^{\\text{tok}}",
+                    tok, "No position vectors are added: every layer rotates q and k by their position instead (rotary positions).");
+  }
   if (c.positional == Positional::None)
     return rec_copy(re, out_id, rows, stack_name(r.model, sym) + std::string(" input (no positional encoding)"),
                     sym + " = " + sym + "^{\\text{tok}}", tok,
@@ -187,7 +193,7 @@ Tensor rec_embed(Rec r, const std::string& pre, const std::vector<std::vector<in
 
 // An additive mask [batch,] query × key (0 allowed, −inf masked), at r.place's section.
 Tensor rec_mask(Rec r, const std::string& id, const std::string& title, int Tq, const char* q_tokens, int Tk,
-                const char* k_tokens, const std::vector<int>& key_len, bool causal) {
+                const char* k_tokens, const std::vector<int>& key_len, bool causal, int window = 0) {
   Dims dims;
   if (r.B > 1) dims.push_back(dim(r.B, "batch", "batch"));
   dims.push_back(dim(Tq, "query", q_tokens));
@@ -195,6 +201,9 @@ Tensor rec_mask(Rec r, const std::string& id, const std::string& title, int Tq, 
   std::string note;
   if (causal) note = "Causal: position i may not look at j > i. ";
   if (r.B > 1 || key_len[0] < Tk) note += "Padding: no query may look at a <pad> key.";
+  if (window > 0)
+    note += "Sliding window: position i sees only the " + std::to_string(window) + " positions i − " +
+            std::to_string(window - 1) + " … i. ";
   if (note.empty()) note = "Nothing is masked: every position sees every position.";
   float* m = r.trace.add(id, id, dims, r.in("mask").place, title,
                          "M_{ij} = \\begin{cases} 0 & \\text{allowed} \\\\ -\\infty & \\text{masked} \\end{cases}",
@@ -203,7 +212,8 @@ Tensor rec_mask(Rec r, const std::string& id, const std::string& title, int Tq, 
   for (int b = 0; b < r.B; ++b)
     for (int i = 0; i < Tq; ++i)
       for (int j = 0; j < Tk; ++j)
-        m[(static_cast<std::size_t>(b) * Tq + i) * Tk + j] = (j >= key_len[b] || (causal && j > i)) ? kNegInf : 0.0f;
+        m[(static_cast<std::size_t>(b) * Tq + i) * Tk + j] =
+            (j >= key_len[b] || (causal && j > i) || (window > 0 && i - j >= window)) ? kNegInf : 0.0f;
   intervene(r.trace, id);
   return {id, m};
 }
@@ -378,9 +388,42 @@ void assign_ids(Model& m, TextInfo& info, Tokens& t) {
     seeded_embedding_row(E->value.data() + static_cast<std::size_t>(id) * d, m.config.seed, vocab.tokens()[id], d);
 }
 
+// A modern decoder (Llama, Qwen, Gemma 3: Arch::rms_norm): the token embeddings (Gemma: times
+// √d), the rotary angles of every position (Gemma: a local base for its sliding layers too), the
+// causal mask (and the sliding band), the layers, and the final RMSNorm.
+Tensor rec_modern_stack(Rec r, const Tokens& t) {
+  const Config& c = r.model.config;
+  const Arch& a = r.model.arch;
+  r.place = {"input", -1, "", -1};
+  const Dims rows = per_token(r, t.T, dim(c.d_model, "feature"));
+  Tensor x = rec_embed(r, "", t.src_ids, t.T, a.embed_scale > 0 ? "embedding_copy" : "input", "source");
+  if (a.embed_scale > 0)
+    x = rec_scale(r.in("embedding"), "input", rows, "Decoder input: embeddings scaled by √d",
+                  "X = \\sqrt{d}\\; X^{\\text{tok}}", x, a.embed_scale,
+                  "Gemma multiplies its embeddings by √d = " + std::to_string(a.embed_scale) + " (the table is tied to the output).");
+  const int hd = attn_geom(r.model).hd;
+  const Tensor rope = rec_rope_angles(r, "rope_angles", t.T, hd, a.rope_theta, true);
+  const bool any_sliding = std::find(a.sliding.begin(), a.sliding.end(), true) != a.sliding.end();
+  const Tensor rope_local = a.rope_local_theta > 0 && any_sliding
+                                ? rec_rope_angles(r, "rope_angles_local", t.T, hd, a.rope_local_theta, false)
+                                : rope;
+  const Tensor mask = rec_mask(r, "attention_mask", "Causal mask", t.T, "source", t.T, "source", t.src_len, true);
+  const Tensor band = any_sliding ? rec_mask(r, "sliding_mask", "Sliding-window causal mask", t.T, "source", t.T, "source",
+                                             t.src_len, true, a.sliding_window)
+                                  : mask;
+  for (int i = 0; i < c.num_layers; ++i) {
+    const bool sl = a.sliding[static_cast<std::size_t>(i)];
+    x = rec_modern_layer(r, i, x, t.T, sl ? band : mask, sl ? rope_local : rope);
+  }
+  const Rec so = [&] { Rec s = r; s.place = {"encoder", -1, "stack_output", -1}; return s; }();
+  return rec_rmsnorm(so, "final_norm", "output", rows, "Final RMSNorm: Decoder output", x, {so.place, "final_norm", {}},
+                     "Pre-norm layers add without normalising, so the stack ends with one RMSNorm.");
+}
+
 // Embeddings (or the given rows), the mask, the encoder layers and the stack's output.
 Tensor rec_encoder(Rec r, const Tokens& t) {
   const Config& c = r.model.config;
+  if (r.model.arch.rms_norm) return rec_modern_stack(r, t);
   r.place = {"input", -1, "", -1};
   Tensor x;
   if (r.model.input) {
@@ -482,11 +525,14 @@ void rec_lm_head(Rec r, const Tensor& out, int T) {
   const int d = r.model.config.d_model, V = static_cast<int>(r.trace.text.vocab.size());
   r.place = {"output", -1, "projection", -1};
   const Dims vocab_dims = per_token(r, T, dim(V, "vocab", "vocab"));
+  const bool own = r.model.arch.untied_head;
   float* logits = r.trace.add("logits", "logits", vocab_dims, r.place, "Output logits over the vocabulary",
-                              "z = H E^{\\top}", "logits", {out.id, "embedding_table"},
-                              "The LM head shares the token table (weight tying).")
+                              own ? "z = H W_{\\text{head}}^{\\top}" : "z = H E^{\\top}", "logits",
+                              {out.id, own ? "lm_head" : "embedding_table"},
+                              own ? "The LM head has weights of its own (not tied to the token table)."
+                                  : "The LM head shares the token table (weight tying).")
                       .data.data();
-  const Param& E = r.model.at("embedding_table");
+  const Param& E = r.model.at(own ? "lm_head" : "embedding_table");
   const int rows = r.model.head_last_row_only ? 1 : r.B * T, skip = r.B * T - rows;
   ew_f32_scores(logits + static_cast<std::size_t>(skip) * V, V, out.data + static_cast<std::size_t>(skip) * d, d,
                 E.value.data(), d, rows, V, d);

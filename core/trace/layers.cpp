@@ -3,6 +3,7 @@
 #include "trace/layers.h"
 
 #include "trace/attention.h"
+#include "trace/ops.h"
 
 namespace ew {
 
@@ -105,6 +106,33 @@ Tensor rec_decoder_layer(Rec r, int j, const Tensor& y, int S, const Tensor& enc
   const Tensor r3 = rec_add(an, "residual3", rows, "Residual: + feed-forward",
                             "R_3 = R_2 + \\mathrm{FFN}(\\mathrm{LN}_3(R_2))", r2, f);
   return rec_copy(r.in("layer_output"), "output", rows, "Decoder layer output", "Y^{(\\ell+1)} = R_3", r3);
+}
+
+Tensor rec_modern_layer(Rec r, int i, const Tensor& x, int T, const Tensor& mask, const Tensor& rope) {
+  const Config& c = r.model.config;
+  const Arch& a = r.model.arch;
+  r.place = {"encoder", i, "", -1};
+  const Dims rows = per_token(r, T, dim(c.d_model, "feature"));
+  const Rec an = r.in("add_norm");
+  const auto rms = [&](const char* role, const std::string& title, const Tensor& in, const std::string& note = {}) {
+    return rec_rmsnorm(an, role, "", rows, title, in, {an.place, role, {}}, note);
+  };
+  const bool sliding = i < static_cast<int>(a.sliding.size()) && a.sliding[static_cast<std::size_t>(i)];
+  const std::string what = sliding ? "sliding-window self-attention" : "masked self-attention";
+  const Tensor n1 = rms("attn_norm", "RMSNorm before attention", x, "Pre-norm: the attention sees a normalised input.");
+  Tensor att = rec_attention(r.in("self_attention"), {{n1, T, r.tokens}, {n1, T, r.tokens}, mask, what, rope});
+  if (a.sandwich_norm)
+    att = rms("post_attn_norm", "RMSNorm after attention", att, "Gemma normalises the attention's output before adding it.");
+  const Tensor r1 = rec_add(an, "residual1", rows, "Residual: input + attention", "R_1 = X + \\mathrm{Attn}(\\mathrm{RMSNorm}(X))",
+                            x, att);
+  const Tensor n2 = rms("ffn_norm", "RMSNorm before the feed-forward", r1);
+  Tensor f = rec_gated_ffn(r, n2, T);
+  if (a.sandwich_norm)
+    f = rms("post_ffn_norm", "RMSNorm after the feed-forward", f, "Gemma normalises the feed-forward's output too.");
+  const Tensor r2 = rec_add(an, "residual2", rows, "Residual: R_1 + feed-forward",
+                            "R_2 = R_1 + \\mathrm{FFN}(\\mathrm{RMSNorm}(R_1))", r1, f);
+  return rec_copy(r.in("layer_output"), "output", rows, "Decoder layer output", "X^{(\\ell+1)} = R_2", r2,
+                  "Pre-norm layers add without normalising; the next layer normalises its input.");
 }
 
 }  // namespace ew

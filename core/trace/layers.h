@@ -15,4 +15,10 @@ Tensor rec_encoder_layer(Rec r, int i, const Tensor& x, int T, const Tensor& mas
 Tensor rec_decoder_layer(Rec r, int j, const Tensor& y, int S, const Tensor& enc, int T, const Tensor& self_mask,
                          const Tensor& cross_mask);
 
+// A modern decoder's layer (Llama, Qwen, Gemma 3: Arch::rms_norm), pre-norm with RMSNorm:
+// X + Attn(RMSNorm(X)), then + FFN(RMSNorm(·)) with the gated feed-forward network; Gemma 3 also
+// normalises each sublayer's output before adding it (its post-attention and post-feed-forward
+// norms). `rope`: the angles this layer rotates q and k by (Gemma 3: its local or global base).
+Tensor rec_modern_layer(Rec r, int i, const Tensor& x, int T, const Tensor& mask, const Tensor& rope);
+
 }  // namespace ew

@@ -7,6 +7,7 @@
 #include "model/error.h"
 #include "model/naming.h"
 #include "model/params.h"
+#include "trace/ops.h"
 #include "trace/record.h"
 
 namespace ew {
@@ -100,7 +101,7 @@ Tensor lens_mlm_transform(Rec r, const Tensor& h, int T) {
 // causal LM's head), plus the masked-LM head's bias where it has one.
 Tensor lens_vocab(Rec r, const Tensor& h, int T) {
   const int d = r.model.config.d_model, V = static_cast<int>(r.trace.text.vocab.size());
-  const Param& E = r.model.at("embedding_table");
+  const Param& E = r.model.at(r.model.arch.untied_head ? "lm_head" : "embedding_table");
   const Param* bias = r.model.arch.mlm_transform ? &r.model.at(param_id({{"masked_lm", -1, "projection", -1}, "", "b"})) : nullptr;
   std::vector<std::string> inputs{h.id, E.id};
   if (bias) inputs.push_back(bias->id);
@@ -121,7 +122,11 @@ void lens_layer(Trace& t, const Model& m, const LayerOut& o) {
   const int B = dec ? 1 : static_cast<int>(std::max<std::size_t>(1, t.text.source_tokens.size()));
   Rec r{t, m, B, dec ? "target" : "source", {o.place.section, o.place.layer, "lens", -1}};
   Tensor h{o.id, o.data};
-  if (c.norm == NormOrder::Pre) {
+  if (m.arch.rms_norm) {  // Llama, Qwen, Gemma: the final RMSNorm
+    const ParamKey ln{{"encoder", -1, "stack_output", -1}, "final_norm", ""};
+    h = rec_rmsnorm(r, ln.norm, "", per_token(r, o.T, dim(c.d_model, "feature")), "Lens: final RMSNorm", h, ln,
+                    "The stack's own final RMSNorm (γ) applied to this layer's output.");
+  } else if (c.norm == NormOrder::Pre) {
     const ParamKey ln = final_ln(o.place.section);
     h = rec_layernorm(r, ln.norm, "", per_token(r, o.T, dim(c.d_model, "feature")), "Lens: final LayerNorm", h, ln,
                       "The stack's own final LayerNorm (γ, β) applied to this layer's output.");

@@ -36,7 +36,7 @@ Dims without_last(const Dims& dims) {
   return Dims(dims.begin(), dims.end() - 1);
 }
 
-namespace {
+// ---- shared with the operation units (record.h) ----------------------------------------
 
 std::size_t count(const Dims& dims) {
   std::size_t n = 1;
@@ -48,13 +48,32 @@ int rows(const Dims& dims) { return static_cast<int>(count(dims) / static_cast<s
 
 // A step of `role` at r.place (or grouped under `group`: a LayerNorm's or softmax's piece).
 Step& add_step(Rec r, const std::string& role, const Dims& dims, const std::string& title, const std::string& formula,
-               const std::string& kind, std::vector<std::string> inputs, const std::string& note = {},
-               const std::string& group = {}) {
+               const std::string& kind, std::vector<std::string> inputs, const std::string& note,
+               const std::string& group) {
   return r.trace.add(step_id(r.place, role, group), role, dims, r.place, title, formula, kind, std::move(inputs), note);
 }
 
 // The parameter `name` of the block at r.place.
 const Param& param(const Rec& r, const std::string& name) { return r.model.at(param_id({r.place, "", name})); }
+
+// A bias the architecture may leave out (Llama without attention_bias): nullptr when absent.
+const Param* optional_param(const Rec& r, const std::string& name) {
+  return r.model.find(param_id({r.place, "", name}));
+}
+
+// A linear step's inputs: X, W and (when there is one) b, in that order (backward.cpp's rule).
+std::vector<std::string> linear_inputs(const Tensor& x, const Param& w, const Param* b) {
+  std::vector<std::string> in{x.id, w.id};
+  if (b) in.push_back(b->id);
+  return in;
+}
+
+// An intervention edits step `id` in this run (trace/intervene.h).
+bool touched(const Rec& r, const std::string& id) {
+  return r.trace.interventions && r.trace.interventions->touches(id);
+}
+
+namespace {
 
 Step& add_activation_step(Rec r, const std::string& role, const Dims& dims, const std::string& x_id, Activation act) {
   switch (act) {
@@ -69,16 +88,15 @@ Step& add_activation_step(Rec r, const std::string& role, const Dims& dims, cons
     case Activation::Tanh:
       return add_step(r, role, dims, "tanh activation", "\\tanh(u)", "activation", {x_id},
                       "Squashes each value into (−1, 1).");
+    case Activation::SiLU:
+      return add_step(r, role, dims, "SiLU activation (the gate)", "\\mathrm{SiLU}(u) = u\\,\\sigma(u) = \\frac{u}{1 + e^{-u}}",
+                      "activation", {x_id}, "Llama's gate: near 0 for negative u, near u for large positive u.");
     default:
       return add_step(r, role, dims, "ReLU activation", "\\mathrm{ReLU}(u) = \\max(0, u)", "activation", {x_id},
                       "Negative pre-activations become 0.");
   }
 }
 
-// An intervention edits step `id` in this run (trace/intervene.h).
-bool touched(const Rec& r, const std::string& id) {
-  return r.trace.interventions && r.trace.interventions->touches(id);
-}
 
 // LayerNorm in its pieces, for an edit of the mean or the variance: every row's mean, then
 // (edited) every row's variance from it, then (edited) the normalised rows from both.
@@ -115,11 +133,11 @@ Tensor rec_linear(Rec r, const std::string& role, const Dims& dims, const std::s
                   const std::string& formula, const Tensor& x, const std::string& W, const std::string& b,
                   const std::string& note) {
   const Param& w = param(r, W);
-  const Param& bias = param(r, b);
-  Step& s = add_step(r, role, dims, title, formula, "linear", {x.id, w.id, bias.id}, note);
+  const Param* bias = optional_param(r, b);
+  Step& s = add_step(r, role, dims, title, formula, "linear", linear_inputs(x, w, bias), note);
   float* y = s.data.data();
   const std::string id = s.id;
-  param_matmul(y, last(dims), x.data, w, bias.value.data(), rows(dims), Activation::None);
+  param_matmul(y, last(dims), x.data, w, bias ? bias->value.data() : nullptr, rows(dims), Activation::None);
   intervene(r.trace, id);
   return {id, y};
 }
@@ -128,21 +146,22 @@ Tensor rec_linear_act(Rec r, const std::string& role, const std::string& act_rol
                       const std::string& title, const std::string& formula, const Tensor& x,
                       const std::string& W, const std::string& b, Activation act, const std::string& note) {
   const Param& w = param(r, W);
-  const Param& bias = param(r, b);
-  Step& pre_step = add_step(r, role, dims, title, formula, "linear", {x.id, w.id, bias.id}, note);
+  const Param* bias = optional_param(r, b);
+  const float* bv = bias ? bias->value.data() : nullptr;
+  Step& pre_step = add_step(r, role, dims, title, formula, "linear", linear_inputs(x, w, bias), note);
   const std::string pre_id = pre_step.id;  // the next add may move Step objects, never their data
   float* pre = pre_step.data.data();
   Step& act_step = add_activation_step(r, act_role, dims, pre_id, act);
   float* y = act_step.data.data();
   const std::string act_id = act_step.id;
   if (touched(r, pre_id)) {  // an edit of the pre-activation: the activation reads the edited values
-    param_matmul(pre, last(dims), x.data, w, bias.value.data(), rows(dims), Activation::None);
+    param_matmul(pre, last(dims), x.data, w, bv, rows(dims), Activation::None);
     intervene(r.trace, pre_id);
     const std::size_t n = count(dims);
     for (std::size_t i = 0; i < n; ++i) y[i] = ew_activation(pre[i], act);
   } else {
     // One pass: bias and activation fused into the matmul's store; both results recorded.
-    param_matmul(pre, last(dims), x.data, w, bias.value.data(), rows(dims), act, y);
+    param_matmul(pre, last(dims), x.data, w, bv, rows(dims), act, y);
   }
   intervene(r.trace, act_id);
   return {act_id, y};

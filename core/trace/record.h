@@ -85,4 +85,17 @@ Tensor rec_layernorm(Rec r, const std::string& role, const std::string& out_role
 Tensor rec_softmax(Rec r, const std::string& role, const Dims& dims, const std::string& title, const Tensor& x,
                    const std::string& note = {});
 
+// ---- for the operation units (ops.h) ---------------------------------------------------------
+std::size_t count(const Dims& dims);
+int last(const Dims& dims);
+int rows(const Dims& dims);
+// A step of `role` at r.place (or grouped under `group`: a norm's or softmax's piece).
+Step& add_step(Rec r, const std::string& role, const Dims& dims, const std::string& title, const std::string& formula,
+               const std::string& kind, std::vector<std::string> inputs, const std::string& note = {},
+               const std::string& group = {});
+const Param& param(const Rec& r, const std::string& name);          // the block's parameter `name`
+const Param* optional_param(const Rec& r, const std::string& name); // nullptr when the model has none
+std::vector<std::string> linear_inputs(const Tensor& x, const Param& w, const Param* b);
+bool touched(const Rec& r, const std::string& id);  // an intervention edits step `id` in this run
+
 }  // namespace ew
