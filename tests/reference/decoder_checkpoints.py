@@ -12,7 +12,8 @@ defaults would hide: eps, rope theta (and Gemma's local base), head_dim ≠ hidd
 window, rope scaling, query_pre_attn_scalar, grouped KV heads.
 
 Usage (also importable: write_case, CASES, write_bad):
-  /usr/bin/python3 tests/reference/decoder_checkpoints.py DIR    every case into DIR/<name>
+  /usr/bin/python3 tests/reference/decoder_checkpoints.py DIR    every case into DIR/<name>, the
+                                                                 bad ones into DIR/bad-<name>
 """
 import json
 import math
@@ -198,6 +199,43 @@ def write_case(root, case, rng):
     return d, s, write_dir(d, config, t, dtype, shards), prefix
 
 
+def write_bad(root, rng):
+    """The bad checkpoints: → [(name, dir, strings the refusal must name)]."""
+    conf = case_config(next(c for c in CASES if c[1] == "qwen3"))
+    qwen3 = dr.parse_config(conf)
+    good = random_tensors(rng, qwen3, "model.")
+    gemma = case_config(next(c for c in CASES if c[1] == "gemma3_text"))
+    gt = random_tensors(rng, dr.parse_config(gemma), "model.")
+    q_norm, q_proj = "model.layers.1.self_attn.q_norm.weight", "model.layers.0.self_attn.q_proj.weight"
+    less = {k: v for k, v in good.items() if k != q_norm}
+    wrong = dict(good, **{q_proj: cc.rnd(rng, qwen3["H"] * qwen3["hd"] + 1, qwen3["d"])})
+    yarn = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32}
+    dynamic = {"rope_type": "dynamic", "factor": 2.0, "rope_theta": 1e4}
+    cases = [  # name, config, tensors, tokenizer model, shards, expected strings
+        ("unknown-model-type", dict(conf, model_type="phi3"), good, "BPE", 1, ["config.json", "model_type", "phi3"]),
+        ("missing-q-norm", conf, less, "BPE", 1, ["model.safetensors", q_norm, "missing"]),
+        ("q-proj-shape", conf, wrong, "BPE", 1, ["model.safetensors", q_proj, "shape"]),
+        ("rope-scaling-yarn", dict(conf, rope_scaling=yarn), good, "BPE", 1, ["config.json", "rope_scaling", "yarn"]),
+        ("rope-parameters-dynamic", dict(conf, rope_parameters=dynamic), good, "BPE", 1,
+         ["config.json", "rope_parameters", "dynamic"]),
+        ("tokenizer-unigram", conf, good, "Unigram", 1, ["tokenizer.json", "Unigram"]),
+        ("activation-relu", dict(conf, hidden_act="relu"), good, "BPE", 1, ["config.json", "hidden_act", "relu"]),
+        ("final-softcapping", dict(gemma, final_logit_softcapping=30.0), gt, "BPE", 1,
+         ["config.json", "final_logit_softcapping"]),
+        ("attn-softcapping", dict(gemma, attn_logit_softcapping=50.0), gt, "BPE", 1,
+         ["config.json", "attn_logit_softcapping"]),
+        ("missing-shard", conf, good, "BPE", 2, ["model-00002-of-00002.safetensors"]),
+    ]
+    out = []
+    for name, config, tensors, tok, shards, expect in cases:
+        d = os.path.join(root, "bad-" + name)
+        write_dir(d, config, tensors, "F32", shards, tok)
+        if name == "missing-shard":  # the index names two shards; the second is gone
+            os.remove(os.path.join(d, "model-00002-of-00002.safetensors"))
+        out.append((name, d, expect))
+    return out
+
+
 def main(argv):
     if len(argv) != 1:
         print(__doc__)
@@ -207,6 +245,8 @@ def main(argv):
         d, s, _, _ = write_case(argv[0], case, rng)
         print("%s: %s, %d layers, windows %s, scale %.6g, embed ×%.6g" % (d, s["mt"], s["L"], s["windows"],
                                                                         s["scale"], s["embed_scale"]))
+    for name, d, expect in write_bad(argv[0], rng):
+        print("%s: refused, naming %s" % (d, expect))
     return 0
 
 
