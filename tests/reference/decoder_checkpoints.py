@@ -39,6 +39,9 @@ def base_config(mt, arch, c):
          "transformers_version": "4.55.0", "use_cache": True, "attention_dropout": 0.0}
     if c.get("head_dim"):
         j["head_dim"] = c["head_dim"]
+    if c.get("implicit_tie"):  # left to the model's default (Gemma 3 ties, the others do not)
+        assert c["tied"] == (mt == "gemma3_text")
+        del j["tie_word_embeddings"]
     if mt == "gemma3_text":
         j.update(hidden_activation="gelu_pytorch_tanh", final_logit_softcapping=None, attn_logit_softcapping=None,
                  attention_bias=False, use_bidirectional_attention=False)
@@ -56,9 +59,10 @@ CASES = [
      {"rope_theta": 5000.0, "rope_scaling": {"rope_type": "llama3", "factor": 4.0, "low_freq_factor": 1.0,
                                              "high_freq_factor": 3.0, "original_max_position_embeddings": 64},
       "attention_bias": False, "mlp_bias": False, "pretraining_tp": 1}),
-    # Transformers v5's rope_parameters (linear), untied lm_head, attention_bias and mlp_bias
+    # Transformers v5's rope_parameters (linear), untied lm_head by Llama's default (no
+    # tie_word_embeddings key), attention_bias and mlp_bias
     ("llama-v5-linear-bias-untied-bf16", "llama", False, "BF16", 1,
-     dict(d=16, H=4, KV=2, head_dim=6, ff=28, L=2, eps=2e-3, tied=False),
+     dict(d=16, H=4, KV=2, head_dim=6, ff=28, L=2, eps=2e-3, tied=False, implicit_tie=True),
      {"rope_parameters": {"rope_type": "linear", "factor": 2.5, "rope_theta": 20000.0},
       "attention_bias": True, "mlp_bias": True}),
     # a bare LlamaModel (no "model." prefix, no head), MQA, the old {"type": "linear"} spelling,
@@ -84,9 +88,10 @@ CASES = [
       "query_pre_attn_scalar": 10, "sliding_window": 3, "_sliding_window_pattern": 3,
       "layer_types": ["sliding_attention", "sliding_attention", "full_attention", "sliding_attention"]}),
     # Gemma 3 with v5's rope_parameters per layer type and the older sliding_window_pattern (every
-    # 3rd layer global) instead of layer_types; BF16, so √18 is rounded to bfloat16 (4.25 not 4.243)
+    # 3rd layer global) instead of layer_types; BF16, so √18 is rounded to bfloat16 (4.25 not 4.243);
+    # tied by Gemma's default (no tie_word_embeddings key)
     ("gemma3-v5-pattern-bf16", "gemma3_text", False, "BF16", 1,
-     dict(d=18, H=3, KV=1, head_dim=10, ff=30, L=3, eps=3e-3, tied=True),
+     dict(d=18, H=3, KV=1, head_dim=10, ff=30, L=3, eps=3e-3, tied=True, implicit_tie=True),
      {"rope_parameters": {"sliding_attention": {"rope_type": "default", "rope_theta": 700.0},
                           "full_attention": {"rope_type": "linear", "factor": 2.0, "rope_theta": 30000.0}},
       "query_pre_attn_scalar": 7, "sliding_window": 4, "sliding_window_pattern": 3}),

@@ -18,7 +18,9 @@ What the models are (shapes: T tokens, d hidden, H query heads, KV key/value hea
   per layer: h = norm(x); q,k,v = h·Wᵀ (+b)  [T,H,hd] [T,KV,hd]; q,k = qk_norm per head (qwen3,
   gemma); rotate-half RoPE (pairs i, i+hd/2); query head h reads KV head h // (H/KV);
   softmax(q·kᵀ · scale + mask) with scale hd^-½ (Gemma: query_pre_attn_scalar^-½), the mask
-  "key j ≤ i" and, on sliding layers, "j > i − window" (HF's sliding_window_overlay);
+  "key j ≤ i" and, on sliding layers, "j > i − window": a query sees `window` keys, itself
+  included (masking_utils.sliding_window_overlay `kv_idx > q_idx - sliding_window`; the older
+  Gemma 3 code masked torch.tril(ones, diagonal=-sliding_window), the same set);
   x += o_proj(attn) (Gemma: post_attention_layernorm first); x += down(act(gate(n))·up(n)) with
   n = the pre-FFN norm (Gemma also normalises the MLP's output); RMSNorm x/√(mean x² + eps)·w,
   Gemma's ·(1 + w); act silu, Gemma gelu_pytorch_tanh. Final norm, logits = out·(lm_head or E)ᵀ.
@@ -111,7 +113,7 @@ def parse_config(cfg):
     return {
         "mt": mt, "d": d, "H": H, "KV": cfg.get("num_key_value_heads") or H, "hd": hd, "L": L,
         "ff": cfg["intermediate_size"], "V": cfg["vocab_size"], "eps": float(cfg["rms_norm_eps"]),
-        "act": act, "tied": cfg.get("tie_word_embeddings", True), "gemma": gemma,
+        "act": act, "tied": cfg.get("tie_word_embeddings", gemma), "gemma": gemma,  # HF's defaults
         "qk_norm": mt in ("qwen3", "gemma3_text"),
         "qkv_bias": mt == "qwen2" or bool(cfg.get("attention_bias", False)),
         "o_bias": mt != "qwen2" and bool(cfg.get("attention_bias", False)),
