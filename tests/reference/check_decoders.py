@@ -4,7 +4,8 @@ float64 PyTorch references written from Hugging Face's modeling code (issue 30, 
 
 Usage:
   /usr/bin/python3 tests/reference/check_decoders.py --cli PATH/encoder-walkthrough
-                   [--require-cli] [--plant DEFECT] [--keep DIR] [--verbose]
+                   [--require-cli] [--plant DEFECT] [--embed-scale file-dtype|exact] [--keep DIR]
+                   [--verbose]
   /usr/bin/python3 tests/reference/check_decoders.py --reference-only [--plant DEFECT] [--verbose]
 
 What it does
@@ -217,12 +218,15 @@ def main(argv=None):
     ap.add_argument("--reference-only", action="store_true", help="only the reference's self-checks")
     ap.add_argument("--require-cli", action="store_true", help="fail (not skip) when the CLI refuses llama")
     ap.add_argument("--plant", choices=dr.PLANTS)
+    ap.add_argument("--embed-scale", choices=["file-dtype", "exact"], default="file-dtype",
+                    help="Gemma's √d rounded to the checkpoint's dtype (HF run as shipped), or exact")
     ap.add_argument("--keep", help="write the checkpoints here and keep them")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args(argv)
     if not args.cli and not args.reference_only:
         ap.error("--cli PATH or --reference-only")
     dr.PLANT = args.plant
+    dc.EMBED_SCALE_IN_FILE_DTYPE = args.embed_scale == "file-dtype"
     root = args.keep or tempfile.mkdtemp(prefix="ew-decoders-")
     if args.keep and os.path.exists(root):
         shutil.rmtree(root)
