@@ -95,6 +95,12 @@ CASES = [
      {"rope_parameters": {"sliding_attention": {"rope_type": "default", "rope_theta": 700.0},
                           "full_attention": {"rope_type": "linear", "factor": 2.0, "rope_theta": 30000.0}},
       "query_pre_attn_scalar": 7, "sliding_window": 4, "sliding_window_pattern": 3}),
+    # a bare Gemma3TextModel (keys without "model."), F16 (√12 → 3.4648 in float16, not 3.4641),
+    # a window of 2 and the v4 pattern 2 (layer 0 sliding, layer 1 global)
+    ("gemma3-bare-f16", "gemma3_text", True, "F16", 1,
+     dict(d=12, H=2, KV=1, head_dim=8, ff=20, L=2, eps=5e-3, tied=True),
+     {"rope_theta": 9000.0, "rope_local_base_freq": 50.0, "query_pre_attn_scalar": 5, "sliding_window": 2,
+      "sliding_window_pattern": 2}),
 ]
 
 
@@ -189,7 +195,7 @@ def write_dir(d, config, tensors, dtype, shards=1, tokenizer_kind="BPE"):
 # Gemma's √d: HF multiplies by torch.tensor(√d).to(weight dtype) (Gemma3TextScaledWordEmbedding), so
 # a BF16 checkpoint run as shipped scales by √d rounded to bfloat16 (√18 → 4.25, not 4.2426); the
 # issue's brief asks for that. False: the exact √d (HF with the weights loaded as float32). The one
-# switch the merge may flip; it changes only gemma3-v5-pattern-bf16's expected values.
+# switch the merge may flip; it changes only the BF16/F16 Gemma cases' expected values.
 EMBED_SCALE_IN_FILE_DTYPE = True
 
 
