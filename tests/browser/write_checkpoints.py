@@ -30,6 +30,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference"))
 import check_checkpoints as cc  # noqa: E402
+import decoder_checkpoints  # noqa: E402
 
 
 def write(d, mt, head, c, dtype, prefix, name, vocab_rows=None):
@@ -87,6 +88,7 @@ if __name__ == "__main__":
     ap.add_argument("--small")
     ap.add_argument("--bert-base")
     ap.add_argument("--gpt2-small")
+    ap.add_argument("--decoders")
     a = ap.parse_args()
     if a.small:
         small(a.small)
@@ -94,3 +96,5 @@ if __name__ == "__main__":
         bert_base(a.bert_base)
     if a.gpt2_small:
         gpt2_small(a.gpt2_small)
+    if a.decoders:
+        decoder_checkpoints.main([a.decoders])
