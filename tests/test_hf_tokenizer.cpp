@@ -1,4 +1,4 @@
-// test_hf_tokenizer.cpp — the pieces of the checkpoint tokenizers (model/hf_tokenizer.h):
+// test_hf_tokenizer.cpp — the pieces of the checkpoint tokenizers (text/hf_tokenizer.h):
 // Unicode normalisation, BERT's punctuation and CJK classes and basic tokenizer, WordPiece's
 // greedy longest match, GPT-2's byte map, pre-tokenizer and merges by rank, special tokens in
 // the text, the BERT pair template, decoding, and the loaders' error messages. Expected values
@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "model/byte_bpe.h"
+#include "text/byte_bpe.h"
 #include "model/error.h"
-#include "model/hf_tokenizer.h"
-#include "model/unicode_data.h"
-#include "model/unicode_norm.h"
-#include "model/wordpiece.h"
+#include "text/hf_tokenizer.h"
+#include "text/unicode_data.h"
+#include "text/unicode_norm.h"
+#include "text/wordpiece.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // checkpoint_tokenizer.cpp — a checkpoint's tokenizer: the checkpoint tokenizers
-// (model/hf_tokenizer.h: WordPiece, byte-level BPE) behind the loader's small interface.
+// (text/hf_tokenizer.h: WordPiece, byte-level BPE) behind the loader's small interface.
 #include "io/checkpoint_tokenizer.h"
 
 #include <fstream>
@@ -7,7 +7,7 @@
 #include <unordered_map>
 
 #include "model/error.h"
-#include "model/hf_tokenizer.h"
+#include "text/hf_tokenizer.h"
 
 namespace ew {
 

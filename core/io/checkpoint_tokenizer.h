@@ -4,7 +4,7 @@
 // standard names (tokenizer.json, else vocab.txt (+ tokenizer_config.json), else vocab.json +
 // merges.txt).
 //
-// The tokenizing itself is model/hf_tokenizer.h's (WordPiece, byte-level BPE); without any
+// The tokenizing itself is text/hf_tokenizer.h's (WordPiece, byte-level BPE); without any
 // tokenizer files the vocabulary is empty and text needs token ids instead (the CLI's --ids).
 #pragma once
 #include <memory>

@@ -13,7 +13,7 @@
 #include <unordered_map>
 
 #include "model/error.h"
-#include "model/vocab.h"
+#include "text/vocab.h"
 
 namespace ew {
 

@@ -1,5 +1,5 @@
 // fuzz_tokenizer.cpp — libFuzzer target: any bytes as a checkpoint's tokenizer files
-// (model/hf_tokenizer.h). The first byte says which files the rest is: 't' tokenizer.json,
+// (text/hf_tokenizer.h). The first byte says which files the rest is: 't' tokenizer.json,
 // 'v' vocab.txt, 'c' vocab.txt then tokenizer_config.json, 'g' vocab.json then merges.txt (two
 // files are split at the first NUL). Loading may refuse them, only ever with ew::Error; a
 // tokenizer it accepts must encode a fixed sentence and the input's own tail (single and as a
@@ -10,7 +10,7 @@
 #include <string>
 
 #include "model/error.h"
-#include "model/hf_tokenizer.h"
+#include "text/hf_tokenizer.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 1) return 0;

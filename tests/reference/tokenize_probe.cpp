@@ -1,4 +1,4 @@
-// tokenize_probe.cpp — a test-only window on the checkpoint tokenizers (model/hf_tokenizer.h),
+// tokenize_probe.cpp — a test-only window on the checkpoint tokenizers (text/hf_tokenizer.h),
 // for the references that compare them with outside implementations (check_hf_tokenizers.mjs):
 //   tokenize_probe DIR [MODEL_TYPE]  <  one JSON array per line: ["text"] or ["text", "text2"]
 // loads DIR's tokenizer files (io/tokenizer_dir.h) and writes one JSON object per input line:

@@ -19,9 +19,9 @@
 #include <utility>
 #include <vector>
 
-#include "model/token_vocab.h"
-#include "model/unicode_norm.h"
-#include "model/wordpiece.h"
+#include "text/token_vocab.h"
+#include "text/unicode_norm.h"
+#include "text/wordpiece.h"
 
 namespace ew {
 

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "model/error.h"
-#include "model/hf_tokenizer_spec.h"
-#include "model/tokenizer.h"
+#include "text/hf_tokenizer_spec.h"
+#include "text/tokenizer.h"
 
 namespace ew {
 

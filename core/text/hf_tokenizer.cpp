@@ -1,15 +1,15 @@
 // hf_tokenizer.cpp — encoding and decoding with a loaded TokenizerSpec (hf_tokenizer.h):
 // special tokens split off the text, then the flavour's normalisation, pre-tokenization and
 // model, then the post-processing template ([CLS] A [SEP] B [SEP]).
-#include "model/hf_tokenizer.h"
+#include "text/hf_tokenizer.h"
 
 #include <cstdio>
 #include <unordered_map>
 
 #include "model/error.h"
-#include "model/hf_tokenizer_spec.h"
-#include "model/unicode_data.h"
-#include "model/unicode_tables.h"
+#include "text/hf_tokenizer_spec.h"
+#include "text/unicode_data.h"
+#include "text/unicode_tables.h"
 
 namespace ew {
 

@@ -1,11 +1,11 @@
 // byte_bpe.cpp — GPT-2's pre-tokenizer regex by hand, the byte-to-Unicode map and merges by
 // rank (see byte_bpe.h).
-#include "model/byte_bpe.h"
+#include "text/byte_bpe.h"
 
 #include <array>
 #include <climits>
 
-#include "model/unicode_data.h"
+#include "text/unicode_data.h"
 
 namespace ew {
 

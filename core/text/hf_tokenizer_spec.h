@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "model/byte_bpe.h"
-#include "model/hf_tokenizer.h"
-#include "model/token_vocab.h"
-#include "model/wordpiece.h"
+#include "text/byte_bpe.h"
+#include "text/hf_tokenizer.h"
+#include "text/token_vocab.h"
+#include "text/wordpiece.h"
 
 namespace ew {
 
