@@ -8,6 +8,7 @@
 
 #include "model/error.h"
 #include "text/hf_tokenizer.h"
+#include "text/tokenizer.h"
 
 namespace ew {
 
@@ -60,7 +61,11 @@ TokenizedText CheckpointTokenizer::encode(const std::string& text, const std::st
     throw Error("the checkpoint has no tokenizer files (tokenizer.json, vocab.txt, or vocab.json + merges.txt): "
                 "give the token ids instead (--ids 101,7592,102)");
   const HfEncoding e = text2.empty() ? impl_->tokenizer->encode(text) : impl_->tokenizer->encode(text, text2);
-  return {e.ids, e.type_ids, e.pieces};
+  TokenizedText out{e.ids, e.type_ids, e.pieces, e.offsets};
+  const int shift = text2.empty() ? 0 : utf8_length(text);  // text2's offsets after text's
+  for (std::size_t k = 0; k < out.offsets.size(); ++k)
+    if (e.sequence[k] == 1) out.offsets[k].first += shift, out.offsets[k].second += shift;
+  return out;
 }
 
 int CheckpointTokenizer::id(const std::string& token) const {
