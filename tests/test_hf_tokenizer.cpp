@@ -244,9 +244,10 @@ TEST_CASE("tokenizer files: each malformed input names the file and what is wron
   CHECK(error_of(f, "bert") == "no tokenizer files: the model needs tokenizer.json or vocab.txt");
   f.tokenizer_json = R"({"model": {"type": "Unigram", "vocab": []}})";
   CHECK(error_of(f) == "tokenizer.json: model.type \"Unigram\" is not supported (supported: WordPiece, BPE)");
-  f.tokenizer_json = R"({"model": {"type": "WordPiece", "vocab": {"[UNK]": 0}}, "normalizer": {"type": "Replace"}})";
+  f.tokenizer_json = R"({"model": {"type": "WordPiece", "vocab": {"[UNK]": 0}}, "normalizer": {"type": "Precompiled"}})";
   CHECK(error_of(f) ==
-        "tokenizer.json: normalizer.type \"Replace\" is not supported (supported: BertNormalizer, NFC, NFD, Lowercase, StripAccents, Sequence)");
+        "tokenizer.json: normalizer.type \"Precompiled\" is not supported (supported: BertNormalizer, NFC, NFD, Lowercase, "
+        "StripAccents, Prepend, Replace, Sequence)");
   f.tokenizer_json = R"({"model": {"type": "WordPiece", "vocab": {"[UNK]": 0}}, "normalizer": {"type": "BertNormalizer", "clean_text": 1}})";
   CHECK(error_of(f) == "tokenizer.json: normalizer.clean_text is not true or false");
   f.tokenizer_json = R"({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": [], "dropout": 0.1}})";

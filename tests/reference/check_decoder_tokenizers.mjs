@@ -109,10 +109,12 @@ function planted(name, model, change, what) {
   report(bad > 0, `planted defect caught (${what}): ${bad} strings differ`);
 }
 planted('nfc', 'qwen3', (j) => { j.normalizer = null; }, 'Qwen without its NFC normalizer');
-planted('case', 'qwen3', (j) => {
+// (Matching contractions in lower case only is no defect the ids can show: Qwen's vocabulary,
+// trained with this regex, holds no token joining "'S" to letters, so BPE splits "'Sand" alike.)
+planted('lookahead', 'qwen3', (j) => {
   const p = j.pre_tokenizer.pretokenizers[0].pattern;
-  p.Regex = p.Regex.replace('(?i:', '(?:');
-}, "Qwen's contractions matched in lower case only");
+  p.Regex = p.Regex.replace('|\\s+(?!\\S)|', '|');
+}, 'Qwen without the \\s+(?!\\S) branch: a run of spaces keeps its last space from the word');
 planted('digits', 'llama3', (j) => {
   const p = j.pre_tokenizer.pretokenizers[0].pattern;
   p.Regex = p.Regex.replace('\\p{N}{1,3}', '\\p{N}');

@@ -96,7 +96,7 @@ const DECODER_WRITTEN = [
   'a\r\nb', 'line one\n  indented\n\ttabbed', '  \n  \n', 'x \t\n y', 'end.\n', '\n start',
   '1', '12', '123', '1234', '12345678901', '3.14159', '1,000,000', 'v2.0.1', 'a1b22c333d4444', '٣٤٥ ١٢٣ ½ Ⅻ',
   "don't", "DON'T", "Don'T", "I'm", "I'M", "we'll", "WE'LL", "they've", "THEY'VE", "you're", "she'd", "it's", "IT'S",
-  "'s 't 're 've 'm 'll 'd", "'S 'T 'RE 'VE 'M 'LL 'D", "rock 'n' roll", "''quoted''",
+  "'s 't 're 've 'm 'll 'd", "'S 'T 'RE 'VE 'M 'LL 'D", "'Twas the night, 'Tis 'SUP 'Sdeath 'DUNNO 'LLAMA", "rock 'n' roll", "''quoted''",
   'cafe\u0301', 'nai\u0308ve', 'A\u030Angstro\u0308m', 'e\u0301e\u0301e\u0301', 'Ame\u0301lie Zu\u0308rich', 'o\u0308\u0301',
   '東京は日本の首都です。', '北京大学', 'こんにちは世界', '한국어 텍스트', '中文，标点！', '日本語とEnglishの混在',
   '😀', '👍🏽', '👨‍👩‍👧', '👩🏽‍💻 at work', '🇫🇷🇩🇪', '❤️‍🔥', '🏳️‍🌈', 'a😀b', '😀😀😀', 'emoji 🎉 party 🎊',
