@@ -176,7 +176,7 @@ void read_normalizer(const json& j, const std::string& path, TokenizerSpec& s) {
     for (std::size_t i = 0; i < it->size(); ++i) read_normalizer((*it)[i], path + ".normalizers[" + std::to_string(i) + "]", s);
     return;
   }
-  NormalizerStep step{NormalizerKind::bert, {}};
+  NormalizerStep step;
   if (type == "BertNormalizer") {
     step.bert.clean_text = get_bool(kJson, j, path + ".", "clean_text", true);
     step.bert.handle_chinese_chars = get_bool(kJson, j, path + ".", "handle_chinese_chars", true);
@@ -215,7 +215,7 @@ void read_pre_tokenizer(const json& j, const std::string& path, TokenizerSpec& s
       read_pre_tokenizer((*it)[i], path + ".pretokenizers[" + std::to_string(i) + "]", s);
     return;
   }
-  PreTokenizerStep step{PreTokenizerKind::bert};
+  PreTokenizerStep step;
   if (type == "BertPreTokenizer") {
   } else if (type == "WhitespaceSplit") {
     step.kind = PreTokenizerKind::whitespace_split;

@@ -25,7 +25,7 @@ struct AddedToken {
 
 enum class NormalizerKind { bert, nfc, nfd, lowercase, strip_accents, prepend, replace };
 struct NormalizerStep {
-  NormalizerKind kind;
+  NormalizerKind kind = NormalizerKind::bert;
   BertNormalizerOptions bert;        // for bert
   std::u32string text;               // prepend: what goes before a non-empty text; replace: the content
   std::optional<SplitRegex> pattern;  // replace: what is replaced
@@ -36,7 +36,7 @@ enum class SplitBehavior { removed, isolated, merged_with_previous, merged_with_
 
 enum class PreTokenizerKind { bert, byte_level, whitespace_split, split };
 struct PreTokenizerStep {
-  PreTokenizerKind kind;
+  PreTokenizerKind kind = PreTokenizerKind::bert;
   bool add_prefix_space = false, use_regex = true;  // byte_level
   std::optional<SplitRegex> pattern;                // split
   SplitBehavior behavior = SplitBehavior::isolated;
