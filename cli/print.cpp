@@ -9,7 +9,7 @@
 
 #include "commands.h"
 #include "kernels/kernels.h"
-#include "model/tokenizer.h"
+#include "text/tokenizer.h"
 
 namespace {
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""gen_unicode_data.py — writes core/model/unicode_data.cpp: the Unicode character data the
-checkpoints' tokenizers (core/model/wordpiece.h, byte_bpe.h) need, from CPython's unicodedata and
+"""gen_unicode_data.py — writes core/text/unicode_data.cpp: the Unicode character data the
+checkpoints' tokenizers (core/text/wordpiece.h, byte_bpe.h) need, from CPython's unicodedata and
 str methods, so that the C++ core behaves as the Python tokenizers do on the same Unicode version:
 
   category    — unicodedata.category(c) for every assigned code point (unlisted: Cn)
@@ -27,7 +27,7 @@ import unicodedata
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "core", "model", "unicode_data.cpp")
 
-# The order of the enum ew::Category in core/model/unicode_data.h (Cn first: the default).
+# The order of the enum ew::Category in core/text/unicode_data.h (Cn first: the default).
 CATEGORIES = ["Cn", "Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Nl", "No", "Pc", "Pd", "Ps", "Pe",
               "Pi", "Pf", "Po", "Sm", "Sc", "Sk", "So", "Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co"]
 HANGUL_FIRST, HANGUL_LAST = 0xAC00, 0xD7A3
@@ -138,7 +138,7 @@ def render():
 // Regenerate: /usr/bin/python3 scripts/gen_unicode_data.py (--check to verify).
 // General categories, canonical combining classes, full canonical decompositions, primary
 // composites, str.lower() and White_Space, as sorted tables looked up by binary search.
-#include "model/unicode_data.h"
+#include "text/unicode_data.h"
 
 #include <algorithm>
 #include <cstddef>

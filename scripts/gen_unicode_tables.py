@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""gen_unicode_tables.py — writes core/model/unicode_tables.cpp: the code point classes the
+"""gen_unicode_tables.py — writes core/text/unicode_tables.cpp: the code point classes the
 tokenizers need, as sorted, disjoint, inclusive [first, last] ranges.
 
   word  — Python 3's re \\w on str: str.isalnum() or "_"   (seed 001's \\b\\w+\\b)
@@ -55,7 +55,7 @@ def render():
 // Regenerate: /usr/bin/python3 scripts/gen_unicode_tables.py (--check to verify).
 // word  = str.isalnum() or "_" (Python 3 re's \\w on str); space = str.isspace().
 // Sorted, disjoint, inclusive code point ranges, looked up by binary search.
-#include "model/unicode_tables.h"
+#include "text/unicode_tables.h"
 
 #include <algorithm>
 #include <cstddef>

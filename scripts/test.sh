@@ -44,7 +44,7 @@ cmake --build --preset native-release -j"$jobs"
 require_tests native-release reference_numpy reference_gradients reference_tokenizer reference_optim \
   reference_batched_gradients 'trained_masked-words_accuracy' 'trained_masked-words_gate_fails_untrained' \
   readme_examples trained_dates_reproduces \
-  reference_hooks reference_checkpoints reference_checkpoint_gradients reference_hf_tokenizers reference_export_hf \
+  reference_hooks reference_checkpoints reference_checkpoint_gradients reference_hf_tokenizers reference_decoder_tokenizers reference_export_hf \
   reference_decoders_self reference_decoders reference_decoders_plant_rope-interleaved reference_decoders_plant_norm-w \
   reference_decoders_plant_kv-mod reference_decoders_plant_window-off-by-one reference_decoders_plant_no-eps
 ctest --preset native-release -j"$jobs"

@@ -1,6 +1,6 @@
 // layers.mjs — keeps the house: the folders are the architecture, and dependencies point only
 // down the layers (docs/architecture.md).
-//   core/: kernels ← model ← trace ← io ← train ← session; a file may include its own folder
+//   core/: kernels ← model ← text ← trace ← io ← train ← session; a file may include its own folder
 //          and any folder below it, never one above; nothing in core/ includes Emscripten.
 //   web/js: lib ← engine ← model ← view ← {train, embed, lab} ← page; every module lives in one of
 //          these folders; a module imports its own folder or a lower one (train and embed are
@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 // ---- C++: the core's folders, lowest first ------------------------------------------------
-export const CORE_LAYERS = ['kernels', 'model', 'trace', 'io', 'train', 'session'];
+export const CORE_LAYERS = ['kernels', 'model', 'text', 'trace', 'io', 'train', 'session'];
 
 function walk(dir, keep, out = []) {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "model/tokenizer.h"
+#include "text/tokenizer.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// test_hf_tokenizer.cpp — the pieces of the checkpoint tokenizers (model/hf_tokenizer.h):
+// test_hf_tokenizer.cpp — the pieces of the checkpoint tokenizers (text/hf_tokenizer.h):
 // Unicode normalisation, BERT's punctuation and CJK classes and basic tokenizer, WordPiece's
 // greedy longest match, GPT-2's byte map, pre-tokenizer and merges by rank, special tokens in
 // the text, the BERT pair template, decoding, and the loaders' error messages. Expected values
@@ -7,15 +7,17 @@
 // tests/reference/check_hf_tokenizers.mjs checks the whole on the real vocabularies at scale.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
-#include "model/byte_bpe.h"
+#include "text/byte_bpe.h"
 #include "model/error.h"
-#include "model/hf_tokenizer.h"
-#include "model/unicode_data.h"
-#include "model/unicode_norm.h"
-#include "model/wordpiece.h"
+#include "text/hf_tokenizer.h"
+#include "text/split_regex.h"
+#include "text/unicode_data.h"
+#include "text/unicode_norm.h"
+#include "text/wordpiece.h"
 
 namespace {
 
@@ -242,9 +244,10 @@ TEST_CASE("tokenizer files: each malformed input names the file and what is wron
   CHECK(error_of(f, "bert") == "no tokenizer files: the model needs tokenizer.json or vocab.txt");
   f.tokenizer_json = R"({"model": {"type": "Unigram", "vocab": []}})";
   CHECK(error_of(f) == "tokenizer.json: model.type \"Unigram\" is not supported (supported: WordPiece, BPE)");
-  f.tokenizer_json = R"({"model": {"type": "WordPiece", "vocab": {"[UNK]": 0}}, "normalizer": {"type": "Replace"}})";
+  f.tokenizer_json = R"({"model": {"type": "WordPiece", "vocab": {"[UNK]": 0}}, "normalizer": {"type": "Precompiled"}})";
   CHECK(error_of(f) ==
-        "tokenizer.json: normalizer.type \"Replace\" is not supported (supported: BertNormalizer, NFC, NFD, Lowercase, StripAccents, Sequence)");
+        "tokenizer.json: normalizer.type \"Precompiled\" is not supported (supported: BertNormalizer, NFC, NFD, Lowercase, "
+        "StripAccents, Prepend, Replace, Sequence)");
   f.tokenizer_json = R"({"model": {"type": "WordPiece", "vocab": {"[UNK]": 0}}, "normalizer": {"type": "BertNormalizer", "clean_text": 1}})";
   CHECK(error_of(f) == "tokenizer.json: normalizer.clean_text is not true or false");
   f.tokenizer_json = R"({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": [], "dropout": 0.1}})";
@@ -285,4 +288,143 @@ TEST_CASE("piece_note: how the page shows a piece and what its mark means") {
   CHECK(std::string(ew::piece_note("\u0120the", ew::HfTokenizerKind::byte_bpe, false).code) == "space_before");
   CHECK(ew::piece_note("\u00F0\u0141", ew::HfTokenizerKind::byte_bpe, false).text == "<F0 9F>");
   CHECK(std::string(ew::piece_note("[CLS]", ew::HfTokenizerKind::wordpiece, true).code) == "special");
+}
+
+// ---- the modern decoders' tokenizer.json (Qwen, Llama 3, Gemma, Llama 2) -----------------------
+namespace {
+
+const char* const kQwenRegex =
+    "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+
+Strings regex_pieces(const char* pattern, const std::string& text) {
+  const std::u32string t = ew::to_u32(text);
+  Strings out;
+  for (const auto& [a, b] : ew::SplitRegex::compile(pattern).find_all(t)) {
+    std::string s;
+    for (int k = a; k < b; ++k) ew::append_utf8(s, t[static_cast<std::size_t>(k)]);
+    out.push_back(s);
+  }
+  return out;
+}
+
+// A SentencePiece-style tokenizer.json (Llama 2's shape): Prepend ▁ + Replace " " → ▁, BPE over
+// code points with byte fallback, a <s> template, and the decoders that undo it.
+std::string piece_bpe_json(bool byte_fallback, bool ignore_merges = false) {
+  std::string vocab = "\"<unk>\": 0, \"<s>\": 1, \"\\u2581\": 2, \"a\": 3, \"b\": 4, \"\\u2581a\": 5, \"ab\": 6, \"\\u2581ab\": 7, \"bb\": 8";
+  for (int b = 0; b < 256; ++b) {
+    char name[16];
+    std::snprintf(name, sizeof name, "\"<0x%02X>\"", b);
+    vocab += std::string(", ") + name + ": " + std::to_string(9 + b);
+  }
+  return std::string(R"({"model": {"type": "BPE", "unk_token": "<unk>", "fuse_unk": true, "byte_fallback": )") +
+         (byte_fallback ? "true" : "false") + ", \"ignore_merges\": " + (ignore_merges ? "true" : "false") + ", \"vocab\": {" + vocab +
+         R"(}, "merges": ["a b", "▁ a", "▁ ab", "b b"]},
+    "normalizer": {"type": "Sequence", "normalizers": [{"type": "Prepend", "prepend": "▁"},
+                   {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}]},
+    "pre_tokenizer": null,
+    "post_processor": {"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}],
+                       "pair": [{"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}],
+                       "special_tokens": {"<s>": {"id": "<s>", "ids": [1], "tokens": ["<s>"]}}},
+    "decoder": {"type": "Sequence", "decoders": [{"type": "Replace", "pattern": {"String": "▁"}, "content": " "},
+                {"type": "ByteFallback"}, {"type": "Fuse"}, {"type": "Strip", "content": " ", "start": 1, "stop": 0}]},
+    "added_tokens": [{"id": 0, "content": "<unk>", "special": true}, {"id": 1, "content": "<s>", "special": true}]})";
+}
+
+ew::HfTokenizer from_json(const std::string& j) {
+  ew::TokenizerFiles f;
+  f.tokenizer_json = j;
+  return ew::HfTokenizer::from_files(f);
+}
+
+}  // namespace
+
+TEST_CASE("Split regex: Qwen's and Llama 3's patterns cut as Python's regex package does") {
+  // Expected: regex.findall(pattern, text) in /usr/bin/python3 (regex 2022, Oniguruma's semantics
+  // for these constructs: leftmost-first alternation, greedy runs, (?!\S) backing off one space).
+  CHECK(regex_pieces(kQwenRegex, "HE'LL don't  go 12345!!\n\n  x") ==
+        Strings{"HE", "'LL", " don", "'t", " ", " go", " ", "1", "2", "3", "4", "5", "!!\n\n", " ", " x"});
+  std::string llama3 = kQwenRegex;
+  llama3.replace(llama3.find("\\p{N}|"), 6, "\\p{N}{1,3}|");
+  CHECK(regex_pieces(llama3.c_str(), "HE'LL don't  go 12345!!\n\n  x") ==
+        Strings{"HE", "'LL", " don", "'t", " ", " go", " ", "123", "45", "!!\n\n", " ", " x"});
+  CHECK(regex_pieces(kQwenRegex, "a\u00E9b  \t\n c") == Strings{"a\u00E9b", "  \t\n", " c"});
+  CHECK(regex_pieces("a+?b|x{2,3}", "aaab xxxxx") == Strings{"aaab", "xxx", "xx"});
+  CHECK(regex_pieces("[^a-c\\d]+", "abxy12z") == Strings{"xy", "z"});
+}
+
+TEST_CASE("Split regex: what it does not implement is refused by name") {
+  for (const auto& [pattern, what] : std::vector<std::pair<const char*, const char*>>{
+           {"(ab)+", "a quantifier on a group"}, {"(?<=a)b", "lookbehind"}, {"^a", "an anchor"},
+           {"a++", "possessive"}, {"\\p{Foo}", "\\p{Foo}"}, {"(?m:a)", "group flag"}, {"(a", "unclosed ("},
+           {"[a", "unclosed ["}, {"\\1", "escape \\1"}}) {
+    CAPTURE(pattern);
+    try {
+      ew::SplitRegex::compile(pattern);
+      FAIL("accepted");
+    } catch (const ew::Error& e) {
+      CHECK(std::string(e.what()).find(what) != std::string::npos);
+      CHECK(e.code == "regex_unsupported");
+    }
+  }
+}
+
+TEST_CASE("Split pre-tokenizer: each behaviour, as the tokenizers library's SplitDelimiterBehavior") {
+  // The library's own examples (pre_tokenizers/split.rs tests): "The-final--countdown" split on "-".
+  auto split = [](const char* behavior, bool invert) {
+    const std::string j = std::string(R"({"model": {"type": "WordPiece", "unk_token": "?", "vocab": {"?": 0}},
+      "pre_tokenizer": {"type": "Split", "pattern": {"String": "-"}, "behavior": ")") + behavior +
+                          R"(", "invert": )" + (invert ? "true" : "false") + "}}";
+    const ew::HfEncoding e = from_json(j).encode("The-final--countdown");
+    std::vector<std::pair<int, int>> spans(e.offsets.begin(), e.offsets.end());
+    return spans;  // every word is "?" (one [UNK] per word): the offsets are the words
+  };
+  using Spans = std::vector<std::pair<int, int>>;
+  CHECK(split("Removed", false) == Spans{{0, 3}, {4, 9}, {11, 20}});
+  CHECK(split("Isolated", false) == Spans{{0, 3}, {3, 4}, {4, 9}, {9, 10}, {10, 11}, {11, 20}});
+  CHECK(split("MergedWithPrevious", false) == Spans{{0, 4}, {4, 10}, {10, 11}, {11, 20}});
+  CHECK(split("MergedWithNext", false) == Spans{{0, 3}, {3, 9}, {9, 10}, {10, 20}});
+  CHECK(split("Contiguous", false) == Spans{{0, 3}, {3, 4}, {4, 9}, {9, 11}, {11, 20}});
+  CHECK(split("Removed", true) == Spans{{3, 4}, {9, 10}, {10, 11}});
+}
+
+TEST_CASE("SentencePiece-style BPE: ▁ for spaces, byte fallback, fuse_unk, the <s> template, decoding") {
+  const ew::HfTokenizer t = from_json(piece_bpe_json(true));
+  CHECK(t.kind() == ew::HfTokenizerKind::bpe);
+  // "ab a": Prepend → "▁ab▁a"; merges a+b (rank 0), then ▁+a (1), ▁+ab (2): ▁ab, ▁a.
+  ew::HfEncoding e = t.encode("ab a");
+  CHECK(e.ids == std::vector<int>{1, 7, 5});
+  CHECK(e.pieces == Strings{"<s>", "\u2581ab", "\u2581a"});
+  CHECK(e.offsets == std::vector<std::pair<int, int>>{{0, 0}, {0, 2}, {2, 4}});
+  // "é" is not in the vocabulary: its two UTF-8 bytes, each covering the character.
+  e = t.encode("\u00E9b");
+  CHECK(e.pieces == Strings{"<s>", "\u2581", "<0xC3>", "<0xA9>", "b"});
+  CHECK(e.offsets == std::vector<std::pair<int, int>>{{0, 0}, {0, 1}, {0, 1}, {0, 1}, {1, 2}});
+  CHECK(t.decode(e.ids) == "<s> \u00E9b");  // Strip only takes a space that leads the fused text
+  CHECK(t.decode(e.ids, true) == "\u00E9b");
+  CHECK(t.decode({9 + 0xC3, 4}) == "\xEF\xBF\xBD" "b");  // a lone lead byte: U+FFFD
+  // <s> written in the text is the special token; the text after it is normalised on its own.
+  CHECK(t.encode("<s>a").pieces == Strings{"<s>", "<s>", "\u2581a"});
+  // Without byte fallback, unknown characters fuse into one <unk>.
+  const ew::HfTokenizer u = from_json(piece_bpe_json(false));
+  CHECK(u.encode("\u00E9\u00E8b").pieces == Strings{"<s>", "\u2581", "<unk>", "b"});
+}
+
+TEST_CASE("BPE: merges by rank, leftmost first among equals; ignore_merges takes a whole word") {
+  const ew::HfTokenizer t = from_json(piece_bpe_json(true));
+  // "bbb" → ▁, b b b: b+b merges at the leftmost position first: bb, b.
+  CHECK(t.encode("bbb").pieces == Strings{"<s>", "\u2581", "bb", "b"});
+  CHECK(t.encode("bbbb").pieces == Strings{"<s>", "\u2581", "bb", "bb"});
+  // ignore_merges: "▁ab" is in the vocabulary, so the word is it without merging (same result
+  // here), and a word not in the vocabulary still merges.
+  const ew::HfTokenizer im = from_json(piece_bpe_json(true, true));
+  CHECK(im.encode("ab").pieces == Strings{"<s>", "\u2581ab"});
+  CHECK(im.encode("abb").pieces == Strings{"<s>", "\u2581ab", "b"});
+}
+
+TEST_CASE("piece_note: ▁ marks a space; a byte-fallback piece shows its byte") {
+  CHECK(ew::piece_note("\u2581the", ew::HfTokenizerKind::bpe, false).text == "\u00B7the");
+  CHECK(std::string(ew::piece_note("\u2581the", ew::HfTokenizerKind::bpe, false).code) == "space_before");
+  CHECK(ew::piece_note("<0xE2>", ew::HfTokenizerKind::bpe, false).text == "<E2>");
+  CHECK(std::string(ew::piece_note("<0xE2>", ew::HfTokenizerKind::bpe, false).code) == "bytes");
+  CHECK(std::string(ew::piece_note("the", ew::HfTokenizerKind::bpe, false).code) == "no_space");
 }

@@ -16,7 +16,7 @@
 #include "io/model_file.h"
 #include "io/presets.h"
 #include "model/error.h"
-#include "model/tokenizer.h"
+#include "text/tokenizer.h"
 #include "train/tasks.h"
 #include "train/train.h"
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "model/error.h"
-#include "model/tokenizer.h"
-#include "model/unicode_tables.h"
+#include "text/tokenizer.h"
+#include "text/unicode_tables.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "model/tokenizer.h"
+#include "text/tokenizer.h"
 #include "session/session.h"
 
 namespace {

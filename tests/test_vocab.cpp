@@ -1,4 +1,4 @@
-// test_vocab.cpp — the one vocabulary lookup (core/model/vocab.h) that the forward pass, the
+// test_vocab.cpp — the one vocabulary lookup (core/text/vocab.h) that the forward pass, the
 // backward pass's labels and the batched training path share: ids are positions, a repeated
 // token keeps its first id, unknown tokens read as <unk> (before [UNK]), padding is <pad>
 // (before [PAD], else id 0), and without an unknown-token entry the error names the token.
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "model/error.h"
-#include "model/vocab.h"
+#include "text/vocab.h"
 
 TEST_CASE("vocabulary: ids, repeats, the special tokens and the unknown-token error") {
   const ew::Vocab v({"<pad>", "<s>", "</s>", "[UNK]", "<unk>", "cat", "sat", "cat"});

@@ -1,5 +1,5 @@
 // checkpoint_tokenizer.cpp — a checkpoint's tokenizer: the checkpoint tokenizers
-// (model/hf_tokenizer.h: WordPiece, byte-level BPE) behind the loader's small interface.
+// (text/hf_tokenizer.h: WordPiece, byte-level BPE) behind the loader's small interface.
 #include "io/checkpoint_tokenizer.h"
 
 #include <fstream>
@@ -7,7 +7,8 @@
 #include <unordered_map>
 
 #include "model/error.h"
-#include "model/hf_tokenizer.h"
+#include "text/hf_tokenizer.h"
+#include "text/tokenizer.h"
 
 namespace ew {
 
@@ -60,7 +61,11 @@ TokenizedText CheckpointTokenizer::encode(const std::string& text, const std::st
     throw Error("the checkpoint has no tokenizer files (tokenizer.json, vocab.txt, or vocab.json + merges.txt): "
                 "give the token ids instead (--ids 101,7592,102)");
   const HfEncoding e = text2.empty() ? impl_->tokenizer->encode(text) : impl_->tokenizer->encode(text, text2);
-  return {e.ids, e.type_ids, e.pieces};
+  TokenizedText out{e.ids, e.type_ids, e.pieces, e.offsets};
+  const int shift = text2.empty() ? 0 : utf8_length(text);  // text2's offsets after text's
+  for (std::size_t k = 0; k < out.offsets.size(); ++k)
+    if (e.sequence[k] == 1) out.offsets[k].first += shift, out.offsets[k].second += shift;
+  return out;
 }
 
 int CheckpointTokenizer::id(const std::string& token) const {

@@ -4,11 +4,12 @@
 // standard names (tokenizer.json, else vocab.txt (+ tokenizer_config.json), else vocab.json +
 // merges.txt).
 //
-// The tokenizing itself is model/hf_tokenizer.h's (WordPiece, byte-level BPE); without any
+// The tokenizing itself is text/hf_tokenizer.h's (WordPiece, byte-level BPE, ▁ BPE); without any
 // tokenizer files the vocabulary is empty and text needs token ids instead (the CLI's --ids).
 #pragma once
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ew {
@@ -16,7 +17,11 @@ namespace ew {
 // Text as the checkpoint's tokenizer encodes it (io/checkpoint.h turns it into GivenTokens).
 struct TokenizedText {
   std::vector<int> ids, type_ids;
-  std::vector<std::string> pieces;
+  std::vector<std::string> pieces;  // the vocabulary's spelling: "Ġthe", "▁the", "<0xE2>"
+  // [begin, end) code points of the text (text2's counted after text's) each piece covers;
+  // (0, 0) for one the template adds. Pieces that are bytes of one character ("€" as <0xE2>
+  // <0x82> <0xAC>) share its offsets: the page groups consecutive equal offsets into it.
+  std::vector<std::pair<int, int>> offsets;
 };
 
 // The tokenizer files' contents ("" = absent), by their standard names.

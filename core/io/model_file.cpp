@@ -12,7 +12,7 @@
 #include "model/config_schema.h"
 #include "model/error.h"
 #include "model/naming.h"
-#include "model/tokenizer.h"
+#include "text/tokenizer.h"
 
 namespace ew {
 

@@ -11,7 +11,7 @@
 
 #include "model/config_schema.h"
 #include "model/error.h"
-#include "model/tokenizer.h"
+#include "text/tokenizer.h"
 
 namespace ew {
 

@@ -1,11 +1,11 @@
 // tokenizer_dir.h — a checkpoint directory's tokenizer files read from disk into the in-memory
-// form the tokenizer takes (model/hf_tokenizer.h): tokenizer.json, vocab.txt,
+// form the tokenizer takes (text/hf_tokenizer.h): tokenizer.json, vocab.txt,
 // tokenizer_config.json, vocab.json, merges.txt, each if present. The page hands the same
 // files over as bytes and calls HfTokenizer::from_files directly.
 #pragma once
 #include <string>
 
-#include "model/hf_tokenizer.h"
+#include "text/hf_tokenizer.h"
 
 namespace ew {
 

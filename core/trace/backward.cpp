@@ -13,9 +13,13 @@
 #include <unordered_map>
 
 #include "model/error.h"
-#include "model/vocab.h"
+<<<<<<< HEAD
+#include "text/vocab.h"
 #include "trace/back.h"
 #include "trace/ops.h"
+=======
+#include "text/vocab.h"
+>>>>>>> h-tok
 
 namespace ew {
 

@@ -13,8 +13,8 @@
 #include "model/naming.h"
 #include "model/params.h"
 #include "model/positional.h"
-#include "model/tokenizer.h"
-#include "model/vocab.h"
+#include "text/tokenizer.h"
+#include "text/vocab.h"
 #include "trace/intervene.h"
 #include "trace/layers.h"
 #include "trace/ops.h"
@@ -75,7 +75,7 @@ std::vector<std::string> tokenize(const Model& m, const std::string& text, const
   return tokens;
 }
 
-// The run's vocabulary (model/vocab.h): the model's own, or for a seeded model the specials
+// The run's vocabulary (text/vocab.h): the model's own, or for a seeded model the specials
 // and every token of the texts, in order of first appearance.
 Vocab build_vocab(const Model& m, const std::vector<std::vector<std::string>>& texts) {
   if (!m.vocab.empty()) return Vocab(m.vocab);

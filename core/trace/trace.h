@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "model/place.h"
-#include "model/tokenizer.h"
+#include "text/tokenizer.h"
 
 namespace ew {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "model/error.h"
-#include "model/tokenizer.h"
+#include "text/tokenizer.h"
 #include "trace/generate.h"
 #include "train/masked_words.h"
 

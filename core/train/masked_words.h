@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "model/model.h"
-#include "model/tokenizer.h"
+#include "text/tokenizer.h"
 #include "trace/trace.h"
 #include "train/recipe.h"
 #include "train/tasks.h"

@@ -13,7 +13,7 @@
 #include "model/error.h"
 #include "model/naming.h"
 #include "model/positional.h"
-#include "model/tokenizer.h"
+#include "text/tokenizer.h"
 #include "trace/generate.h"
 
 namespace ew {

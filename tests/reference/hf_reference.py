@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """hf_reference.py — the checkpoints' own Python tokenizers, written from their published
 algorithms on CPython's unicodedata and the regex package (\\p{L}, \\p{N}), as an independent
-reference for core/model/hf_tokenizer.h (check_hf_tokenizers.mjs runs it):
+reference for core/text/hf_tokenizer.h (check_hf_tokenizers.mjs runs it):
 
   bert VOCAB_TXT [cased] — transformers' BertTokenizer (do_lower_case=True, the default for a
                      vocab.txt alone; "cased": do_lower_case=False, as a tokenizer_config.json

@@ -81,6 +81,44 @@ export function testStrings(n, seed = 19) {
   return out;
 }
 
+// The modern decoders' hard strings (check_decoder_tokenizers.mjs): written cases of every kind
+// the issue lists — runs of spaces and newlines (the \s+(?!\S) and \s*[\r\n]+ branches), digits
+// (\p{N} one at a time or {1,3}), contractions in every case ((?i:'s|…)), NFD accents (NFC),
+// CJK, emoji with joiners and modifiers (byte fallback, bytes split across pieces), special-token
+// text of each family (and near misses), a 300-character word — then each written case joined
+// with its neighbours, to reach `n` (at least 100 per tokenizer).
+export const DECODER_SPECIALS = [
+  '<|im_start|>', '<|im_end|>', '<|endoftext|>', '<|begin_of_text|>', '<|eot_id|>', '<|start_header_id|>',
+  '<bos>', '<eos>', '<start_of_turn>', '<end_of_turn>', '<s>', '</s>', '<unk>', '<pad>',
+];
+const DECODER_WRITTEN = [
+  ' ', '  ', '   x', 'x   ', 'a  b   c    d', ' leading', 'trailing ', '\n', '\n\n', 'a\nb', 'a \n b', 'a\n\n\nb',
+  'a\r\nb', 'line one\n  indented\n\ttabbed', '  \n  \n', 'x \t\n y', 'end.\n', '\n start',
+  '1', '12', '123', '1234', '12345678901', '3.14159', '1,000,000', 'v2.0.1', 'a1b22c333d4444', '٣٤٥ ١٢٣ ½ Ⅻ',
+  "don't", "DON'T", "Don'T", "I'm", "I'M", "we'll", "WE'LL", "they've", "THEY'VE", "you're", "she'd", "it's", "IT'S",
+  "'s 't 're 've 'm 'll 'd", "'S 'T 'RE 'VE 'M 'LL 'D", "'Twas the night, 'Tis 'SUP 'Sdeath 'DUNNO 'LLAMA", "rock 'n' roll", "''quoted''",
+  'cafe\u0301', 'nai\u0308ve', 'A\u030Angstro\u0308m', 'e\u0301e\u0301e\u0301', 'Ame\u0301lie Zu\u0308rich', 'o\u0308\u0301',
+  '東京は日本の首都です。', '北京大学', 'こんにちは世界', '한국어 텍스트', '中文，标点！', '日本語とEnglishの混在',
+  '😀', '👍🏽', '👨‍👩‍👧', '👩🏽‍💻 at work', '🇫🇷🇩🇪', '❤️‍🔥', '🏳️‍🌈', 'a😀b', '😀😀😀', 'emoji 🎉 party 🎊',
+  'x'.repeat(300), 'supercalifragilistic'.repeat(15), 'é'.repeat(300), '😀'.repeat(100), 'ab1'.repeat(100),
+  'Привет, мир!', 'Ελληνικά', 'مرحبا بالعالم', 'हिन्दी', 'ไทย', 'a\u00a0b', 'a\u3000b', 'zero\u200bwidth',
+  '▁already▁marked', 'Ġalready', '<0xE2>', '<0x41>', 'C++ foo_bar __init__ a->b a::b', 'http://example.com/a?b=c&d=e',
+  '...', '!!!???', '—–-', '“”‘’«»', '$3.50 €100 ¥2000', '#tag @user', '(a) [b] {c} <d>',
+  // words Llama 3's vocabulary holds whole that its merges would split (ignore_merges)
+  'sự hợp tác ngoài trời', 'chạy nhanh', 'dikkat edilmesi, kullanılmış', 'biểu diễn', 'اطلاعات بیشتر',
+  '<|im_start|', 'im_start|>', '<bo s>', '< bos>', '<BOS>', '<s >', '<|eot_id', '<start_of_turn',
+];
+export function decoderStrings(n = 160) {
+  const written = [...DECODER_WRITTEN];
+  for (const sp of DECODER_SPECIALS) written.push(sp, `${sp}Hello`, `say ${sp} twice ${sp}${sp}`, ` ${sp}\n`);
+  written.push('<|im_start|>user\nHi there!<|im_end|>\n<|im_start|>assistant\n', '<bos><start_of_turn>user\nHello<end_of_turn>\n',
+    '<s>[INST] Hello [/INST]', '<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nHi<|eot_id|>');
+  const out = [...written];
+  for (let i = 0; out.length < Math.max(n, written.length + 40); ++i)
+    out.push(written[i % written.length] + [' ', '\n', '', '  '][i % 4] + written[(i * 7 + 3) % written.length]);
+  return out;
+}
+
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop())) {
   for (const s of testStrings(Number(process.argv[2] || 2000))) console.log(JSON.stringify(s));
 }

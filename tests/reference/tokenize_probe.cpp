@@ -1,8 +1,9 @@
-// tokenize_probe.cpp — a test-only window on the checkpoint tokenizers (model/hf_tokenizer.h),
+// tokenize_probe.cpp — a test-only window on the checkpoint tokenizers (text/hf_tokenizer.h),
 // for the references that compare them with outside implementations (check_hf_tokenizers.mjs):
 //   tokenize_probe DIR [MODEL_TYPE]  <  one JSON array per line: ["text"] or ["text", "text2"]
 // loads DIR's tokenizer files (io/tokenizer_dir.h) and writes one JSON object per input line:
-//   {"ids": […], "tokens": […], "type_ids": […], "offsets": [[b, e], …], "special": […]}
+//   {"ids": […], "tokens": […], "type_ids": […], "offsets": [[b, e], …], "special": […],
+//    "decode": "the text of the ids, special tokens kept"}
 // or {"error": "message", "code": "…"} when encoding fails. A loading error goes to stderr
 // with exit status 1 (the bad-files checks read it there).
 #include <iostream>
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
       out["type_ids"] = e.type_ids;
       out["offsets"] = e.offsets;
       out["special"] = e.special;
+      out["decode"] = tok->decode(e.ids);
     } catch (const ew::Error& e) {
       out = {{"error", e.what()}, {"code", e.code}};
     }

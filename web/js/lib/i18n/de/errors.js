@@ -23,6 +23,7 @@ export default {
   'errors.tokenizer_file_missing': '{file} fehlt ({with} braucht diese Datei).',
   'errors.tokenizer_file_invalid': '{file}: {what}',
   'errors.tokenizer_unsupported': '{file}: {key} „{value}“ wird nicht unterstützt (unterstützt: {supported}).',
+  'errors.regex_too_slow': 'Ein regulärer Ausdruck des Tokenizers (tokenizer.json) braucht für diesen Text zu lange (mehr als 1.000.000 Schritte an einer Stelle).',
   'errors.token_id_out_of_range': 'Die Token-ID {id} ist nicht im Vokabular (0 … {size} − 1).',
   'errors.too_many_numbers': 'Dieses Modell würde etwa {millions} Millionen Zahlen aufzeichnen ({mb} MB); die Seite hört bei {limit} Millionen auf. Bitte weniger Schichten, ein kleineres d_model oder d_ff oder einen kürzeren Text wählen.',
   'errors.preset_weights_fallback': '„{title}“ bringt eigene Gewichte mit, die nicht zu {changed} passen ({error}). Umgestellt auf Gewichte aus dem Seed (Seed {seed}).',

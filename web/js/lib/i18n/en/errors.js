@@ -23,6 +23,7 @@ export default {
   'errors.tokenizer_file_missing': '{file} is missing ({with} needs it).',
   'errors.tokenizer_file_invalid': '{file}: {what}',
   'errors.tokenizer_unsupported': '{file}: {key} “{value}” is not supported (supported: {supported}).',
+  'errors.regex_too_slow': 'A regular expression of the tokenizer (tokenizer.json) takes too long on this text (more than 1,000,000 steps at one position).',
   'errors.token_id_out_of_range': 'Token id {id} is not in the vocabulary (0 … {size} − 1).',
   'errors.too_many_numbers': 'This model would record about {millions} million numbers ({mb} MB); the page stops at {limit} million. Use fewer layers, a smaller d_model or d_ff, or a shorter text.',
   'errors.preset_weights_fallback': '“{title}” gives its own weights, which do not fit {changed} ({error}). Switched to seeded weights (seed {seed}).',

@@ -1,5 +1,5 @@
 // vocab.cpp — the vocabulary lookup (vocab.h).
-#include "model/vocab.h"
+#include "text/vocab.h"
 
 #include <algorithm>
 

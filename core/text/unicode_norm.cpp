@@ -1,13 +1,13 @@
 // unicode_norm.cpp — NFD/NFC (UAX #15: full canonical decomposition, canonical ordering by
 // combining class, canonical composition of unblocked pairs; Hangul by its arithmetic), one
 // code point at a time lower-casing, and Mn removal, over code points that carry their span.
-#include "model/unicode_norm.h"
+#include "text/unicode_norm.h"
 
 #include <algorithm>
 #include <cstdint>
 
-#include "model/tokenizer.h"
-#include "model/unicode_data.h"
+#include "text/tokenizer.h"
+#include "text/unicode_data.h"
 
 namespace ew {
 

@@ -2,14 +2,16 @@
 // loader (hf_tokenizer_load.cpp) fills and the encoder (hf_tokenizer.cpp) follows. Internal to
 // those two; callers use hf_tokenizer.h.
 #pragma once
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
-#include "model/byte_bpe.h"
-#include "model/hf_tokenizer.h"
-#include "model/token_vocab.h"
-#include "model/wordpiece.h"
+#include "text/byte_bpe.h"
+#include "text/hf_tokenizer.h"
+#include "text/split_regex.h"
+#include "text/token_vocab.h"
+#include "text/wordpiece.h"
 
 namespace ew {
 
@@ -21,16 +23,24 @@ struct AddedToken {
   bool special = false, normalized = false, lstrip = false, rstrip = false, single_word = false;
 };
 
-enum class NormalizerKind { bert, nfc, nfd, lowercase, strip_accents };
+enum class NormalizerKind { bert, nfc, nfd, lowercase, strip_accents, prepend, replace };
 struct NormalizerStep {
-  NormalizerKind kind;
-  BertNormalizerOptions bert;  // for bert
+  NormalizerKind kind = NormalizerKind::bert;
+  BertNormalizerOptions bert;        // for bert
+  std::u32string text;               // prepend: what goes before a non-empty text; replace: the content
+  std::optional<SplitRegex> pattern;  // replace: what is replaced
 };
 
-enum class PreTokenizerKind { bert, byte_level, whitespace_split };
+// The Split pre-tokenizer's behaviours (what becomes of a match), as the library names them.
+enum class SplitBehavior { removed, isolated, merged_with_previous, merged_with_next, contiguous };
+
+enum class PreTokenizerKind { bert, byte_level, whitespace_split, split };
 struct PreTokenizerStep {
-  PreTokenizerKind kind;
+  PreTokenizerKind kind = PreTokenizerKind::bert;
   bool add_prefix_space = false, use_regex = true;  // byte_level
+  std::optional<SplitRegex> pattern;                // split
+  SplitBehavior behavior = SplitBehavior::isolated;
+  bool invert = false;
 };
 
 // One item of a post-processing template: a text (0: A, 1: B) or special tokens.
@@ -41,7 +51,15 @@ struct TemplateItem {
   int type_id = 0;
 };
 
-enum class DecoderKind { none, wordpiece, byte_level };
+enum class DecoderKind { none, wordpiece, byte_level, steps };
+
+// One decoder of a Sequence (Llama 2, Gemma: Replace ▁ → " ", ByteFallback, Fuse, Strip).
+enum class DecodeStepKind { replace, byte_fallback, fuse, strip, byte_level };
+struct DecodeStep {
+  DecodeStepKind kind;
+  std::string from, to;     // replace: a literal string
+  int strip_start = 0, strip_stop = 0;  // strip: how many `from` characters at each end
+};
 
 struct TokenizerSpec {
   HfTokenizerKind kind = HfTokenizerKind::wordpiece;
@@ -65,6 +83,7 @@ struct TokenizerSpec {
   std::vector<AddedToken> added;  // both flavours
   std::vector<TemplateItem> single, pair;
   DecoderKind decoder = DecoderKind::none;
+  std::vector<DecodeStep> decode_steps;  // DecoderKind::steps
   std::string decoder_prefix = "##";
   bool decoder_cleanup = true;
 

@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "model/token_vocab.h"
-#include "model/unicode_norm.h"
+#include "text/token_vocab.h"
+#include "text/unicode_norm.h"
 
 namespace ew {
 

@@ -3,7 +3,7 @@
 //   tokenize_whitespace = str.split(); tokenize_regex = re.findall(r'(\b\w+\b|[.,!?;])', s);
 //   bpe_train = get_vocab / get_stats / max(pairs, key=pairs.get) / merge_vocab.
 // Character classes come from the generated tables (unicode_tables.h).
-#include "model/tokenizer.h"
+#include "text/tokenizer.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include <unordered_map>
 
 #include "model/error.h"
-#include "model/unicode_tables.h"
+#include "text/unicode_tables.h"
 
 namespace ew {
 

@@ -1,11 +1,12 @@
 // byte_bpe.cpp — GPT-2's pre-tokenizer regex by hand, the byte-to-Unicode map and merges by
 // rank (see byte_bpe.h).
-#include "model/byte_bpe.h"
+#include "text/byte_bpe.h"
 
 #include <array>
-#include <climits>
+#include <functional>
+#include <queue>
 
-#include "model/unicode_data.h"
+#include "text/unicode_data.h"
 
 namespace ew {
 
@@ -130,44 +131,90 @@ std::string utf8_lossy(std::string_view s) {
   return out;
 }
 
-void ByteBpe::encode_word(const SpanText& word, int first, int last, std::vector<Piece>& out) const {
-  // The word's bytes, each with the index of the code point it belongs to.
-  std::vector<int> ids, char_of;  // one symbol per byte at first
-  std::string utf8;
+// A word's symbols as a linked list over their first positions; merged symbols die.
+struct BpeSymbols {
+  std::vector<int> id, first, last, prev, next;  // last: one past the symbol's last code point
+  void push(int token, int a, int b) {
+    const int k = static_cast<int>(id.size());
+    id.push_back(token), first.push_back(a), last.push_back(b);
+    prev.push_back(k - 1), next.push_back(-1);
+    if (k > 0) next[static_cast<std::size_t>(k - 1)] = k;
+  }
+};
+
+namespace {
+
+// A candidate merge: rank first, then the leftmost position (the library's Merge ordering).
+struct Candidate {
+  int rank, pos, left, right, merged;
+  bool operator>(const Candidate& o) const { return rank != o.rank ? rank > o.rank : pos > o.pos; }
+};
+
+}  // namespace
+
+// The word's first symbols: byte-level, one per UTF-8 byte; else one per code point, unknown
+// ones by byte fallback or the unknown token. Each spans code points [first, last) of `word`.
+void ByteBpe::initial_symbols(const SpanText& word, int first, int last, std::string& utf8, BpeSymbols& sy) const {
   for (int c = first; c < last; ++c) {
     const std::size_t before = utf8.size();
-    append_utf8(utf8, word[c].cp);
-    for (std::size_t k = before; k < utf8.size(); ++k) {
-      ids.push_back(byte_id[static_cast<unsigned char>(utf8[k])]);
-      char_of.push_back(c);
+    append_utf8(utf8, word[static_cast<std::size_t>(c)].cp);
+    const std::string_view ch(utf8.data() + before, utf8.size() - before);
+    if (byte_level) {
+      for (unsigned char b : ch) sy.push(byte_id[b], c, c + 1);
+      continue;
+    }
+    const int id = vocab->id(std::string(ch));
+    if (id >= 0) {
+      sy.push(id, c, c + 1);
+      continue;
+    }
+    bool all = byte_fallback;
+    for (unsigned char b : ch) all = all && byte_id[b] >= 0;
+    if (all) {
+      for (unsigned char b : ch) sy.push(byte_id[b], c, c + 1);
+    } else if (unk_id >= 0) {
+      if (fuse_unk && !sy.id.empty() && sy.id.back() == unk_id) sy.last.back() = c + 1;
+      else sy.push(unk_id, c, c + 1);
     }
   }
-  std::vector<int> starts(ids.size());  // first byte of each symbol
-  for (std::size_t k = 0; k < starts.size(); ++k) starts[k] = static_cast<int>(k);
-  if (ignore_merges) {
-    const int whole = vocab->id(bytes_to_symbols(utf8));
-    if (whole >= 0) ids = {whole}, starts = {0};
+}
+
+void ByteBpe::encode_word(const SpanText& word, int first, int last, std::vector<Piece>& out) const {
+  std::string utf8;
+  BpeSymbols sy;
+  initial_symbols(word, first, last, utf8, sy);
+  const int whole = ignore_merges ? vocab->id(byte_level ? bytes_to_symbols(utf8) : utf8) : -1;
+  if (whole >= 0) {
+    out.push_back({whole, vocab->tokens[static_cast<std::size_t>(whole)], word[static_cast<std::size_t>(first)].begin,
+                   word[static_cast<std::size_t>(last - 1)].end});
+    return;
   }
-  while (ids.size() > 1) {
-    int best = INT_MAX, best_id = -1;
-    std::uint64_t best_key = 0;
-    for (std::size_t k = 0; k + 1 < ids.size(); ++k) {
-      const auto it = merges.find(key(ids[k], ids[k + 1]));
-      if (it != merges.end() && it->second.rank < best) best = it->second.rank, best_id = it->second.id, best_key = it->first;
-    }
-    if (best_id < 0) break;
-    std::size_t w = 0;  // merge every occurrence of the pair, left to right
-    for (std::size_t k = 0; k < ids.size(); ++k, ++w) {
-      ids[w] = ids[k], starts[w] = starts[k];
-      if (k + 1 < ids.size() && key(ids[k], ids[k + 1]) == best_key) ids[w] = best_id, ++k;
-    }
-    ids.resize(w), starts.resize(w);
+  std::priority_queue<Candidate, std::vector<Candidate>, std::greater<Candidate>> heap;
+  auto consider = [&](int k) {  // the pair (k, next of k), if it merges
+    if (k < 0 || sy.next[static_cast<std::size_t>(k)] < 0) return;
+    const int r = sy.next[static_cast<std::size_t>(k)];
+    const auto it = merges.find(key(sy.id[static_cast<std::size_t>(k)], sy.id[static_cast<std::size_t>(r)]));
+    if (it != merges.end())
+      heap.push({it->second.rank, k, sy.id[static_cast<std::size_t>(k)], sy.id[static_cast<std::size_t>(r)], it->second.id});
+  };
+  for (int k = 0; k < static_cast<int>(sy.id.size()); ++k) consider(k);
+  std::vector<char> dead(sy.id.size(), 0);
+  while (!heap.empty()) {
+    const Candidate c = heap.top();
+    heap.pop();
+    const auto k = static_cast<std::size_t>(c.pos);
+    const int r = sy.next[k];
+    if (dead[k] || r < 0 || sy.id[k] != c.left || sy.id[static_cast<std::size_t>(r)] != c.right) continue;  // stale
+    const auto rr = static_cast<std::size_t>(r);
+    sy.id[k] = c.merged, sy.last[k] = sy.last[rr], sy.next[k] = sy.next[rr], dead[rr] = 1;
+    if (sy.next[k] >= 0) sy.prev[static_cast<std::size_t>(sy.next[k])] = c.pos;
+    consider(sy.prev[k]);
+    consider(c.pos);
   }
-  for (std::size_t k = 0; k < ids.size(); ++k) {
-    const int b0 = starts[k];
-    const int b1 = k + 1 < ids.size() ? starts[k + 1] : static_cast<int>(char_of.size());
-    out.push_back({ids[k], vocab->tokens[static_cast<std::size_t>(ids[k])], word[char_of[b0]].begin,
-                   word[char_of[b1 - 1]].end});
+  for (std::size_t k = 0; k < sy.id.size(); ++k) {
+    if (dead[k]) continue;
+    out.push_back({sy.id[k], vocab->tokens[static_cast<std::size_t>(sy.id[k])],
+                   word[static_cast<std::size_t>(sy.first[k])].begin, word[static_cast<std::size_t>(sy.last[k] - 1)].end});
   }
 }
 

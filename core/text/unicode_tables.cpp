@@ -3,7 +3,7 @@
 // Regenerate: /usr/bin/python3 scripts/gen_unicode_tables.py (--check to verify).
 // word  = str.isalnum() or "_" (Python 3 re's \w on str); space = str.isspace().
 // Sorted, disjoint, inclusive code point ranges, looked up by binary search.
-#include "model/unicode_tables.h"
+#include "text/unicode_tables.h"
 
 #include <algorithm>
 #include <cstddef>

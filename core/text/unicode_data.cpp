@@ -3,7 +3,7 @@
 // Regenerate: /usr/bin/python3 scripts/gen_unicode_data.py (--check to verify).
 // General categories, canonical combining classes, full canonical decompositions, primary
 // composites, str.lower() and White_Space, as sorted tables looked up by binary search.
-#include "model/unicode_data.h"
+#include "text/unicode_data.h"
 
 #include <algorithm>
 #include <cstddef>

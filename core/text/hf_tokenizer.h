@@ -1,25 +1,33 @@
-// hf_tokenizer.h — the tokenizer of a real checkpoint (BERT, DistilBERT, GPT-2), built from the
-// contents of its files, encoding exactly as the checkpoint's own tokenizer does:
+// hf_tokenizer.h — the tokenizer of a real checkpoint (BERT, DistilBERT, GPT-2, and the modern
+// decoders: Qwen2.5/3, Llama 3, SmolLM2, Llama 2/TinyLlama, Gemma 3), built from the contents of
+// its files, encoding exactly as the checkpoint's own tokenizer does:
 //   tokenizer.json                 — as the tokenizers library (Rust) reads it: normalizer
 //                                    BertNormalizer / NFC / NFD / Lowercase / StripAccents /
-//                                    Sequence; pre_tokenizer BertPreTokenizer / ByteLevel /
-//                                    WhitespaceSplit / Sequence; model WordPiece or BPE;
-//                                    post_processor TemplateProcessing / BertProcessing /
-//                                    ByteLevel / Sequence; decoder WordPiece / ByteLevel;
+//                                    Prepend / Replace / Sequence; pre_tokenizer BertPreTokenizer /
+//                                    ByteLevel / WhitespaceSplit / Split (a String or a regex of
+//                                    split_regex.h's subset, every behaviour, invert) / Sequence;
+//                                    model WordPiece or BPE (byte-level with ByteLevel; else over
+//                                    code points with byte_fallback "<0x..>", unk_token, fuse_unk;
+//                                    ignore_merges); post_processor TemplateProcessing /
+//                                    BertProcessing / ByteLevel / Sequence; decoder WordPiece /
+//                                    ByteLevel / Replace / ByteFallback / Fuse / Strip / Sequence;
 //                                    added_tokens (lstrip, rstrip, single_word, normalized)
 //   vocab.txt (+ tokenizer_config.json) — as transformers' BertTokenizer: do_lower_case
 //                                    (default true: a vocab.txt alone is uncased),
 //                                    strip_accents, tokenize_chinese_chars, never_split,
 //                                    do_basic_tokenize, the special tokens' names
 //   vocab.json + merges.txt        — as transformers' GPT2Tokenizer (GPT-2's encoder.py)
-// Special tokens written in the text ("[MASK]", "[SEP]", "<|endoftext|>", added tokens) are
-// those tokens, matched before normalisation (leftmost, longest), as the checkpoints' own do.
-// BERT adds [CLS] A [SEP] (B [SEP]) with token types 0…0 1…1; GPT-2 adds nothing.
+// Special tokens written in the text ("[MASK]", "<|im_start|>", "<bos>", added tokens) are those
+// tokens, matched before normalisation (leftmost, longest), as the checkpoints' own do; the
+// text between them is normalised piece by piece (Llama 2's Prepend ▁ starts each piece).
+// BERT adds [CLS] A [SEP] (B [SEP]) with token types 0…0 1…1; Llama 2 and Gemma add their BOS by
+// the template; GPT-2, Qwen and this Llama 3 file (a ByteLevel post-processor) add nothing.
 //
 // Not here: reading files (the caller passes their contents); truncation and padding (the
 // files' "truncation"/"padding" settings are ignored); offsets trimmed of spaces (ByteLevel's
-// trim_offsets: a "Ġthe" covers its space); tokenizers other than WordPiece and byte-level BPE
-// (SentencePiece, Unigram: an error names what the file asks for).
+// trim_offsets: a "Ġthe" covers its space); transformers' Python-side extras (LlamaTokenizer's
+// legacy=false rewrite, clean_up_tokenization_spaces); Unigram and WordLevel models, Metaspace,
+// Precompiled and other components (an error names the key and what the file asks for).
 #pragma once
 #include <memory>
 #include <string>
@@ -39,7 +47,9 @@ struct TokenizerFiles {
   std::string merges_txt;
 };
 
-enum class HfTokenizerKind { wordpiece, byte_bpe };
+// byte_bpe: BPE over bytes (GPT-2, Qwen, Llama 3, SmolLM2: "Ġthe"); bpe: BPE over code points
+// with "▁" for a space and byte fallback (SentencePiece-style: Llama 2, Gemma: "▁the", "<0xE2>").
+enum class HfTokenizerKind { wordpiece, byte_bpe, bpe };
 
 struct HfEncoding {
   std::vector<int> ids;
@@ -48,7 +58,11 @@ struct HfEncoding {
   std::vector<unsigned char> special;  // 1: a special token ([CLS], [SEP], [MASK], <|endoftext|>)
   std::vector<int> sequence;           // which text it came from: 0, 1; -1 for one the template adds
   // [begin, end) in code points of its own text (Python's str indices); (0, 0) when added.
-  // A piece that is part of a character (a byte of an emoji) covers the whole character.
+  // A piece that is part of a character covers the whole character: the byte-fallback pieces
+  // of "€" (<0xE2> <0x82> <0xAC>) or the byte-level pieces of an emoji all have its offsets, so
+  // consecutive pieces with equal offsets are one character, and the page groups them into it
+  // (the pieces keep the vocabulary's spelling: "Ġthe", "▁the", "<0xE2>"). A "▁" that Prepend
+  // or Replace wrote covers the character it stands before / for.
   std::vector<std::pair<int, int>> offsets;
   std::size_t size() const { return ids.size(); }
 };
@@ -93,11 +107,11 @@ class HfTokenizer {
 
 // How the page shows a piece: `text` readable (a byte-level piece decoded — its leading space
 // shown as "·", a newline as "↵", a tab as "→", bytes that are part of a character as <F0 9F>;
-// a WordPiece continuation without its "##"), and what the piece's mark means, as a code for
-// the page's message catalog and in English:
+// a "▁" as "·", a byte-fallback "<0xE2>" as <E2>; a WordPiece continuation without its "##"),
+// and what the piece's mark means, as a code for the page's message catalog and in English:
 //   "continues"   ##ing — continues the word before it, no space between
 //   "word_start"  a WordPiece piece that starts a word
-//   "space_before" Ġthe — Ġ stands for a space before the piece
+//   "space_before" Ġthe, ▁the — Ġ or ▁ stands for a space before the piece
 //   "no_space"    a byte-level piece that joins the one before it without a space
 //   "bytes"       some bytes of a character the vocabulary splits (an emoji's)
 //   "special"     a special token ([CLS], [SEP], <|endoftext|>)

@@ -1,17 +1,51 @@
 // hf_tokenizer.cpp — encoding and decoding with a loaded TokenizerSpec (hf_tokenizer.h):
 // special tokens split off the text, then the flavour's normalisation, pre-tokenization and
 // model, then the post-processing template ([CLS] A [SEP] B [SEP]).
-#include "model/hf_tokenizer.h"
+#include "text/hf_tokenizer.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <unordered_map>
 
 #include "model/error.h"
-#include "model/hf_tokenizer_spec.h"
-#include "model/unicode_data.h"
-#include "model/unicode_tables.h"
+#include "text/hf_tokenizer_spec.h"
+#include "text/unicode_data.h"
+#include "text/unicode_tables.h"
 
 namespace ew {
+
+namespace {
+
+std::u32string code_points(const SpanText& t) {
+  std::u32string u;
+  u.reserve(t.size());
+  for (const SpanChar& c : t) u += c.cp;
+  return u;
+}
+
+// Replace: each match becomes the content, every character of which covers the whole match.
+SpanText replace_matches(const SpanText& t, const SplitRegex& pattern, const std::u32string& content) {
+  SpanText out;
+  std::size_t done = 0;
+  for (const auto& [a, b] : pattern.find_all(code_points(t))) {
+    out.insert(out.end(), t.begin() + static_cast<std::ptrdiff_t>(done), t.begin() + a);
+    for (char32_t c : content) out.push_back({c, t[static_cast<std::size_t>(a)].begin, t[static_cast<std::size_t>(b - 1)].end});
+    done = static_cast<std::size_t>(b);
+  }
+  out.insert(out.end(), t.begin() + static_cast<std::ptrdiff_t>(done), t.end());
+  return out;
+}
+
+// Prepend: before a non-empty text, covering its first character.
+SpanText prepend(const SpanText& t, const std::u32string& text) {
+  if (t.empty()) return t;
+  SpanText out;
+  for (char32_t c : text) out.push_back({c, t.front().begin, t.front().end});
+  out.insert(out.end(), t.begin(), t.end());
+  return out;
+}
+
+}  // namespace
 
 SpanText run_normalizers(const TokenizerSpec& s, const SpanText& t) {
   SpanText out = t;
@@ -22,6 +56,8 @@ SpanText run_normalizers(const TokenizerSpec& s, const SpanText& t) {
       case NormalizerKind::nfd: out = nfd(out); break;
       case NormalizerKind::lowercase: out = lowercase(out); break;
       case NormalizerKind::strip_accents: out = drop_nonspacing_marks(out); break;
+      case NormalizerKind::prepend: out = prepend(out, n.text); break;
+      case NormalizerKind::replace: out = replace_matches(out, *n.pattern, n.text); break;
     }
   }
   return out;
@@ -103,6 +139,42 @@ SpanText lower_except(const SpanText& t, const std::vector<std::u32string>& keep
   return out;
 }
 
+// The library's Split: the text cut at the pattern's matches, each match then kept on its own,
+// removed, or merged with its neighbour (SplitDelimiterBehavior); invert swaps match and gap.
+void split_word(const PreTokenizerStep& p, const SpanText& w, std::vector<SpanText>& out) {
+  struct Range {
+    int a, b;
+    bool match;
+  };
+  std::vector<Range> ranges;
+  int done = 0;
+  for (const auto& [a, b] : p.pattern->find_all(code_points(w))) {
+    if (done < a) ranges.push_back({done, a, p.invert});
+    ranges.push_back({a, b, !p.invert});
+    done = b;
+  }
+  if (done < static_cast<int>(w.size())) ranges.push_back({done, static_cast<int>(w.size()), p.invert});
+  std::vector<Range> pieces;
+  const bool backwards = p.behavior == SplitBehavior::merged_with_next;
+  bool previous = false;  // the last range seen was a match
+  for (std::size_t k = 0; k < ranges.size(); ++k) {
+    const Range r = ranges[backwards ? ranges.size() - 1 - k : k];
+    bool join = false;
+    switch (p.behavior) {
+      case SplitBehavior::removed: if (r.match) continue; break;
+      case SplitBehavior::isolated: break;
+      case SplitBehavior::merged_with_previous: case SplitBehavior::merged_with_next: join = r.match && !previous; break;
+      case SplitBehavior::contiguous: join = r.match == previous; break;
+    }
+    previous = r.match;
+    if (join && !pieces.empty()) (backwards ? pieces.back().a : pieces.back().b) = backwards ? r.a : r.b;
+    else pieces.push_back(r);
+  }
+  if (backwards) std::reverse(pieces.begin(), pieces.end());
+  for (const Range& r : pieces)
+    if (r.a < r.b) out.push_back(slice(w, static_cast<std::size_t>(r.a), static_cast<std::size_t>(r.b)));
+}
+
 std::vector<SpanText> run_pre_tokenizers(const TokenizerSpec& s, const SpanText& t) {
   std::vector<SpanText> words = {t};
   for (const PreTokenizerStep& p : s.pre_tokenizers) {
@@ -111,6 +183,8 @@ std::vector<SpanText> run_pre_tokenizers(const TokenizerSpec& s, const SpanText&
       if (w.empty()) continue;
       if (p.kind == PreTokenizerKind::bert) {
         for (SpanText& x : bert_pre_tokenize(w)) next.push_back(std::move(x));
+      } else if (p.kind == PreTokenizerKind::split) {
+        split_word(p, w, next);
       } else if (p.kind == PreTokenizerKind::whitespace_split) {
         SpanText cur;
         for (const SpanChar& c : w) {
@@ -134,7 +208,7 @@ std::vector<SpanText> run_pre_tokenizers(const TokenizerSpec& s, const SpanText&
 
 void model_pieces(const TokenizerSpec& s, const SpanText& word, std::vector<Piece>& out) {
   if (s.kind == HfTokenizerKind::wordpiece) s.wordpiece.encode_word(word, out);
-  else s.bpe.encode_word(word, 0, static_cast<int>(word.size()), out);
+  else if (!word.empty()) s.bpe.encode_word(word, 0, static_cast<int>(word.size()), out);
 }
 
 // The pieces of one text segment (no added tokens in it).
@@ -249,6 +323,82 @@ std::string decode_wordpiece(const TokenizerSpec& s, const std::vector<std::stri
   return out;
 }
 
+// "<0xE2>" → 0xE2; -1 for any other token (the library's ByteFallback test).
+int fallback_byte(const std::string& t) {
+  if (t.size() != 6 || t.compare(0, 3, "<0x") != 0 || t[5] != '>') return -1;
+  int v = 0;
+  for (int k = 3; k < 5; ++k) {
+    const char c = t[static_cast<std::size_t>(k)];
+    const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+// ByteFallback: runs of byte tokens become their UTF-8 text, or one U+FFFD per byte if invalid.
+std::vector<std::string> fuse_bytes(const std::vector<std::string>& toks) {
+  std::vector<std::string> out;
+  std::string bytes;
+  auto flush = [&] {
+    if (bytes.empty()) return;
+    if (utf8_lossy(bytes) == bytes) out.push_back(bytes);
+    else for (std::size_t k = 0; k < bytes.size(); ++k) out.push_back("\xEF\xBF\xBD");
+    bytes.clear();
+  };
+  for (const std::string& t : toks) {
+    const int b = fallback_byte(t);
+    if (b >= 0) {
+      bytes += static_cast<char>(b);
+      continue;
+    }
+    flush();
+    out.push_back(t);
+  }
+  flush();
+  return out;
+}
+
+// Strip: up to `start` copies of the character c at the front and `stop` at the back.
+std::string strip_chars(std::string t, const std::string& c, int start, int stop) {
+  for (int k = 0; k < start && t.compare(0, c.size(), c) == 0; ++k) t.erase(0, c.size());
+  for (int k = 0; k < stop && t.size() >= c.size() && t.compare(t.size() - c.size(), c.size(), c) == 0; ++k)
+    t.erase(t.size() - c.size());
+  return t;
+}
+
+// A Sequence of decoders, each over the list of token strings, then joined (decode_chain).
+std::string decode_steps(const TokenizerSpec& s, std::vector<std::string> toks) {
+  for (const DecodeStep& d : s.decode_steps) {
+    switch (d.kind) {
+      case DecodeStepKind::replace:
+        for (std::string& t : toks)
+          for (std::size_t at = t.find(d.from); at != std::string::npos; at = t.find(d.from, at + d.to.size()))
+            t.replace(at, d.from.size(), d.to);
+        break;
+      case DecodeStepKind::byte_fallback: toks = fuse_bytes(toks); break;
+      case DecodeStepKind::fuse: {
+        std::string all;
+        for (const std::string& t : toks) all += t;
+        toks = {all};
+        break;
+      }
+      case DecodeStepKind::strip:
+        for (std::string& t : toks) t = strip_chars(t, d.from, d.strip_start, d.strip_stop);
+        break;
+      case DecodeStepKind::byte_level: {
+        std::string bytes;
+        for (const std::string& t : toks) bytes += symbols_to_bytes(t);
+        toks = {utf8_lossy(bytes)};
+        break;
+      }
+    }
+  }
+  std::string out;
+  for (const std::string& t : toks) out += t;
+  return out;
+}
+
 }  // namespace
 
 HfTokenizer::HfTokenizer(std::unique_ptr<TokenizerSpec> spec) : spec_(std::move(spec)) {}
@@ -287,6 +437,7 @@ std::string HfTokenizer::decode(const std::vector<int>& ids, bool skip_special_t
       return utf8_lossy(bytes);
     }
     case DecoderKind::wordpiece: return decode_wordpiece(*spec_, toks);
+    case DecoderKind::steps: return decode_steps(*spec_, toks);
     case DecoderKind::none: break;
   }
   std::string out;
@@ -316,7 +467,16 @@ PieceNote piece_note(std::string_view piece, HfTokenizerKind kind, bool special)
       return {std::string(piece.substr(2)), "continues", "## means: continues the word before it, with no space between"};
     return {std::string(piece), "word_start", "starts a word"};
   }
-  const std::string bytes = symbols_to_bytes(piece);
+  std::string bytes;
+  if (kind == HfTokenizerKind::byte_bpe) {
+    bytes = symbols_to_bytes(piece);
+  } else if (fallback_byte(std::string(piece)) >= 0) {
+    bytes = std::string(1, static_cast<char>(fallback_byte(std::string(piece))));
+  } else {  // ▁ stands for a space
+    bytes = std::string(piece);
+    for (std::size_t at = bytes.find("\xE2\x96\x81"); at != std::string::npos; at = bytes.find("\xE2\x96\x81", at + 1))
+      bytes.replace(at, 3, " ");
+  }
   if (utf8_lossy(bytes) != bytes) {  // some bytes of a character the vocabulary splits
     std::string hex = "<";
     for (std::size_t i = 0; i < bytes.size(); ++i) {
@@ -333,6 +493,8 @@ PieceNote piece_note(std::string_view piece, HfTokenizerKind kind, bool special)
     else if (c.cp == '\t') text += "\xE2\x86\x92";  // →
     else append_utf8(text, c.cp);
   }
+  if (!bytes.empty() && bytes[0] == ' ' && kind == HfTokenizerKind::bpe)
+    return {text, "space_before", "\xE2\x96\x81 stands for a space before the piece (shown as \xC2\xB7): \xE2\x96\x81the is \" the\""};
   if (!bytes.empty() && bytes[0] == ' ')
     return {text, "space_before", "\xC4\xA0 stands for a space before the piece (shown as \xC2\xB7): \xC4\xA0the is \" the\""};
   return {text, "no_space", "joins the piece before it with no space between"};

@@ -2,13 +2,14 @@
 // TokenizerSpec: tokenizer.json as the tokenizers library does, vocab.txt (+
 // tokenizer_config.json) as BertTokenizer, vocab.json + merges.txt as GPT2Tokenizer. Every
 // error names the file and what in it is wrong.
+#include <algorithm>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
 
 #include "model/error.h"
-#include "model/hf_tokenizer_spec.h"
-#include "model/tokenizer.h"
+#include "text/hf_tokenizer_spec.h"
+#include "text/tokenizer.h"
 
 namespace ew {
 
@@ -75,6 +76,8 @@ void check_id(const std::string& file, const std::string& what, long long id) {
 // {"token": id, …} → vocab; two tokens with one id is an error.
 void read_vocab_object(const std::string& file, const json& v, const std::string& path, TokenVocab& vocab) {
   if (!v.is_object()) invalid(file, path + " is not an object of token → id");
+  vocab.ids.reserve(vocab.ids.size() + v.size());  // Gemma's 262,144: no rehashing on the way
+  vocab.tokens.reserve(v.size());
   for (auto it = v.begin(); it != v.end(); ++it) {
     if (!it.value().is_number_integer()) invalid(file, path + "[\"" + it.key() + "\"] is not an integer id");
     const long long id = it.value().get<long long>();
@@ -124,6 +127,18 @@ void finish_byte_bpe(const std::string& file, TokenizerSpec& s) {
   s.decoder = DecoderKind::byte_level;
 }
 
+// BPE over code points (SentencePiece-style): the byte-fallback tokens "<0x00>" … "<0xFF>".
+void finish_piece_bpe(TokenizerSpec& s) {
+  s.kind = HfTokenizerKind::bpe;
+  s.bpe.vocab = &s.vocab;
+  s.bpe.byte_level = false;
+  for (int b = 0; b < 256; ++b) {
+    char name[8];
+    std::snprintf(name, sizeof name, "<0x%02X>", b);
+    s.bpe.byte_id[b] = s.vocab.id(name);
+  }
+}
+
 // ---- tokenizer.json -------------------------------------------------------------------------
 const char* const kJson = "tokenizer.json";
 
@@ -131,6 +146,24 @@ std::string type_of(const json& j, const std::string& path) {
   const auto it = j.find("type");
   if (it == j.end() || !it->is_string()) invalid(kJson, path + " has no \"type\"");
   return it->get<std::string>();
+}
+
+// {"String": "…"} or {"Regex": "…"} → a matcher; a regex beyond split_regex.h's subset is
+// refused naming the key and what in it is unsupported.
+SplitRegex read_pattern(const json& j, const std::string& path) {
+  const auto it = j.find("pattern");
+  if (it == j.end() || !it->is_object()) invalid(kJson, path + ".pattern is missing or not an object");
+  if (it->contains("String")) return SplitRegex::literal(get_string(kJson, *it, path + ".pattern.", "String", ""));
+  const std::string re = get_string(kJson, *it, path + ".pattern.", "Regex", "");
+  if (!it->contains("Regex")) invalid(kJson, path + ".pattern has neither String nor Regex");
+  try {
+    return SplitRegex::compile(re);
+  } catch (const Error& e) {
+    std::string what = e.what();
+    for (const auto& [k, v] : e.params)
+      if (k == "what") what = v;
+    unsupported(kJson, path + ".pattern.Regex", re, "regexes without " + what);
+  }
 }
 
 void read_normalizer(const json& j, const std::string& path, TokenizerSpec& s) {
@@ -143,7 +176,7 @@ void read_normalizer(const json& j, const std::string& path, TokenizerSpec& s) {
     for (std::size_t i = 0; i < it->size(); ++i) read_normalizer((*it)[i], path + ".normalizers[" + std::to_string(i) + "]", s);
     return;
   }
-  NormalizerStep step{NormalizerKind::bert, {}};
+  NormalizerStep step;
   if (type == "BertNormalizer") {
     step.bert.clean_text = get_bool(kJson, j, path + ".", "clean_text", true);
     step.bert.handle_chinese_chars = get_bool(kJson, j, path + ".", "handle_chinese_chars", true);
@@ -158,8 +191,15 @@ void read_normalizer(const json& j, const std::string& path, TokenizerSpec& s) {
     step.kind = NormalizerKind::lowercase;
   } else if (type == "StripAccents") {
     step.kind = NormalizerKind::strip_accents;
+  } else if (type == "Prepend") {
+    step.kind = NormalizerKind::prepend;
+    step.text = to_u32(get_string(kJson, j, path + ".", "prepend", ""));
+  } else if (type == "Replace") {
+    step.kind = NormalizerKind::replace;
+    step.pattern = read_pattern(j, path);
+    step.text = to_u32(get_string(kJson, j, path + ".", "content", ""));
   } else {
-    unsupported(kJson, path + ".type", type, "BertNormalizer, NFC, NFD, Lowercase, StripAccents, Sequence");
+    unsupported(kJson, path + ".type", type, "BertNormalizer, NFC, NFD, Lowercase, StripAccents, Prepend, Replace, Sequence");
   }
   s.normalizers.push_back(step);
 }
@@ -175,7 +215,7 @@ void read_pre_tokenizer(const json& j, const std::string& path, TokenizerSpec& s
       read_pre_tokenizer((*it)[i], path + ".pretokenizers[" + std::to_string(i) + "]", s);
     return;
   }
-  PreTokenizerStep step{PreTokenizerKind::bert};
+  PreTokenizerStep step;
   if (type == "BertPreTokenizer") {
   } else if (type == "WhitespaceSplit") {
     step.kind = PreTokenizerKind::whitespace_split;
@@ -183,8 +223,21 @@ void read_pre_tokenizer(const json& j, const std::string& path, TokenizerSpec& s
     step.kind = PreTokenizerKind::byte_level;
     step.add_prefix_space = get_bool(kJson, j, path + ".", "add_prefix_space", true);
     step.use_regex = get_bool(kJson, j, path + ".", "use_regex", true);
+  } else if (type == "Split") {
+    step.kind = PreTokenizerKind::split;
+    step.pattern = read_pattern(j, path);
+    step.invert = get_bool(kJson, j, path + ".", "invert", false);
+    static const std::pair<const char*, SplitBehavior> kBehaviors[] = {
+        {"Removed", SplitBehavior::removed}, {"Isolated", SplitBehavior::isolated},
+        {"MergedWithPrevious", SplitBehavior::merged_with_previous}, {"MergedWithNext", SplitBehavior::merged_with_next},
+        {"Contiguous", SplitBehavior::contiguous}};
+    const std::string b = get_string(kJson, j, path + ".", "behavior", "");
+    bool known = false;
+    for (const auto& [name, value] : kBehaviors)
+      if (b == name) step.behavior = value, known = true;
+    if (!known) unsupported(kJson, path + ".behavior", b, "Removed, Isolated, MergedWithPrevious, MergedWithNext, Contiguous");
   } else {
-    unsupported(kJson, path + ".type", type, "BertPreTokenizer, ByteLevel, WhitespaceSplit, Sequence");
+    unsupported(kJson, path + ".type", type, "BertPreTokenizer, ByteLevel, WhitespaceSplit, Split, Sequence");
   }
   s.pre_tokenizers.push_back(step);
 }
@@ -265,10 +318,49 @@ void read_post_processor(const json& j, const std::string& path, TokenizerSpec& 
   }
 }
 
+// One decoder of a Sequence: Replace (a String), ByteFallback, Fuse, Strip, ByteLevel.
+DecodeStep read_decode_step(const json& d, const std::string& path) {
+  if (!d.is_object()) invalid(kJson, path + " is not an object");
+  const std::string type = type_of(d, path);
+  DecodeStep step{DecodeStepKind::fuse, "", "", 0, 0};
+  if (type == "Replace") {
+    step.kind = DecodeStepKind::replace;
+    const auto p = d.find("pattern");
+    if (p == d.end() || !p->is_object() || !p->contains("String"))
+      unsupported(kJson, path + ".pattern", p == d.end() ? "null" : p->dump(), "{\"String\": …}");
+    step.from = get_string(kJson, *p, path + ".pattern.", "String", "");
+    step.to = get_string(kJson, d, path + ".", "content", "");
+    if (step.from.empty()) invalid(kJson, path + ".pattern.String is empty");
+  } else if (type == "ByteFallback") {
+    step.kind = DecodeStepKind::byte_fallback;
+  } else if (type == "Fuse") {
+    step.kind = DecodeStepKind::fuse;
+  } else if (type == "Strip") {
+    step.kind = DecodeStepKind::strip;
+    step.from = get_string(kJson, d, path + ".", "content", " ");
+    if (span_text(step.from).size() != 1) invalid(kJson, path + ".content is not one character");
+    step.strip_start = static_cast<int>(std::min<long long>(std::max<long long>(get_int(kJson, d, path + ".", "start", 0), 0), 1 << 20));
+    step.strip_stop = static_cast<int>(std::min<long long>(std::max<long long>(get_int(kJson, d, path + ".", "stop", 0), 0), 1 << 20));
+  } else if (type == "ByteLevel") {
+    step.kind = DecodeStepKind::byte_level;
+  } else {
+    unsupported(kJson, path + ".type", type, "Replace, ByteFallback, Fuse, Strip, ByteLevel");
+  }
+  return step;
+}
+
 void read_decoder(const json& j, TokenizerSpec& s) {
   if (j.is_null()) return;
   if (!j.is_object()) invalid(kJson, "decoder is not an object");
   const std::string type = type_of(j, "decoder");
+  if (type == "Sequence") {
+    const auto it = j.find("decoders");
+    if (it == j.end() || !it->is_array()) invalid(kJson, "decoder.decoders is missing or not a list");
+    s.decoder = DecoderKind::steps;
+    for (std::size_t i = 0; i < it->size(); ++i)
+      s.decode_steps.push_back(read_decode_step((*it)[i], "decoder.decoders[" + std::to_string(i) + "]"));
+    return;
+  }
   if (type == "WordPiece") {
     s.decoder = DecoderKind::wordpiece;
     s.decoder_prefix = get_string(kJson, j, "decoder.", "prefix", "##");
@@ -276,7 +368,8 @@ void read_decoder(const json& j, TokenizerSpec& s) {
   } else if (type == "ByteLevel") {
     s.decoder = DecoderKind::byte_level;
   } else {
-    unsupported(kJson, "decoder.type", type, "WordPiece, ByteLevel");
+    s.decoder = DecoderKind::steps;
+    s.decode_steps.push_back(read_decode_step(j, "decoder"));
   }
 }
 
@@ -303,8 +396,14 @@ void read_model(const json& m, TokenizerSpec& s) {
     if (!v.empty()) unsupported(kJson, std::string("model.") + key, v, "null with a byte-level BPE");
   }
   s.bpe.ignore_merges = get_bool(kJson, m, "model.", "ignore_merges", false);
+  s.bpe.byte_fallback = get_bool(kJson, m, "model.", "byte_fallback", false);
+  s.bpe.fuse_unk = get_bool(kJson, m, "model.", "fuse_unk", false);
+  const std::string unk = get_string(kJson, m, "model.", "unk_token", "");
+  if (!unk.empty() && !s.vocab.has(unk)) invalid(kJson, "model.unk_token \"" + unk + "\" is not in model.vocab");
+  s.bpe.unk_id = unk.empty() ? -1 : s.vocab.id(unk);
   const auto merges = m.find("merges");
   if (merges == m.end() || !merges->is_array()) invalid(kJson, "model.merges is missing or not a list");
+  s.bpe.merges.reserve(merges->size());
   for (std::size_t i = 0; i < merges->size(); ++i) {
     const json& e = (*merges)[i];
     const std::string where = "model.merges[" + std::to_string(i) + "]";
@@ -356,9 +455,9 @@ void load_tokenizer_json(TokenizerSpec& s, const std::string& text) {
   bool byte_level = false;
   for (const PreTokenizerStep& p : s.pre_tokenizers) byte_level |= p.kind == PreTokenizerKind::byte_level;
   const bool bpe = j["model"]["type"] == "BPE";
-  if (bpe && !byte_level) unsupported(kJson, "pre_tokenizer", "without ByteLevel", "a BPE model with the ByteLevel pre-tokenizer");
   if (!bpe && byte_level) unsupported(kJson, "pre_tokenizer", "ByteLevel", "ByteLevel with a BPE model only");
-  if (bpe) finish_byte_bpe(kJson, s);
+  if (bpe && byte_level) finish_byte_bpe(kJson, s);
+  if (bpe && !byte_level) finish_piece_bpe(s);
   read_decoder(j.value("decoder", json()), s);
   for (const AddedToken& t : s.added)
     if (t.special) s.special_set.insert(t.id);
@@ -494,7 +593,8 @@ void load_gpt2_files(TokenizerSpec& s, const std::string& vocab_json, const std:
 void check_model_type(const TokenizerSpec& s, const std::string& model_type) {
   const bool bert_like = model_type == "bert" || model_type == "distilbert";
   if ((bert_like && s.kind != HfTokenizerKind::wordpiece) || (model_type == "gpt2" && s.kind != HfTokenizerKind::byte_bpe))
-    invalid(s.source, std::string("holds a ") + (s.kind == HfTokenizerKind::wordpiece ? "WordPiece" : "byte-level BPE") +
+    invalid(s.source, std::string("holds a ") +
+                          (s.kind == HfTokenizerKind::wordpiece ? "WordPiece" : s.kind == HfTokenizerKind::bpe ? "BPE" : "byte-level BPE") +
                           " tokenizer, but config.json's model_type is " + model_type);
 }
 

@@ -1,11 +1,11 @@
 // wordpiece.cpp — BERT's basic tokenizer (both flavours, see wordpiece.h) and WordPiece.
-#include "model/wordpiece.h"
+#include "text/wordpiece.h"
 
 #include <algorithm>
 
 #include "model/error.h"
-#include "model/unicode_data.h"
-#include "model/unicode_tables.h"
+#include "text/unicode_data.h"
+#include "text/unicode_tables.h"
 
 namespace ew {
 
