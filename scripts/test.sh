@@ -44,7 +44,12 @@ cmake --build --preset native-release -j"$jobs"
 require_tests native-release reference_numpy reference_gradients reference_tokenizer reference_optim \
   reference_batched_gradients 'trained_masked-words_accuracy' 'trained_masked-words_gate_fails_untrained' \
   readme_examples trained_dates_reproduces \
-  reference_hooks reference_checkpoints reference_checkpoint_gradients reference_hf_tokenizers reference_export_hf
+  reference_hooks reference_checkpoints reference_checkpoint_gradients reference_hf_tokenizers reference_export_hf \
+  reference_checkpoint_hooks planted_checkpoints_default-eps planted_checkpoints_default-act planted_checkpoints_n-inner-absent \
+  planted_checkpoints_sinusoidal-halves planted_checkpoints_tanh-gelu planted_checkpoints_untransposed planted_checkpoints_qkv-order \
+  planted_checkpoints_no-token-types planted_checkpoint_gradients_untied planted_checkpoint_gradients_tanh-gelu \
+  planted_checkpoint_gradients_no-shift planted_checkpoint_hooks_ablate-next-head planted_checkpoint_hooks_patch-next-row \
+  planted_checkpoint_hooks_lens-no-ln-f
 ctest --preset native-release -j"$jobs"
 
 section "native ASan+UBSan: build + ctest"
@@ -62,6 +67,8 @@ node tests/web/csp.mjs
 
 section "the README's build after the main set-up alone (npm ci --omit=dev): what the wasm build imports, the single file built with only that, the README's sizes (tests/readme-build.mjs)"
 node tests/readme-build.mjs
+echo "planted: esbuild flagged a devDependency must fail the set-up checks (a must-fail run; exits 0 only when caught):"
+node tests/readme-build.mjs --planted-dev-esbuild
 
 section "wasm module vs native CLI"
 node tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrough
