@@ -248,6 +248,11 @@ FIGURES.push(
     name: 'GPT-2 small checkpoint: peak wasm memory', file: 'docs/checkpoints.md', source: 'docs/records/checkpoint.txt',
     pattern: /\| GPT-2 small: peak wasm memory \| (\d+) MB = ([\d.]+)× the weights/, want: () => recordedPeak('gpt2'),
   },
+  {
+    name: 'the README\'s checkpoint memory (BERT-base, GPT-2 small)', file: 'README.md', source: 'docs/records/checkpoint.txt',
+    pattern: /peak memory is ([\d.]+)× the weights for BERT-base and ([\d.]+)× for GPT-2 small/,
+    want: () => [recordedPeak('bert')[1], recordedPeak('gpt2')[1]],
+  },
 );
 
 // Each benchmark ratio a page quotes, tied to its record: `pattern` finds the sentence in `file`,
@@ -333,6 +338,7 @@ await check('planted defects fail: a changed output line, a changed figure, a ra
   assert(figureProblems(replaced('docs/cli.md', /(\| number-words \|[^|\n]*\| )[\d.]+%/, '$199.8%'), FIGURES).length > 0, 'a changed accuracy figure passed');
   assert(figureProblems(replaced('docs/cli.md', /best cross-attention head aligns/, 'best head aligns'), FIGURES).length > 0, 'a figure sentence that changed passed');
   assert(figureProblems(replaced('docs/checkpoints.md', /781 MB = 1\.57×/, '781 MB = 1.45×'), FIGURES).length > 0, 'GPT-2\'s memory quoted as BERT\'s passed');
+  assert(figureProblems(replaced('README.md', /and 1\.57× for GPT-2 small/, 'and 1.45× for GPT-2 small'), FIGURES).length > 0, 'the README\'s GPT-2 memory quoted as BERT\'s passed');
   // 1.89× is in the record (the SIMD128 build's layer ratio) and in docs/benchmarks.md: the old
   // substring check let it stand for the relaxed build's 2.18×.
   assert(ratioProblems(replaced('docs/speed.md', /layer d512 2\.18×/, 'layer d512 1.89×'), RATIOS).length > 0, 'another build\'s recorded ratio passed');
