@@ -46,13 +46,18 @@ require_tests native-release reference_numpy reference_gradients reference_token
   readme_examples trained_dates_reproduces \
   reference_hooks reference_checkpoints reference_checkpoint_gradients reference_hf_tokenizers reference_decoder_tokenizers reference_export_hf \
   reference_decoders_self reference_decoders reference_decoders_plant_rope-interleaved reference_decoders_plant_norm-w \
-  reference_decoders_plant_kv-mod reference_decoders_plant_window-off-by-one reference_decoders_plant_no-eps
+  reference_decoders_plant_kv-mod reference_decoders_plant_window-off-by-one reference_decoders_plant_no-eps \
+  reference_checkpoint_hooks planted_checkpoints_default-eps planted_checkpoints_default-act planted_checkpoints_n-inner-absent \
+  planted_checkpoints_sinusoidal-halves planted_checkpoints_tanh-gelu planted_checkpoints_untransposed planted_checkpoints_qkv-order \
+  planted_checkpoints_no-token-types planted_checkpoint_gradients_untied planted_checkpoint_gradients_tanh-gelu \
+  planted_checkpoint_gradients_no-shift planted_checkpoint_hooks_ablate-next-head planted_checkpoint_hooks_patch-next-row \
+  planted_checkpoint_hooks_lens-no-ln-f
 ctest --preset native-release -j"$jobs"
 
 section "native ASan+UBSan: build + ctest"
 cmake --preset native-asan "${strict[@]}" >/dev/null
 cmake --build --preset native-asan -j"$jobs" --target ew_tests
-ctest --preset native-asan -j"$jobs" -E "reference_"
+ctest --preset native-asan -j"$jobs" -E "reference_|planted_"
 
 section "wasm: build (module, site in dist/) + ctest in Node"
 cmake --preset wasm -DEW_WERROR=ON >/dev/null
@@ -64,6 +69,8 @@ node tests/web/csp.mjs
 
 section "the README's build after the main set-up alone (npm ci --omit=dev): what the wasm build imports, the single file built with only that, the README's sizes (tests/readme-build.mjs)"
 node tests/readme-build.mjs
+echo "planted: esbuild flagged a devDependency must fail the set-up checks (a must-fail run; exits 0 only when caught):"
+node tests/readme-build.mjs --planted-dev-esbuild
 
 section "wasm module vs native CLI"
 node tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrough

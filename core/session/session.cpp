@@ -350,6 +350,9 @@ void Session::intervened_forward(Model& model, const RunOptions& options) {
   if (spec.patch_from) {
     Model d = model;
     d.text = *spec.patch_from;
+    // A checkpoint's model carries its tokens (its own tokenizer's): re-tokenize the donor, or
+    // the donor run would repeat this run's tokens and every patch would change nothing.
+    if (running_from_checkpoint_ && checkpoint_) d.tokens = checkpoint_tokens(*checkpoint_, d.text, d.text2, nullptr);
     ew::run(d, donor);
   }
   const ColumnMeans* column_means = spec.ablate_mode == AblateMode::Mean && !spec.ablate.empty() ? &means(model, options) : nullptr;

@@ -197,14 +197,32 @@ for (const width of [1280, 390, 320]) {
     const sizes = [];
     for (const id of ['fig-a', 'fig-b', 'fig-c']) sizes.push(`${id} ${(await checkIframe(page, id, width)).outer} px`);
     for (const id of ['el-a', 'el-b']) sizes.push(`${id} ${await checkElement(page, id, width)} px`);
-    // The post is isolated exactly when the suite is. Its frames (figures, the elements' engine) are
-    // of the site's origin: cross-origin frames are isolated only when the embedder delegates
-    // allow="cross-origin-isolated" (post.html's iframes and component.js's engine frame do not yet),
-    // so isolated they run one thread as on a plain blog; printed, not asserted.
+    // The post is isolated exactly when the suite is. A figure frame (of the site's origin) is
+    // isolated only when the post is and its <iframe> delegates allow="cross-origin-isolated"
+    // (README's snippet): fig-a and fig-b have it, fig-c does not (the control that shows the
+    // attribute, not the headers alone, makes the difference). The elements' engine frame
+    // (component.js) has no attribute yet: printed, not asserted.
     const coi = await Promise.all(page.frames().map((f) => f.evaluate(() => self.crossOriginIsolated)));
     assert(coi[0] === isolatedMode, `crossOriginIsolated of the post: ${coi[0]} (suite isolated: ${isolatedMode})`);
-    if (isolatedMode && width === 1280)
-      console.log(`skip frames isolated — isolated: the ${coi.length - 1} cross-origin frames report crossOriginIsolated ${coi.slice(1)} (no allow="cross-origin-isolated" delegation yet)`);
+    const figs = {};
+    for (const id of ['fig-a', 'fig-b', 'fig-c']) {
+      const frame = await (await page.$(`#${id}`)).contentFrame();
+      const allow = await page.$eval(`#${id}`, (f) => f.getAttribute('allow') || '');
+      figs[id] = { allow, coi: await frame.evaluate(() => self.crossOriginIsolated), sab: await frame.evaluate(() => typeof SharedArrayBuffer) };
+      const want = isolatedMode && allow.includes('cross-origin-isolated');
+      assert(figs[id].coi === want, `${id} (allow="${allow}") reports crossOriginIsolated ${figs[id].coi}, want ${want} (post isolated: ${isolatedMode})`);
+      if (want) assert(figs[id].sab === 'function', `${id} is isolated but has no SharedArrayBuffer (${figs[id].sab})`);
+      // The build the figure's engine runs, from the page's readout (hidden in a figure, still filled).
+      const perf = await frame.evaluate(() => document.getElementById('perf')?.textContent || '');
+      const threads = /on (\d+) threads/.exec(perf);
+      assert(Boolean(threads && Number(threads[1]) > 1) === want, `${id}: readout "${perf.trim()}" ${want ? 'names no thread count > 1' : 'names threads though the frame is not isolated'}`);
+      figs[id].build = perf.trim().replace(/^.*· /, '');
+    }
+    if (width === 1280) {
+      const engine = await page.$('iframe[data-encoder-walkthrough-engine]');
+      const ecoi = engine ? await (await engine.contentFrame()).evaluate(() => self.crossOriginIsolated) : null;
+      console.log(`     frames isolated: ${Object.entries(figs).map(([id, f]) => `${id}${f.allow ? ' (allow)' : ''} ${f.coi} [${f.build}]`).join(', ')}; the elements' engine frame ${ecoi} (no allow attribute: component.js)`);
+    }
     const engines = await page.$$eval('iframe[data-encoder-walkthrough-engine]', (x) => x.length);
     assert(engines === 1, `${engines} engine frames for two elements (want one shared engine)`);
     // Screenshots: each figure scrolled into view (Chromium paints frames out of view lazily),

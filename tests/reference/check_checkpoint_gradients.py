@@ -30,6 +30,8 @@ What it does
   untied — the tied decoder's contribution to the word-embedding gradient left out;
   tanh-gelu — BERT's GELU as the tanh approximation;
   no-shift — GPT-2's targets not shifted (position t "predicts" token t).
+With --expect-caught CASE,… only those cases run and the exit is 0 exactly when each fails: the
+test command runs every planted defect this way as a test that must be caught.
 """
 import argparse
 import json
@@ -47,12 +49,14 @@ import check_checkpoints as cc  # noqa: E402
 PLANT = None
 RTOL = 1e-4
 
-# name, model_type, head, layers, prefix, pair
+# name, model_type, head, layers, prefix, pair, config away from the defaults (as check_checkpoints.py:
+# eps, activation, GPT-2's n_inner; DistilBERT's sinusoidal table is a frozen buffer in PyTorch,
+# so its gradient case keeps the learned table)
 CASES = [
-    ("bert-mlm", "bert", "mlm", 2, "bert.", True),
-    ("bert-cls", "bert", "cls", 1, "bert.", True),
-    ("distilbert-mlm", "distilbert", "mlm", 2, "distilbert.", False),
-    ("gpt2-lm", "gpt2", "lm", 2, "transformer.", False),
+    ("bert-mlm", "bert", "mlm", 2, "bert.", True, {"act": "gelu", "eps": 0.05}),
+    ("bert-cls", "bert", "cls", 1, "bert.", True, {"act": "relu", "eps": 1e-6}),
+    ("distilbert-mlm", "distilbert", "mlm", 2, "distilbert.", False, {"act": "relu"}),
+    ("gpt2-lm", "gpt2", "lm", 2, "transformer.", False, {"act": "gelu", "eps": 1e-3, "ff": 40}),
 ]
 
 # [CLS] the [MASK] sat on the [MASK] . [SEP] (it ran in the park . [SEP]); the masks are cat, mat.
@@ -158,8 +162,8 @@ def run_untied(mt, head, c, prefix, params, ids, types, emb):
     P_ = "vocab_" if distil else "cls.predictions.transform."
     dense = "vocab_transform" if distil else P_ + "dense"
     norm = "vocab_layer_norm" if distil else P_ + "LayerNorm"
-    t = cc.gelu(cc.linear(x, params[dense + ".weight"], params[dense + ".bias"]))
-    t = cc.layer_norm(t, params[norm + ".weight"], params[norm + ".bias"], 1e-12)
+    t = cc.act_of(c, mt)(cc.linear(x, params[dense + ".weight"], params[dense + ".bias"]))
+    t = cc.layer_norm(t, params[norm + ".weight"], params[norm + ".bias"], cc.eps_of(c, mt))
     bias = params["vocab_projector.bias" if distil else "cls.predictions.bias"]
     ref["mlm.logits"] = t @ detached[emb].T + bias
     return ref
@@ -218,8 +222,8 @@ def compare(name, doc, loss, ours_p, steps, failures, verbose):
 
 
 def check_case(cli, root, case, rng, failures, verbose):
-    name, mt, head, L, prefix, pair = case
-    c = {"d": 16, "H": 4, "ff": 24 if mt != "gpt2" else 64, "L": L, "P": 24, "labels": 3}
+    name, mt, head, L, prefix, pair, cfg = case
+    c = dict({"d": 16, "H": 4, "ff": 24 if mt != "gpt2" else 64, "L": L, "P": 24, "labels": 3}, **cfg)
     d = os.path.join(root, name)
     if mt == "gpt2":
         tensors = cc.gpt2_tensors(rng, c, prefix)
@@ -249,19 +253,34 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cli", required=True)
     ap.add_argument("--plant", choices=["untied", "tanh-gelu", "no-shift"])
+    ap.add_argument("--expect-caught", metavar="CASE,…",
+                    help="with --plant: run only these cases; exit 0 exactly when each of them fails")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args(argv)
     PLANT = args.plant
+    expect = args.expect_caught.split(",") if args.expect_caught else None
+    if expect and (not PLANT or not set(expect) <= {c[0] for c in CASES}):
+        ap.error("--expect-caught needs --plant and case names from: " + ", ".join(c[0] for c in CASES))
     cc.PLANT = "tanh-gelu" if PLANT == "tanh-gelu" else None
     root = tempfile.mkdtemp(prefix="ew-ckgrad-")
     failures, total, worst = [], 0, 0.0
     rng = np.random.default_rng(1919)
     try:
         for case in CASES:
+            if expect is not None and case[0] not in expect:
+                continue
             n, w = check_case(args.cli, root, case, rng, failures, args.verbose)
             total, worst = total + n, max(worst, w)
     finally:
         shutil.rmtree(root, ignore_errors=True)
+    if expect is not None:  # a planted defect: each named case must have failed
+        missed = [n for n in expect if not any(f.startswith(n + ":") for f in failures)]
+        for f in failures:
+            print("caught: " + f)
+        for n in missed:
+            print("FAIL planted %s was not caught by %s" % (PLANT, n))
+        print("planted %s: %s" % (PLANT, "caught by %s" % ", ".join(expect) if not missed else "%d cases missed it" % len(missed)))
+        return 1 if missed else 0
     for f in failures:
         print("FAIL " + f)
     print("checkpoint gradients vs torch autograd: %d checkpoints, %d gradient tensors compared, worst %.3f of the "

@@ -25,9 +25,22 @@ What it does
      loop; a BERT pair of sentences (segment B after [SEP]).
   4. Bad checkpoints: each exits non-zero with a message naming the file and the key.
 
---plant DEFECT makes the *reference* wrong in one way the core could be (tanh GELU for BERT,
-a Linear not transposed, GPT-2's c_attn split in the wrong order, no token types): the check
-must then fail, which shows it can.
+Every case sets config values away from the library defaults, so a core that ignored one
+would fail: layer_norm_eps / layer_norm_epsilon (two cases at 0.05, where eps changes every
+LayerNorm's output by far more than the tolerance: 1e-12 against 1e-5 could not be seen),
+hidden_act / activation / activation_function (relu, exact gelu, the tanh approximations),
+GPT-2's n_inner (not 4·n_embd), DistilBERT's sinusoidal_pos_embds (its position table written as
+DistilBERT's create_sinusoidal_embeddings fills it, the reference computing that table itself).
+
+--plant DEFECT makes the *reference* (or, for n-inner-absent, the config) wrong in one way the
+core could be: tanh-gelu (exact GELU computed as the tanh approximation), untransposed (a Linear
+not transposed), qkv-order (GPT-2's c_attn split in the wrong order), no-token-types,
+default-eps (each model type's default eps instead of the config's), default-act (the default
+activation instead of the config's), n-inner-absent (config.json without n_inner: the file's FFN
+shapes then disagree), sinusoidal-halves (DistilBERT's table as [sin | cos] halves instead of
+interleaved). With --expect-caught CASE,… the run is a must-fail test turned inside out: only those
+cases run, and it exits 0 exactly when every one of them reports a failure (a crash exits 1), so
+the test command runs each planted defect as a test that must be caught (tests/CMakeLists.txt).
 """
 import argparse
 import json
@@ -154,6 +167,8 @@ def bert_tensors(rng, c, distil, head, prefix, gamma_beta):
 
     t[p + "embeddings.word_embeddings.weight"] = rnd(rng, V, d)
     t[p + "embeddings.position_embeddings.weight"] = rnd(rng, P, d)
+    if distil and c.get("sinusoidal"):  # as DistilBERT fills (and saves) it; not its reference's copy
+        t[p + "embeddings.position_embeddings.weight"] = sinusoidal_table(P, d).astype(np.float32)
     if not distil:
         t[p + "embeddings.token_type_embeddings.weight"] = rnd(rng, 2, d)
         t[p + "embeddings.position_ids"] = np.arange(P, dtype=np.int64)[None, :]  # a buffer
@@ -241,6 +256,35 @@ def gelu(x):
     return 0.5 * x * (1 + torch.erf(x / np.sqrt(2.0)))
 
 
+DEFAULT_ACT = {"bert": "gelu", "distilbert": "gelu", "gpt2": "gelu_new"}
+DEFAULT_EPS = {"bert": 1e-12, "distilbert": 1e-12, "gpt2": 1e-5}
+
+
+def act_of(c, mt):
+    """The FFN's (and masked-LM transform's) activation function the config names."""
+    name = DEFAULT_ACT[mt] if PLANT == "default-act" else c.get("act", DEFAULT_ACT[mt])
+    return {"gelu": gelu, "gelu_new": gelu_new, "gelu_pytorch_tanh": gelu_new, "relu": torch.relu}[name]
+
+
+def eps_of(c, mt):
+    """LayerNorm's eps: the config's (DistilBERT's code fixes 1e-12)."""
+    if mt == "distilbert" or PLANT == "default-eps":
+        return DEFAULT_EPS[mt]
+    return c.get("eps", DEFAULT_EPS[mt])
+
+
+def sinusoidal_table(P, d, halves=False):
+    """DistilBERT's create_sinusoidal_embeddings: pos / 10000^(2·(j//2)/d), sin on even columns,
+    cos on odd ones (float64)."""
+    pos = np.arange(P)[:, None] / np.power(10000, 2 * (np.arange(d)[None, :] // 2) / d)
+    out = np.zeros((P, d))
+    if halves:  # the other common layout: all sines, then all cosines
+        out[:, :d // 2], out[:, d // 2:] = np.sin(pos[:, 0::2]), np.cos(pos[:, 1::2])
+        return out
+    out[:, 0::2], out[:, 1::2] = np.sin(pos[:, 0::2]), np.cos(pos[:, 1::2])
+    return out
+
+
 def gelu_new(x):
     return 0.5 * x * (1 + torch.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)))
 
@@ -266,10 +310,15 @@ def bert_reference(W, c, distil, head, prefix, ids, types, gamma_beta):
     """Returns {step id: tensor} of the steps compared."""
     g = lambda k: W[k]
     p = prefix
-    eps = 1e-12
+    mt = "distilbert" if distil else "bert"
+    eps, act = eps_of(c, mt), act_of(c, mt)
     wn, bn = ("gamma", "beta") if gamma_beta and not distil else ("weight", "bias")
     T = len(ids)
-    x = g(p + "embeddings.word_embeddings.weight")[ids] + g(p + "embeddings.position_embeddings.weight")[:T]
+    pos = g(p + "embeddings.position_embeddings.weight")
+    if distil and c.get("sinusoidal"):  # computed here from DistilBERT's formula, at the file's precision
+        table = sinusoidal_table(c["P"], c["d"], halves=PLANT == "sinusoidal-halves")
+        pos = to_dtype(table, c.get("dtype", "F32"))[1].reshape(c["P"], c["d"])
+    x = g(p + "embeddings.word_embeddings.weight")[ids] + pos[:T]
     if not distil and PLANT != "no-token-types":
         x = x + g(p + "embeddings.token_type_embeddings.weight")[types]
     x = layer_norm(x, g(p + "embeddings.LayerNorm." + wn), g(p + "embeddings.LayerNorm." + bn), eps)
@@ -290,18 +339,18 @@ def bert_reference(W, c, distil, head, prefix, ids, types, gamma_beta):
             ln2 = (g(L + "output.LayerNorm." + wn), g(L + "output.LayerNorm." + bn))
         a = attention(linear(x, *q), linear(x, *k), linear(x, *v), c["H"], False)
         x1 = layer_norm(linear(a, *o) + x, *ln1, eps)
-        x = layer_norm(linear(gelu(linear(x1, *f1)), *f2) + x1, *ln2, eps)
+        x = layer_norm(linear(act(linear(x1, *f1)), *f2) + x1, *ln2, eps)
         out["layer%d.output" % i] = x
     out["output"] = x
     E = g(p + "embeddings.word_embeddings.weight")
     if head == "mlm":
         if distil:
-            t = gelu(linear(x, g("vocab_transform.weight"), g("vocab_transform.bias")))
+            t = act(linear(x, g("vocab_transform.weight"), g("vocab_transform.bias")))
             t = layer_norm(t, g("vocab_layer_norm.weight"), g("vocab_layer_norm.bias"), eps)
             out["mlm.logits"] = t @ E.T + g("vocab_projector.bias")
         else:
             P_ = "cls.predictions."
-            t = gelu(linear(x, g(P_ + "transform.dense.weight"), g(P_ + "transform.dense.bias")))
+            t = act(linear(x, g(P_ + "transform.dense.weight"), g(P_ + "transform.dense.bias")))
             t = layer_norm(t, g(P_ + "transform.LayerNorm." + wn), g(P_ + "transform.LayerNorm." + bn), eps)
             out["mlm.logits"] = t @ E.T + g(P_ + "bias")
     if head == "cls":
@@ -316,7 +365,7 @@ def bert_reference(W, c, distil, head, prefix, ids, types, gamma_beta):
 
 def gpt2_reference(W, c, prefix, ids):
     g = lambda k: W[prefix + k]
-    eps, d, T = 1e-5, c["d"], len(ids)
+    eps, act, d, T = eps_of(c, "gpt2"), act_of(c, "gpt2"), c["d"], len(ids)
     x = g("wte.weight")[ids] + g("wpe.weight")[:T]
     out = {"input": x}
     for i in range(c["L"]):
@@ -328,7 +377,7 @@ def gpt2_reference(W, c, prefix, ids):
             q, k = k, q
         x = x + attention(q, k, v, c["H"], True) @ g(L + "attn.c_proj.weight") + g(L + "attn.c_proj.bias")
         m = layer_norm(x, g(L + "ln_2.weight"), g(L + "ln_2.bias"), eps)
-        x = x + gelu_new(m @ g(L + "mlp.c_fc.weight") + g(L + "mlp.c_fc.bias")) @ g(L + "mlp.c_proj.weight") + g(L + "mlp.c_proj.bias")
+        x = x + act(m @ g(L + "mlp.c_fc.weight") + g(L + "mlp.c_fc.bias")) @ g(L + "mlp.c_proj.weight") + g(L + "mlp.c_proj.bias")
         out["layer%d.output" % i] = x
     x = layer_norm(x, g("ln_f.weight"), g("ln_f.bias"), eps)
     out["output"] = x  # GPT-2's ln_f: our final_ln, whose result is the stack's "output"
@@ -378,17 +427,21 @@ def compare(name, doc, ref, failures, verbose):
 
 # ---- the cases -----------------------------------------------------------------------------
 
+# Each case's config away from the defaults (eps: layer_norm_eps / layer_norm_epsilon; act: hidden_act /
+# activation / activation_function; ff: GPT-2's n_inner, not 4·d; sinusoidal: DistilBERT's
+# sinusoidal_pos_embds). The two eps-sensitive cases (eps 0.05, activations of variance ~1 into
+# LayerNorm) are the ones planted default-eps must fail on.
 CASES = [
-    # name, model_type, head, layers, dtype, prefix, gamma/beta, pair
-    ("bert-mlm-f32", "bert", "mlm", 2, "F32", "bert.", False, True),
-    ("bert-mlm-f16-gammabeta", "bert", "mlm", 1, "F16", "bert.", True, False),
-    ("bert-cls-f32", "bert", "cls", 3, "F32", "bert.", False, True),
-    ("bert-base-noprefix-bf16", "bert", "base", 1, "BF16", "", False, False),
-    ("distilbert-mlm-f32", "distilbert", "mlm", 2, "F32", "distilbert.", False, False),
-    ("distilbert-cls-f16", "distilbert", "cls", 1, "F16", "distilbert.", False, False),
-    ("gpt2-lm-f32", "gpt2", "lm", 2, "F32", "transformer.", False, False),
-    ("gpt2-lm-f16", "gpt2", "lm", 3, "F16", "transformer.", False, False),
-    ("gpt2-base-noprefix-f32", "gpt2", "base", 1, "F32", "", False, False),
+    # name, model_type, head, layers, dtype, prefix, gamma/beta, pair, config
+    ("bert-mlm-f32", "bert", "mlm", 2, "F32", "bert.", False, True, {"act": "gelu", "eps": 1e-6}),
+    ("bert-mlm-f16-gammabeta", "bert", "mlm", 1, "F16", "bert.", True, False, {"act": "relu", "eps": 1e-7}),
+    ("bert-cls-f32", "bert", "cls", 3, "F32", "bert.", False, True, {"act": "gelu_new", "eps": 0.05}),
+    ("bert-base-noprefix-bf16", "bert", "base", 1, "BF16", "", False, False, {"act": "relu", "eps": 1e-3}),
+    ("distilbert-mlm-f32", "distilbert", "mlm", 2, "F32", "distilbert.", False, False, {"act": "relu", "sinusoidal": True}),
+    ("distilbert-cls-f16", "distilbert", "cls", 1, "F16", "distilbert.", False, False, {"act": "gelu", "sinusoidal": True}),
+    ("gpt2-lm-f32", "gpt2", "lm", 2, "F32", "transformer.", False, False, {"act": "gelu", "eps": 1e-3, "ff": 40}),
+    ("gpt2-lm-f16", "gpt2", "lm", 3, "F16", "transformer.", False, False, {"act": "relu", "eps": 0.05, "ff": 24}),
+    ("gpt2-base-noprefix-f32", "gpt2", "base", 1, "F32", "", False, False, {"act": "gelu_pytorch_tanh", "eps": 1e-6, "ff": 48}),
 ]
 
 ARCH = {("bert", "mlm"): "BertForMaskedLM", ("bert", "cls"): "BertForSequenceClassification",
@@ -401,18 +454,19 @@ def config_json(mt, head, c):
     arch = [ARCH[(mt, head)]]
     if mt == "bert":
         j = {"model_type": "bert", "architectures": arch, "hidden_size": c["d"], "num_attention_heads": c["H"],
-             "num_hidden_layers": c["L"], "intermediate_size": c["ff"], "hidden_act": "gelu",
+             "num_hidden_layers": c["L"], "intermediate_size": c["ff"], "hidden_act": c.get("act", "gelu"),
              "max_position_embeddings": c["P"], "type_vocab_size": 2, "vocab_size": len(BERT_VOCAB),
-             "layer_norm_eps": 1e-12, "hidden_dropout_prob": 0.1, "position_embedding_type": "absolute",
+             "layer_norm_eps": c.get("eps", 1e-12), "hidden_dropout_prob": 0.1, "position_embedding_type": "absolute",
              "transformers_version": "4.40.0"}
     elif mt == "distilbert":
         j = {"model_type": "distilbert", "architectures": arch, "dim": c["d"], "n_heads": c["H"], "n_layers": c["L"],
-             "hidden_dim": c["ff"], "activation": "gelu", "max_position_embeddings": c["P"],
-             "vocab_size": len(BERT_VOCAB), "sinusoidal_pos_embds": False}
+             "hidden_dim": c["ff"], "activation": c.get("act", "gelu"), "max_position_embeddings": c["P"],
+             "vocab_size": len(BERT_VOCAB), "sinusoidal_pos_embds": bool(c.get("sinusoidal"))}
     else:
         j = {"model_type": "gpt2", "architectures": arch, "n_embd": c["d"], "n_head": c["H"], "n_layer": c["L"],
-             "n_inner": None, "activation_function": "gelu_new", "n_positions": c["P"], "n_ctx": c["P"],
-             "vocab_size": len(GPT_VOCAB), "layer_norm_epsilon": 1e-5, "bos_token_id": len(GPT_VOCAB) - 1,
+             "n_inner": None if PLANT == "n-inner-absent" or c["ff"] == 4 * c["d"] else c["ff"],
+             "activation_function": c.get("act", "gelu_new"), "n_positions": c["P"], "n_ctx": c["P"],
+             "vocab_size": len(GPT_VOCAB), "layer_norm_epsilon": c.get("eps", 1e-5), "bos_token_id": len(GPT_VOCAB) - 1,
              "eos_token_id": len(GPT_VOCAB) - 1}
     if head == "cls":
         j["id2label"] = {"0": "NEGATIVE", "1": "POSITIVE", "2": "NEUTRAL"}
@@ -421,8 +475,8 @@ def config_json(mt, head, c):
 
 
 def check_case(cli, root, case, rng, failures, verbose):
-    name, mt, head, L, dtype, prefix, gb, pair = case
-    c = {"d": 16, "H": 4, "ff": 24 if mt != "gpt2" else 64, "L": L, "P": 24, "labels": 3}
+    name, mt, head, L, dtype, prefix, gb, pair, cfg = case
+    c = dict({"d": 16, "H": 4, "ff": 24 if mt != "gpt2" else 64, "L": L, "P": 24, "labels": 3, "dtype": dtype}, **cfg)
     d = os.path.join(root, name)
     if mt == "gpt2":
         tensors = gpt2_tensors(rng, c, prefix)
@@ -576,10 +630,16 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cli", required=True)
     ap.add_argument("--keep", help="write the checkpoints here and keep them")
-    ap.add_argument("--plant", choices=["tanh-gelu", "untransposed", "qkv-order", "no-token-types"])
+    ap.add_argument("--plant", choices=["tanh-gelu", "untransposed", "qkv-order", "no-token-types", "default-eps",
+                                        "default-act", "n-inner-absent", "sinusoidal-halves"])
+    ap.add_argument("--expect-caught", metavar="CASE,…",
+                    help="with --plant: run only these cases; exit 0 exactly when each of them fails")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args(argv)
     PLANT = args.plant
+    expect = args.expect_caught.split(",") if args.expect_caught else None
+    if expect and (not PLANT or not set(expect) <= {c[0] for c in CASES}):
+        ap.error("--expect-caught needs --plant and case names from: " + ", ".join(c[0] for c in CASES))
     root = args.keep or tempfile.mkdtemp(prefix="ew-checkpoints-")
     if args.keep and os.path.exists(root):
         shutil.rmtree(root)
@@ -588,11 +648,21 @@ def main(argv=None):
     rng = np.random.default_rng(19)
     try:
         for case in CASES:
-            check_case(args.cli, root, case, rng, failures, args.verbose)
-        bad_cases(args.cli, root, rng, failures, args.verbose)
+            if expect is None or case[0] in expect:
+                check_case(args.cli, root, case, rng, failures, args.verbose)
+        if expect is None:
+            bad_cases(args.cli, root, rng, failures, args.verbose)
     finally:
         if not args.keep:
             shutil.rmtree(root, ignore_errors=True)
+    if expect is not None:  # a planted defect: each named case must have failed
+        missed = [n for n in expect if not any(f.startswith(n + ":") for f in failures)]
+        for f in failures:
+            print("caught: " + f)
+        for n in missed:
+            print("FAIL planted %s was not caught by %s" % (PLANT, n))
+        print("planted %s: %s" % (PLANT, "caught by %s" % ", ".join(expect) if not missed else "%d cases missed it" % len(missed)))
+        return 1 if missed else 0
     for f in failures:
         print("FAIL " + f)
     print("%d checkpoints and the bad ones: %s" % (len(CASES), "%d failures" % len(failures) if failures else "all agree"))

@@ -21,8 +21,9 @@ What it does
      BertModel's definition: nn.Linear weights are [out, in], so our in×out matrices transposed.
   4. PyTorch: BERT's forward pass (tests/reference/check_checkpoints.py's bert_reference, float64,
      written from the transformers source) over the exported tensors must give the *model's own*
-     trace (input, every layer's output, output) to 1e-4 (float32 against float64), for the case
-     with BERT's GELU and ε = 1e-12 that reference hard-codes.
+     trace (input, every layer's output, output) to 1e-4 (float32 against float64), for every model
+     exported, with the activation and ε its config.json names (GELU, ReLU, tanh-GELU; 1e-12 to
+     1e-5). PyTorch is required: without it the check fails at import, it never skips.
   5. Refusals: unknown preset, a DIR that cannot be created, no --hf: non-zero with a message.
 """
 import argparse
@@ -35,6 +36,10 @@ import sys
 import tempfile
 
 import numpy as np
+import torch  # the BERT reference (step 4): required, never skipped
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_checkpoints as ref  # noqa: E402
 
 RTOL = 1e-5          # CLI model vs CLI checkpoint (both float32, the same operations)
 RTOL_TORCH = 1e-4    # float32 trace vs PyTorch float64
@@ -42,19 +47,19 @@ EXPORTS = set()      # presets BERT can express exactly: none (see export --help
 EXTRA_STEPS = {"token_type_ids", "token_type_embedding"}
 
 MODELS = {
-    # BERT's own choices (GELU, ε = 1e-12): also checked against the PyTorch reference.
+    # BERT's own choices (GELU, ε = 1e-12); every model is checked against the PyTorch reference.
     "bert-gelu": ({"config": {"d_model": 8, "num_heads": 2, "d_ff": 16, "num_layers": 2, "norm": "post",
                               "activation": "gelu", "layer_norm_eps": 1e-12, "positional": "learned",
                               "tokenizer": "whitespace", "seed": 5},
-                   "text": "the cat sat on the mat , the end"}, True),
+                   "text": "the cat sat on the mat , the end"}),
     "relu-unicode": ({"config": {"d_model": 12, "num_heads": 3, "d_ff": 20, "num_layers": 1, "norm": "post",
                                  "activation": "relu", "layer_norm_eps": 1e-5, "positional": "learned",
                                  "tokenizer": "whitespace", "seed": 7, "max_tokens": 40},
-                      "text": "naïve café déjà-vu, Ünïcödé   words\tand 123 _under_ (brackets)"}, False),
+                      "text": "naïve café déjà-vu, Ünïcödé   words\tand 123 _under_ (brackets)"}),
     "tanh-gelu-3layers": ({"config": {"d_model": 6, "num_heads": 1, "d_ff": 10, "num_layers": 3, "norm": "post",
                                       "activation": "gelu_new", "layer_norm_eps": 1e-6, "positional": "learned",
                                       "tokenizer": "whitespace", "seed": 11},
-                           "text": "a b c a b c d"}, False),
+                           "text": "a b c a b c d"}),
 }
 
 
@@ -65,7 +70,7 @@ def given_vocab_model():
     return ({"config": {"d_model": 4, "num_heads": 2, "d_ff": 8, "num_layers": 1, "norm": "post", "activation": "relu",
                         "layer_norm_eps": 1e-5, "positional": "learned", "tokenizer": "whitespace", "seed": 2},
              "vocab": vocab, "embedding": np.round(rng.uniform(-1, 1, (len(vocab), 4)), 4).tolist(),
-             "text": "the sky is blue"}, False)
+             "text": "the sky is blue"})
 
 
 def run(cli, args):
@@ -185,18 +190,12 @@ def check_tensors(name, own, W, layers, failures):
         failures.append("%s: tensors no parameter explains: %s" % (name, sorted(unused)))
 
 
-def check_torch(name, own, W, layers, heads, failures, verbose):
-    try:
-        import torch
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        import check_checkpoints as ref
-    except ImportError as e:
-        print("  %s: PyTorch reference skipped (%s)" % (name, e))
-        return
+def check_torch(name, own, W, cfg, failures, verbose):
     steps = {s["id"]: s for s in own["steps"]}
     ids = [int(v) for v in np.ravel(steps["token_ids"]["data"])]
     Wt = {k: torch.tensor(v, dtype=torch.float64) for k, v in W.items()}
-    out = ref.bert_reference(Wt, {"L": layers, "H": heads}, False, "base", "", ids, [0] * len(ids), False)
+    c = {"L": cfg["num_hidden_layers"], "H": cfg["num_attention_heads"], "act": cfg["hidden_act"], "eps": cfg["layer_norm_eps"]}
+    out = ref.bert_reference(Wt, c, False, "base", "", ids, [0] * len(ids), False)
     for sid, want in out.items():
         want = want.numpy().ravel()
         got = flat(steps[sid])
@@ -208,7 +207,7 @@ def check_torch(name, own, W, layers, heads, failures, verbose):
             print("  %s: PyTorch %s max error %.2e of %.2e" % (name, sid, err, scale))
 
 
-def round_trip(cli, root, name, source, text, failures, verbose, torch_check=False):
+def round_trip(cli, root, name, source, text, failures, verbose):
     d = os.path.join(root, name)
     own = trace(cli, source, failures, name)
     rc, out, err = run(cli, ["export", "--hf", d] + source)
@@ -223,8 +222,7 @@ def round_trip(cli, root, name, source, text, failures, verbose, torch_check=Fal
     W = read_safetensors(os.path.join(d, "model.safetensors"), name, failures)
     cfg = json.load(open(os.path.join(d, "config.json")))
     check_tensors(name, own, W, cfg["num_hidden_layers"], failures)
-    if torch_check:
-        check_torch(name, own, W, cfg["num_hidden_layers"], cfg["num_attention_heads"], failures, verbose)
+    check_torch(name, own, W, cfg, failures, verbose)
 
 
 def check_presets(cli, root, failures, verbose):
@@ -275,10 +273,10 @@ def main(argv=None):
     failures = []
     models = dict(MODELS, **{"given-vocab": given_vocab_model()})
     try:
-        for name, (model, torch_check) in models.items():
+        for name, model in models.items():
             path = os.path.join(root, name + ".json")
             json.dump(model, open(path, "w"))
-            round_trip(args.cli, root, name, ["--model", path], model["text"], failures, args.verbose, torch_check)
+            round_trip(args.cli, root, name, ["--model", path], model["text"], failures, args.verbose)
         check_presets(args.cli, root, failures, args.verbose)
         check_refusals(args.cli, root, failures)
     finally:
