@@ -221,7 +221,7 @@ function sums(text, a) {
 
 // The function an activation step applies: a pooler's own (BERT: tanh, DistilBERT's
 // pre-classifier: ReLU; the core's formula says which), every other the model's.
-function activationOf(trace, Y) {
+export function activationOf(trace, Y) {
   if (Y.role === 'pooler') return Y.formula && Y.formula.startsWith('\\tanh') ? 'tanh' : 'relu';
   return trace.config.activation;
 }
