@@ -14,7 +14,7 @@ export function tokensNote(step, trace) {
   let n = 0;
   for (let R = 0; R < rows; R++)
     for (let c = 0; c < cols; c++) if (colLabel(trace, step, c, perSentence ? R : 0) !== '<pad>') n++;
-  return { text: `${t('notes.tokens.why')} ${t('notes.tokens.fact', { n, V })}`, tut: 'fundamentals' };
+  return { text: `${t('notes.tokens.why')} ${t('notes.tokens.fact', { n, V: num(V) })}`, tut: 'fundamentals' };
 }
 // Token types [T] (BERT): 0 for sentence A, 1 for sentence B — how many tokens each has.
 export function segmentsNote(step) {

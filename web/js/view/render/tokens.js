@@ -155,8 +155,28 @@ function ruleView(trace) {
   return [el('h3', '', t(`tokens.rule.${kind}.name`)), el('p', 'muted', t(`tokens.rule.${kind}.rule`))];
 }
 
+// BERT's token types [T]: each token's chip with its sentence (A for type 0, B for 1).
+function segmentsView(trace, step) {
+  const box = el('section', 'tokenize segments');
+  box.append(el('h3', '', t('tokens.segmentsHeading')));
+  const ol = el('ol', 'token-chips');
+  trace.sourceTokens(0).forEach((tok, i) => {
+    const v = step.data[i], s = v === 1 ? 'B' : 'A';
+    const li = el('li', `chip segment-${s}`);
+    li.append(el('span', 'chip-tok', tok), el('span', 'chip-id', t('tokens.chipSegment', { s })), el('span', 'chip-pos', String(i)));
+    li.title = t('tokens.chipTitleSegment', { i, token: tok, s, v });
+    ol.append(li);
+  });
+  box.append(ol);
+  return box;
+}
+
 export function renderTokens(ctx, host) {
   const { trace, step } = ctx;
+  if (step.role === 'token_type_ids') {
+    host.append(segmentsView(trace, step));
+    return renderMatrixStep(ctx, host);
+  }
   const isTarget = step.axes[step.axes.length - 1].labels === 'target';
   const text = trace.text;
   const box = el('section', 'tokenize');

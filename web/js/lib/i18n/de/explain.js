@@ -15,7 +15,7 @@ export default {
   'explain.tokens.token': 'Token {c}: {tok}',
   'explain.tokens.vocab': 'Position {v} im Vokabular aus {n} Tokens',
   'explain.tokens.pad': 'Padding (<pad>) verlängert den kürzeren Satz auf die Länge des Batches.',
-  'explain.tokens.noInputs': 'Aus dem Tokenizer und dem Vokabular (unten).',
+  'explain.tokens.noInputs': 'Aus dem Tokenizer (oben).',
   'explain.lookup.token': 'Token {i} {tok} hat die ID {id} → Zeile {id} der Einbettungstabelle (Embedding) E',
   'explain.lookup.position': 'Position {i} → Zeile {i} der gelernten Positionstabelle P',
   'explain.lookup.segment': 'Token {i} gehört zu Satz {s}: Typ {id} → Zeile {id} der Token-Typ-Tabelle E_type',

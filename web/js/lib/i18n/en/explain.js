@@ -15,7 +15,7 @@ export default {
   'explain.tokens.token': 'token {c}: {tok}',
   'explain.tokens.vocab': 'position {v} in the vocabulary of {n} tokens',
   'explain.tokens.pad': 'Padding (<pad>) fills the shorter sentence up to the batch length.',
-  'explain.tokens.noInputs': 'From the tokenizer and the vocabulary (below).',
+  'explain.tokens.noInputs': 'From the tokenizer (above).',
   'explain.lookup.token': 'token {i} {tok} has id {id} → row {id} of the embedding table E',
   'explain.lookup.position': 'position {i} → row {i} of the learned position table P',
   'explain.lookup.segment': 'token {i} is in sentence {s}: type {id} → row {id} of the token-type table E_type',
