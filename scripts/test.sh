@@ -75,11 +75,12 @@ node tests/readme-build.mjs --planted-dev-esbuild
 section "wasm module vs native CLI"
 node tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrough
 
-section "page: the matrix's elision model (Node); every step kind's explanations recomputed from real traces (Node)"
+section "page: the matrix's elision model (Node); every step kind's explanations recomputed from real traces, checkpoints included; a tokenizer's pieces as text against GPT-2's bytes (Node)"
 node tests/web/matrix-layout.mjs
 node tests/web/kinds.mjs
 node tests/web/adamw.mjs
 node tests/web/notes.mjs
+node tests/web/pieces.mjs
 
 section "page: the embedding modules in Node (view keys, .npy via NumPy, PNG chunk, JSON export = CLI)"
 node tests/web/embed.mjs --cli build/native-release/encoder-walkthrough
@@ -130,6 +131,9 @@ node tests/browser/i18n.mjs --strict-english
 
 section "browser: step titles, notes and the notation key on every step (English, German)"
 node tests/browser/notes.mjs
+
+section "browser: every step of every model named — each preset, each checkpoint family, en and de: no ⟦, no i18n miss, no raw Ġ/▁, nothing named wrong; five planted defects must fail (tests/browser/names.mjs)"
+node tests/browser/names.mjs
 
 section "browser: what a recompute skips (an unchanged formula, fitted columns, lab marks) leaves the step card a fresh load shows"
 node tests/browser/recompute.mjs

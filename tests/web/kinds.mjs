@@ -2,8 +2,9 @@
 // kinds.mjs — the page's step kinds (web/js/view/kinds/) against real traces, in Node: for the
 // trace of every preset and of models chosen to reach every branch (a padded batch, causal,
 // pre-norm with its final LayerNorm, GELU, learned positions, a classifier, two decoder
-// layers, BPE, explicit input rows), built by the wasm module exactly as the page's Worker
-// builds them,
+// layers, BPE, explicit input rows) and of a random checkpoint of each family (BERT masked LM
+// and classifier with a second sentence: token types, the head's transform, the pooler; GPT-2;
+// DistilBERT), built by the wasm module exactly as the page's Worker builds them,
 //   1. every step kind in every trace has a registered module, and
 //   2. every cell's explanation, whose arithmetic is recomputed in float64 from the trace's
 //      own input steps, gives the recorded float32 value:
@@ -28,7 +29,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { root, arg, loadWasmModule } from '../harness.mjs';
-import { traceOf as pageTrace } from './page-trace.mjs';
+import { traceOf as pageTrace, checkpointTraceOf } from './page-trace.mjs';
+import { execFileSync } from 'node:child_process';
 import { KINDS, explain } from '../../web/js/view/kinds/index.js';
 import { setLang } from '../../web/js/lib/i18n.js';
 
@@ -39,6 +41,10 @@ if (!existsSync(modPath)) {
 }
 const M = await loadWasmModule(modPath);
 const engine = new M.Engine();
+const ckDir = path.join(root, 'build', 'kinds-ck');
+execFileSync('/usr/bin/python3', [path.join(root, 'tests/browser/write_checkpoints.py'), '--small', ckDir]);
+const CHECKPOINTS = [['bert-mlm', 'the cat sat on the [MASK] .', 'it ran in the park .'], ['bert-cls', 'the cat sat on the mat .', 'the dog ran .'],
+  ['gpt2-lm', 'the cat sat on the mat', ''], ['distil-f16', 'the dog ran in the park .', 'it sat on a mat .']];
 
 const models = JSON.parse(M.presetsJson()).map((p) => ({ name: `preset ${p.name}`, model: p.model }));
 const extra = (name, config, text, more = {}) => models.push({ name, model: { config: { seed: 7, ...config }, text, ...more } });
@@ -193,6 +199,9 @@ const fail = (msg) => {
   if (failures <= 20) console.log(`FAIL ${msg}`);
 };
 const traces = models.map((m) => ({ ...m, trace: traceOf(m.model, m.options) }));
+// A checkpoint of each family (random weights, write_checkpoints.py), as the page opens it: BERT's
+// token types and its masked-word head's transform, the pooler, GPT-2's byte-level pieces.
+for (const [dir, text, text2] of CHECKPOINTS) traces.push({ name: `checkpoint ${dir}`, trace: checkpointTraceOf(engine, path.join(ckDir, dir), text, text2) });
 setLang('en');
 
 // 0. The checks can fail: a kind that returns nothing, a tiny gradient off by 0.1% (which the

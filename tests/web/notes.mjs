@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // notes.mjs — the step titles, notes and notation key (web/js/model/titles.js, web/js/view/notes/*, view/notation.js) on every
-// step of every preset and of the trained presets with the backward pass, in English and
+// step of every preset and of the trained presets with the backward pass, and of a random
+// checkpoint of each family (BERT pair, BERT classifier, GPT-2, DistilBERT), in English and
 // German, on traces built in Node by the wasm module (as tests/web/kinds.mjs builds them):
 // every step gets a title and a note from the catalog (no ⟦key⟧), each note names a tutorial
 // by its title, and the facts a note quotes (masks' blocked entries, the scores' spreads, each
@@ -14,7 +15,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { root, arg, loadWasmModule } from '../harness.mjs';
-import { traceOf as pageTrace } from './page-trace.mjs';
+import { traceOf as pageTrace, checkpointTraceOf } from './page-trace.mjs';
+import { execFileSync } from 'node:child_process';
 import { setLang, t } from '../../web/js/lib/i18n.js';
 import { stepTitle, stepCrumbs } from '../../web/js/model/titles.js';
 import { noteFor } from '../../web/js/view/notes/index.js';
@@ -85,8 +87,25 @@ function checkScaled(name, trace) {
   if (trace.config.scale !== false && Math.abs(raw / Math.sqrt(dk) - sc) > 1e-4 * sc) problems.push(`${name}: scaled spread ${sc} is not raw ${raw} / √${dk}`);
 }
 
+// A random checkpoint of each family (as kinds.mjs opens them): BERT's token types, its heads'
+// transform and pooler, GPT-2's decoder words and byte-level pieces, DistilBERT.
+const ckDir = path.join(root, 'build', 'notes-ck');
+execFileSync('/usr/bin/python3', [path.join(root, 'tests/browser/write_checkpoints.py'), '--small', ckDir]);
+const CKPTS = [['bert-mlm', 'the cat sat on the [MASK] .', 'it ran in the park .'], ['bert-cls', 'the cat sat on the mat .', 'the dog ran .'],
+  ['gpt2-lm', 'the cat sat on the mat', ''], ['distil-f16', 'the dog ran in the park .', 'it sat on a mat .']]
+  .map(([dir, text, text2]) => ({ dir, text, text2, trace: checkpointTraceOf(engine, path.join(ckDir, dir), text, text2) }));
+
 for (const lang of ['en', 'de']) {
   setLang(lang);
+  for (const c of CKPTS) {
+    walk(`${lang} checkpoint ${c.dir}`, c.trace, true);
+    for (const s of c.trace.steps) {
+      const words = stepTitle(s, c.trace) + stepCrumbs(s, c.trace) + noteFor(s, c.trace, { trained: true });
+      if (/[\u0120\u2581]/.test(words)) problems.push(`${lang} ${c.dir} ${s.id}: a raw piece: ${words}`);
+      // (the tutorial a note follows may have "Encoder" in its title)
+      if (c.dir.startsWith('gpt2') && /encoder/i.test(words.replaceAll(t('notes.tut.encoder'), ''))) problems.push(`${lang} ${c.dir} ${s.id}: the decoder called an encoder: ${words}`);
+    }
+  }
   for (const p of presets) {
     const trained = typeof p.model.weights === 'string';
     walk(`${lang} ${p.name}`, traceOf(p.model), trained);
@@ -191,6 +210,15 @@ if (mine.length < 6 || JSON.stringify(mine.map((f) => [f.q, f.k])) !== JSON.stri
   const want = words(pad.model.text) + words(pad.model.text2);
   const got = noteFor(ids, tr);
   if (!got.includes(`Here ${want} tokens`)) problems.push(`padding-batch token_ids: expected ${want} tokens in “${got}”`);
+}
+
+// BERT's token types: the note counts the tokens of sentence A (up to the first [SEP]) and of
+// B, counted here from the pieces the tokenizer gave.
+for (const c of CKPTS.filter((x) => x.dir.startsWith('bert'))) {
+  const toks = c.trace.text.source_tokens[0], sep = toks.indexOf('[SEP]');
+  const want = `Here ${sep + 1} tokens are in sentence A and ${toks.length - sep - 1} in sentence B.`;
+  const got = noteFor(c.trace.get('token_type_ids'), c.trace);
+  if (!got.includes(want)) problems.push(`${c.dir} token_type_ids: expected “${want}” in “${got}”`);
 }
 
 console.log(`notes: ${checked} steps titled and noted in 2 languages; ${problems.length} problems`);

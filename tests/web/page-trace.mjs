@@ -2,10 +2,31 @@
 // copying the step and parameter views as the Worker does; shared by the Node suites that run
 // page modules on real traces (kinds.mjs, notes.mjs). traceFromCli: the same from the native
 // CLI's --json (embed.mjs, and the browser suites that compute what a page should show).
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Trace } from '../../web/js/model/trace.js';
 
 export function traceOf(engine, model, options) {
-  const meta = JSON.parse(engine.run(JSON.stringify(model), JSON.stringify(options ? { ...options, prediction: true } : {})));
+  return traceOfReply(engine, engine.run(JSON.stringify(model), JSON.stringify(options ? { ...options, prediction: true } : {})));
+}
+
+// The page's Trace of a Hugging Face checkpoint directory (its files staged in the wasm heap as
+// the page's Worker stages them), run on `text` (and `text2`: BERT's segment B).
+export function checkpointTraceOf(engine, dir, text, text2 = '') {
+  engine.clearCheckpointFiles();
+  for (const name of readdirSync(dir)) {
+    const bytes = readFileSync(path.join(dir, name));
+    const view = engine.stageCheckpointFile(name, bytes.length);
+    if (!view) continue;
+    view.set(bytes);
+  }
+  const info = JSON.parse(engine.loadCheckpoint(path.basename(dir)));
+  if (!info.ok) throw new Error(info.error);
+  return traceOfReply(engine, engine.runCheckpoint(text, text2, JSON.stringify({ prediction: true })));
+}
+
+function traceOfReply(engine, reply) {
+  const meta = JSON.parse(reply);
   if (!meta.ok) throw new Error(meta.error);
   const pack = (n, at) => {
     const offsets = [0];

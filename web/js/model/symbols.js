@@ -14,6 +14,9 @@ export const ROLE_SYMBOLS = {
   residual1: 'R₁', residual2: 'R₂', residual3: 'R₃', mean: 'μ', var: 'σ²', ln1: 'LN₁', ln2: 'LN₂', ln3: 'LN₃',
   ffn_pre: 'U', ffn_hidden: 'φ(U)', ffn_out: 'FFN',
   output: 'H', decoder_output: 'Z', pooled: 'h', logits: 'z', probs: 'p', loss: 'L',
+  // a checkpoint's: BERT's token types (segments), the masked-word head's transform, the pooler
+  token_type_ids: 's', token_type_embedding: 'X_seg',
+  transform_pre: 'U_t', transform_act: 'φ(U_t)', transform_ln: 'LN_t', pooler_pre: 'u', pooler: 'φ(u)',
 };
 
 // Parameter name (the end of its id) → symbol.
@@ -21,14 +24,18 @@ export const PARAM_SYMBOLS = {
   W_q: 'W_Q', W_k: 'W_K', W_v: 'W_V', W_o: 'W_O', b_q: 'b_Q', b_k: 'b_K', b_v: 'b_V', b_o: 'b_O',
   W_1: 'W₁', b_1: 'b₁', W_2: 'W₂', b_2: 'b₂', gamma: 'γ', beta: 'β',
   embedding_table: 'E', position_table: 'P', W: 'W_cls', b: 'b_cls',
+  token_type_table: 'E_type', W_t: 'W_t', b_t: 'b_t', W_p: 'W_p', b_p: 'b_p', b_vocab: 'b_vocab',
 };
 
 // A parameter's name within its block (W_q, gamma, embedding_table): the trace records a
 // parameter by id only (docs/trace.md), whose last part is that name. The one place the page
 // reads a name out of an id, for notation only (no structure comes from it); a recorded
 // `name` is used when the trace has one.
+// The masked-word head's bias per vocabulary entry is named "b" like the classifier's: it is
+// told apart by its section ("b_vocab").
 export function paramName(p) {
-  return p.name || String(p.id).split('.').pop();
+  const name = p.name || String(p.id).split('.').pop();
+  return name === 'b' && p.place && p.place.section === 'masked_lm' ? 'b_vocab' : name;
 }
 
 // The symbol of a step (by role) or parameter (by name); a gradient is ∂L/∂(its tensor's),

@@ -26,6 +26,7 @@ function roleKey(step, trace) {
   if (r === 'decoder_input') return `steps.decoder_input${step.kind === 'layernorm' ? '.ln' : ''}`;
   if (r === 'input') return `steps.input.${step.kind === 'layernorm' ? 'ln' : step.kind === 'add' ? 'add' : 'given'}`;
   if (r === 'positional' || r === 'target_positional') return `steps.${r}.${step.kind === 'lookup' ? 'learned' : 'sin'}`;
+  if (r === 'embedding_sum' && (step.inputs || []).some((id) => trace.get(id)?.role === 'token_type_embedding')) return 'steps.embedding_sum.segments';
   return `steps.${r}`;
 }
 
@@ -46,7 +47,7 @@ export function stepName(step, trace) {
     const of = trace.get(step.of);
     return t('steps.grad', { sym: symbolOf(step, trace), of: of ? stepTitle(of, trace) : step.of });
   }
-  const params = { sym: symbolOf(step, trace), act: actName(trace) };
+  const params = { sym: symbolOf(step, trace), act: step.role === 'pooler' ? poolerAct(step) : actName(trace) };
   if (['mean', 'var', 'rowmax', 'rowsum'].includes(step.role)) {
     const c = consumerOf(step, trace);
     params.of = c ? stepName(c, trace) : '';
@@ -54,6 +55,8 @@ export function stepName(step, trace) {
   return t(nameKey(step, trace), params);
 }
 const actName = (trace) => ({ gelu: 'GELU', gelu_new: 'GELU (tanh)' })[trace.config && trace.config.activation] || 'ReLU';
+// A pooler's own activation (BERT's tanh, DistilBERT's pre-classifier ReLU): its formula says which.
+const poolerAct = (step) => (/\\tanh/.test(step.formula || '') ? 'tanh' : 'ReLU');
 
 // The block a step sits in, named for a reader (self-attention is "masked" in a decoder).
 function blockName(p, trace) {

@@ -8,6 +8,7 @@
 // axes and kind (layout.js), never from its id.
 import { matrixLayout, matrixAxes, PER_ROW_KINDS } from './layout.js';
 import { t } from '../lib/i18n.js';
+import { pieceText, pieceStyle } from '../lib/format.js';
 
 export class Trace {
   constructor(result) {
@@ -110,14 +111,31 @@ export class Trace {
     return !!(s && s.axes && s.axes.length && s.axes[0].name === 'batch');
   }
 
+  // A token as the reader sees it: a tokenizer's piece as the text it stands for, in the style
+  // of this vocabulary (lib/format.js pieceText: GPT-2's "Ġmat" is "␣mat", SentencePiece's
+  // "▁the" "␣the"). The chips, the labels of rows and columns, the notes and the explanations
+  // read tokens through this; the trace's own text (exports, the engine) keeps the pieces.
+  piece(p) {
+    return this.vocabStyle ? pieceText(p, this.vocabStyle) : p;
+  }
+  // 'bytes', 'sentencepiece' or '' (lib/format.js pieceStyle), found once.
+  get vocabStyle() {
+    if (this.style === undefined) this.style = pieceStyle(this.text.vocab);
+    return this.style;
+  }
+  // The vocabulary as shown (computed once: a checkpoint's has 50,257 entries).
+  shownVocab() {
+    if (!this.vocabShown) this.vocabShown = (this.text.vocab || []).map((p) => this.piece(p));
+    return this.vocabShown;
+  }
   sourceTokens(b = 0) {
     const toks = (this.text.source_tokens && this.text.source_tokens[b]) || [];
-    const out = toks.slice();
+    const out = toks.map((p) => this.piece(p));
     while (out.length < this.T) out.push('<pad>');
     return out;
   }
   targetTokens() {
-    return this.text.target_tokens || [];
+    return (this.text.target_tokens || []).map((p) => this.piece(p));
   }
 
   // The tensor as a matrix (layout.js), from its axes and its kind.
@@ -134,7 +152,7 @@ export class Trace {
     switch (axis && axis.labels) {
       case 'source': return this.sourceTokens(b);
       case 'target': return this.targetTokens();
-      case 'vocab': return this.text.vocab || [];
+      case 'vocab': return this.shownVocab();
       case 'batch': return Array.from({ length: this.B }, (_, i) => t('explain.sentence', { n: i + 1 }));
       // A classifier's label names: the engine's prediction names them (runWith, issue 10).
       case 'labels': return this.text.labels || (this.meta.prediction && this.meta.prediction.labels) || null;

@@ -39,6 +39,7 @@ export function lockSettings(p, ck) {
       if (hint) hint.hidden = decOnly; // "encoder layers"
     }
   }
+  text2Words(on ? (ck && ck.model_type === 'bert' ? '.segments' : '.pair') : '');
   $('settings-grid').hidden = on && !p.config;
   let note = $('settings-fixed');
   if (!on) {
@@ -51,6 +52,19 @@ export function lockSettings(p, ck) {
     $('settings-grid').before(note);
   }
   note.textContent = t('ckpt.settingsFixed', { name: ck ? ck.name : '' });
+}
+
+// The second sentence's heading and note: a padded batch for the page's models; for a
+// checkpoint one sequence with the first (BERT: segment B). The keys go on the elements, so a
+// change of language (applyStatic) keeps them.
+function text2Words(suffix) {
+  const box = $('text2-box');
+  if (!box) return;
+  for (const [n, key] of [[box.querySelector('summary'), 'shell.text2.summary'], [box.querySelector('p'), 'shell.text2.note']]) {
+    if (!n) continue;
+    n.dataset.i18n = key + suffix;
+    n.textContent = t(key + suffix);
+  }
 }
 
 // The one-line summary beside "Model settings" for a checkpoint: its shape, no seed; its own tokenizer.

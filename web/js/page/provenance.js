@@ -83,7 +83,7 @@ export function unknownNote(trace) {
   const u = unknownWords(trace);
   if (!u.length) return '';
   const unk = (trace.text.vocab || []).includes('<unk>') ? '<unk>' : '[UNK]';
-  return t('provenance.unknown', { words: u.map((w) => t('provenance.quoted', { w })).join(', '), n: u.length, V: trace.text.vocab.length, unk });
+  return t('provenance.unknown', { words: u.map((w) => t('provenance.quoted', { w: trace.piece(w) })).join(', '), n: u.length, V: trace.text.vocab.length, unk });
 }
 
 // The note under the sentence box.

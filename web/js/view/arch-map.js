@@ -62,8 +62,9 @@ function blockOf(s, config) {
   if (p.section === 'input') return { section: 'input', layer: -1, type: inputType(p.block), merge: true };
   if (p.section === 'encoder' || p.section === 'decoder') return stackBlock(s, config);
   if (p.section === 'classifier') return { section: 'classifier', layer: -1, type: 'classifier', merge: true };
-  // output / masked_lm: the projection to the vocabulary, then its softmax
-  return { section: p.section, layer: -1, type: p.block === 'softmax' ? 'softmax' : 'projection', merge: true };
+  // output / masked_lm: (a checkpoint's masked-word transform,) the projection to the vocabulary, then its softmax
+  const type = p.block === 'softmax' ? 'softmax' : p.block === 'transform' ? 'transform' : 'projection';
+  return { section: p.section, layer: -1, type, merge: true };
 }
 function inputType(block) {
   if (block === 'tokens') return 'tokens';

@@ -30,6 +30,7 @@ export function notationEntries(trace) {
 function roleKey(s, trace) {
   if (s.role === 'output' && s.place.block !== 'stack_output') return 'notation.layerOutput';
   if (s.role === 'output' && !(trace.config && trace.config.decoder_layers > 0) && !decoderOnly(trace)) return 'notation.output.encoderOnly';
+  if (s.role === 'embedding_sum' && s.inputs.some((id) => trace.get(id)?.role === 'token_type_embedding')) return 'notation.embedding_sum.segments';
   return stackKey(`notation.${s.role}`, trace);
 }
 

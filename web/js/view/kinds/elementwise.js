@@ -4,18 +4,20 @@
 import { lay, rowIn, val, symOf, fmt, term, paren } from './common.js';
 import { exact } from '../../lib/format.js';
 import { t as tr } from '../../lib/i18n.js';
+import { activationOf } from './grad.js';
 
+// A sum of two or more tensors of the step's shape (BERT adds token, position and token-type
+// embeddings); an operand with fewer rows (positions [T, d] beside a batch) repeats per item.
 function add({ trace, step, R, c, v, lines, H, inp }) {
-  const A = inp(0), Bt = inp(1);
-  const Ra = rowIn(trace, A, R), Rb = rowIn(trace, Bt, R);
-  const a = val(trace, A, Ra, c), b = val(trace, Bt, Rb, c);
-  lines.push({ t: `${symOf(step)}[i, ${c}] = ${symOf(A)}[i, ${c}] + ${symOf(Bt)}[i, ${c}]`, cls: 'formula' });
-  lines.push({ t: `= ${fmt(a)} + ${paren(fmt(b))}` });
+  const ops = step.inputs.map((_, k) => inp(k));
+  const rows = ops.map((X) => rowIn(trace, X, R));
+  const xs = ops.map((X, k) => val(trace, X, rows[k], c));
+  lines.push({ t: `${symOf(step)}[i, ${c}] = ${ops.map((X) => `${symOf(X)}[i, ${c}]`).join(' + ')}`, cls: 'formula' });
+  lines.push({ t: `= ${xs.map((x, k) => (k ? paren(fmt(x)) : fmt(x))).join(' + ')}` });
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
-  lines.push({ t: `${symOf(A)}[${Ra % lay(trace, A).per}, ${c}] = ${exact(a)},  ${symOf(Bt)}[${Rb % lay(trace, Bt).per}, ${c}] = ${exact(b)}`, cls: 'muted' });
-  H.push({ id: A.id, cells: [[Ra, c]] });
-  H.push({ id: Bt.id, cells: [[Rb, c]] });
-  return a + b;
+  lines.push({ t: ops.map((X, k) => `${symOf(X)}[${rows[k] % lay(trace, X).per}, ${c}] = ${exact(xs[k])}`).join(',  '), cls: 'muted' });
+  ops.forEach((X, k) => H.push({ id: X.id, cells: [[rows[k], c]] }));
+  return xs.reduce((s, x) => s + x, 0);
 }
 
 function copy({ trace, R, c, v, lines, H, inp }) {
@@ -43,16 +45,20 @@ export function erf(x) {
   return s * y;
 }
 
-function activation({ trace, R, c, v, lines, H, inp }) {
-  const X = inp(0), x = val(trace, X, R, c);
+function activation({ trace, step, R, c, v, lines, H, inp }) {
+  const X = inp(0), x = val(trace, X, R, c), act = activationOf(trace, step);
   let y;
-  if (trace.config.activation === 'gelu') {
+  if (act === 'tanh') {  // BERT's pooler
+    lines.push({ t: 'tanh(h)', cls: 'formula' });
+    lines.push({ t: `= tanh(${fmt(x)})` });
+    y = Math.tanh(x);
+  } else if (act === 'gelu') {
     const e = erf(x / Math.SQRT2);
     lines.push({ t: 'GELU(h) = ½ · h · (1 + erf(h / √2))', cls: 'formula' });
     lines.push({ t: `= ½ · ${paren(fmt(x))} · (1 + erf(${term(x / Math.SQRT2)}))` });
     lines.push({ t: `= ½ · ${paren(fmt(x))} · (1 + ${paren(term(e))})` });
     y = 0.5 * x * (1 + e);
-  } else if (trace.config.activation === 'gelu_new') {
+  } else if (act === 'gelu_new') {
     const u = Math.sqrt(2 / Math.PI) * (x + 0.044715 * x * x * x), th = Math.tanh(u);
     lines.push({ t: 'GELU(h) ≈ ½ · h · (1 + tanh(√(2/π) · (h + 0.044715 · h³)))', cls: 'formula' });
     lines.push({ t: `= ½ · ${paren(fmt(x))} · (1 + tanh(${term(u)}))` });

@@ -13,11 +13,23 @@ function vocabId(vocab, tok) {
   return -1;
 }
 
-function tokens({ trace, step, R, c, v, lines, H }) {
+// A token type (BERT's segments): 0 for sentence A, 1 for sentence B — not a vocabulary id.
+// Returns the type BERT's pair template gives token c: 1 once a [SEP] came before it.
+function segment({ trace, step, R, c, v, lines }) {
+  const toks = trace.sourceTokens(Math.floor(R / trace.layout(step).per));
+  lines.push({ t: tr('explain.tokens.token', { c, tok: quoted(toks[c]) }), cls: 'formula' });
+  lines.push({ t: `= ${tr('explain.segment.value', { v, s: v === 1 ? 'B' : 'A' })}`, cls: 'result' });
+  lines.push({ t: tr('explain.segment.why'), cls: 'muted' });
+  return toks.slice(0, c).includes('[SEP]') ? 1 : 0;
+}
+
+function tokens(a) {
+  if (a.step.role === 'token_type_ids') return segment(a);
+  const { trace, step, R, c, v, lines, H } = a;
   const axes = step.axes || [];
   const target = axes.length && axes[axes.length - 1].labels === 'target';
   const toks = target ? trace.targetTokens() : trace.sourceTokens(R);
-  const tok = toks[c], vocab = trace.text.vocab || [];
+  const tok = toks[c], vocab = trace.shownVocab();
   lines.push({ t: tr('explain.tokens.token', { c, tok: quoted(tok) }), cls: 'formula' });
   lines.push({ t: `= id ${v} (${tr('explain.tokens.vocab', { v, n: vocab.length })})`, cls: 'result' });
   if (tok === '<pad>') lines.push({ t: tr('explain.tokens.pad'), cls: 'muted' });
@@ -31,9 +43,11 @@ function lookup({ trace, step, L, R, c, v, lines, H, inp }) {
     const ids = inp(0), E = inp(1);
     const idR = lay(trace, ids).rows > 1 ? b : 0;
     const id = val(trace, ids, idR, i);
-    const tok = (trace.text.vocab || [])[id];
-    lines.push({ t: tr('explain.lookup.token', { i, tok: quoted(tok), id }), cls: 'formula' });
-    lines.push({ t: `E[${id}, ${c}] = ${exact(v)}`, cls: 'result' });
+    const seg = step.role === 'token_type_embedding';
+    const line = seg ? tr('explain.lookup.segment', { i, s: id === 1 ? 'B' : 'A', id })
+      : tr('explain.lookup.token', { i, tok: quoted(trace.shownVocab()[id]), id });
+    lines.push({ t: line, cls: 'formula' });
+    lines.push({ t: `${seg ? 'E_type' : 'E'}[${id}, ${c}] = ${exact(v)}`, cls: 'result' });
     H.push({ id: ids.id, cells: [[idR, i]] });
     if (!E || !E.data) return undefined;
     H.push({ id: E.id, rows: [id], cells: [[id, c]] });

@@ -221,7 +221,7 @@ function sums(text, a) {
 
 // The function an activation step applies: a pooler's own (BERT: tanh, DistilBERT's
 // pre-classifier: ReLU; the core's formula says which), every other the model's.
-function activationOf(trace, Y) {
+export function activationOf(trace, Y) {
   if (Y.role === 'pooler') return Y.formula && Y.formula.startsWith('\\tanh') ? 'tanh' : 'relu';
   return trace.config.activation;
 }
@@ -250,9 +250,9 @@ function lossSeed(trace, X, f) {
   const n = last(X), r = Math.floor(f / n), c = f % n;
   const labels = tgt.slice(1).concat(['</s>']).map((t) => vocab.indexOf(t));
   if (!tgt.length || labels.length !== size(X) / n) return null; // a classifier: its label is not in the trace
-  if (labels[r] !== c) return { v: 0, text: `0 (${tr('explain.grad.wrongAnswer', { tok: quoted(vocab[c]), r, right: quoted(vocab[labels[r]]) })})`, terms: [] };
+  if (labels[r] !== c) return { v: 0, text: `0 (${tr('explain.grad.wrongAnswer', { tok: quoted(trace.piece(vocab[c])), r, right: quoted(trace.piece(vocab[labels[r]])) })})`, terms: [] };
   const N = labels.length;
-  return prods(`−(1/N)/p[${r}, ${c}]   (N = ${N}; ${tr('explain.grad.rightAnswer', { tok: quoted(vocab[c]) })})`, [-1 / N], [1 / X.data[f]]);
+  return prods(`−(1/N)/p[${r}, ${c}]   (N = ${N}; ${tr('explain.grad.rightAnswer', { tok: quoted(trace.piece(vocab[c])) })})`, [-1 / N], [1 / X.data[f]]);
 }
 
 // A forward step named for a reader: its symbol and where it sits (section, layer, head).
@@ -319,7 +319,7 @@ function lossExplain({ trace, step, v, lines, H }) {
   const labels = tgt.slice(1).concat(['</s>']).map((t) => vocab.indexOf(t));
   if (labels.length !== size(P) / n || labels.includes(-1)) return undefined;
   const terms = labels.map((y, r) => nll(P, r, n, y));
-  lines.push({ t: `L = −(1/${labels.length}) Σₜ log p[t, yₜ]   (yₜ: ${labels.map((y) => vocab[y]).join(' ')})`, cls: 'formula' });
+  lines.push({ t: `L = −(1/${labels.length}) Σₜ log p[t, yₜ]   (yₜ: ${labels.map((y) => trace.piece(vocab[y])).join(' ')})`, cls: 'formula' });
   lines.push({ t: list(labels.map((y, r) => `−log ${fmt(P.data[r * n + y])}`)).join(' + '), cls: 'terms' });
   lines.push({ t: `= (${list(terms.map((x) => term(x))).join(' + ')}) / ${labels.length}`, cls: 'terms' });
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });

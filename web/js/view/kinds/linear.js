@@ -36,14 +36,20 @@ function logits({ trace, step, R, c, v, lines, H, inp }) {
     const a = val(trace, Z, R, k), b = E.data[c * d + k];
     zs.push(a); es.push(b); ps.push(a * b);
   }
-  const tok = (trace.text.vocab || [])[c];
-  lines.push({ t: `${symOf(step)}[i, ${c}] = Σₖ ${symOf(Z)}[i, k] · E[${c}, k]   (${tr('explain.logits.row', { c, tok: quoted(tok) })})`, cls: 'formula' });
+  const tok = trace.shownVocab()[c];
+  // A checkpoint's masked-word head adds its bias per vocabulary entry (the third input, [V]).
+  const bias = inp(2) && inp(2).data ? inp(2).data[c] : undefined;
+  const plus = bias === undefined ? '' : ` + ${symOf(inp(2))}[${c}]`;
+  lines.push({ t: `${symOf(step)}[i, ${c}] = Σₖ ${symOf(Z)}[i, k] · E[${c}, k]${plus}   (${tr('explain.logits.row', { c, tok: quoted(tok) })})`, cls: 'formula' });
   dot(lines, zs.map(fmt), es.map(fmt), ps);
+  if (bias !== undefined) lines.push({ t: `+ ${paren(fmt(bias))}`, cls: 'terms' });
+  const total = sumOf(ps) + (bias ?? 0);
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
-  lines.push({ t: tr('explain.check', { x: term(sumOf(ps)) }), cls: 'muted' });
+  lines.push({ t: tr('explain.check', { x: term(total) }), cls: 'muted' });
   H.push({ id: Z.id, rows: [R] });
   H.push({ id: E.id, rows: [c] });
-  return sumOf(ps);
+  if (bias !== undefined) H.push({ id: inp(2).id, cells: [[0, c]] });
+  return total;
 }
 
 export default {

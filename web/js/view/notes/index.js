@@ -6,6 +6,7 @@ import { t } from '../../lib/i18n.js';
 import * as A from './attention.js';
 import * as Ly from './layer.js';
 import * as IO from './io.js';
+import * as Hd from './heads.js';
 import { gradNote } from './grad.js';
 
 const BY_ROLE = {
@@ -21,6 +22,9 @@ const BY_ROLE = {
   target_embedding: IO.embeddingNote, positional: IO.positionalNote, target_positional: IO.positionalNote,
   embedding_sum: IO.inputNote, target_embedding_sum: IO.inputNote, input: IO.inputNote, decoder_input: IO.inputNote,
   pooled: IO.pooledNote, logits: IO.logitsNote, probs: IO.probsNote, loss: IO.lossNote,
+  token_type_ids: IO.segmentsNote, token_type_embedding: IO.segmentEmbeddingNote,
+  transform_pre: Hd.transformPreNote, transform_act: Hd.transformActNote, transform_ln: Ly.layerNormNote,
+  pooler_pre: Hd.poolerPreNote, pooler: Hd.poolerNote,
   grad: gradNote,
 };
 

@@ -14,7 +14,18 @@ export function tokensNote(step, trace) {
   let n = 0;
   for (let R = 0; R < rows; R++)
     for (let c = 0; c < cols; c++) if (colLabel(trace, step, c, perSentence ? R : 0) !== '<pad>') n++;
-  return { text: `${t('notes.tokens.why')} ${t('notes.tokens.fact', { n, V })}`, tut: 'fundamentals' };
+  return { text: `${t('notes.tokens.why')} ${t('notes.tokens.fact', { n, V: num(V) })}`, tut: 'fundamentals' };
+}
+// Token types [T] (BERT): 0 for sentence A, 1 for sentence B — how many tokens each has.
+export function segmentsNote(step) {
+  let b = 0;
+  for (const x of step.data) if (x === 1) b++;
+  const a = step.data.length - b;
+  return { text: `${t('notes.token_type_ids.why')} ${t(b ? 'notes.token_type_ids.fact' : 'notes.token_type_ids.one', { a, b })}`, tut: 'anatomy' };
+}
+// Rows of the token-type table [T, d]: one learned vector per sentence, added to every token of it.
+export function segmentEmbeddingNote(step, trace) {
+  return { text: t('notes.token_type_embedding.why', { d: trace.config.d_model }), tut: 'anatomy' };
 }
 export function embeddingNote(step, trace) {
   const labels = rowsOf(trace, step).map((r) => r.label);
@@ -31,7 +42,8 @@ export function positionalNote(step, trace) {
 export function inputNote(step, trace) {
   const ins = step.inputs.map((id) => trace.get(id)).filter(Boolean);
   const emb = ins.find((s) => ['embedding', 'target_embedding'].includes(s.role));
-  const key = { decoder_input: 'notes.input.decoder', embedding_sum: 'notes.input.sum', target_embedding_sum: 'notes.input.sum' }[step.role] || stackKey('notes.input.encoder', trace);
+  const segments = ins.some((s) => s.role === 'token_type_embedding');
+  const key = { decoder_input: 'notes.input.decoder', embedding_sum: segments ? 'notes.input.sumSegments' : 'notes.input.sum', target_embedding_sum: 'notes.input.sum' }[step.role] || stackKey('notes.input.encoder', trace);
   const pos = ins.find((s) => ['positional', 'target_positional'].includes(s.role));
   const why = t(key);
   if (step.kind !== 'add' || !emb || !pos || !emb.data || !pos.data) return { text: why, tut: 'fundamentals' };

@@ -26,7 +26,8 @@ export function layerNormNote(step, trace) {
   const stat = (role) => step.inputs.map((id) => trace.get(id)).find((s) => s && s.role === role);
   const mu = stat('mean'), v = stat('var');
   const pre = trace.config.norm === 'pre';
-  const parts = [t(step.place.block === 'embedding' ? 'notes.ln.embedding' : pre ? 'notes.ln.pre' : 'notes.ln.post')];
+  const block = step.place.block;
+  const parts = [t(block === 'embedding' ? 'notes.ln.embedding' : block === 'transform' ? 'notes.ln.head' : pre ? 'notes.ln.pre' : 'notes.ln.post')];
   if (mu && v && mu.data && v.data) {
     const sd = Array.from(v.data, Math.sqrt), m = Array.from(mu.data);
     parts.push(t('notes.ln.fact', { mlo: num(Math.min(...m), 2), mhi: num(Math.max(...m), 2), slo: num(Math.min(...sd), 2), shi: num(Math.max(...sd), 2) }));

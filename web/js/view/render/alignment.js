@@ -21,7 +21,7 @@ export function producedTokens(trace) {
   for (let t = 0; t < S; t++) {
     let best = 0;
     for (let v = 1; v < V; v++) if (probs.data[t * V + v] > probs.data[t * V + best]) best = v;
-    out.push(vocab[best] ?? String(best));
+    out.push(vocab[best] !== undefined ? trace.piece(vocab[best]) : String(best));
   }
   return out;
 }

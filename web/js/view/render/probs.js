@@ -56,7 +56,7 @@ export function renderProbs(ctx, host) {
   const note = msg(!trained ? 'probs.seededNote' : lm ? 'probs.lmNote' : atSource ? 'probs.maskNote' : 'probs.trainedNote', { k: top });
   if (isVocab) sec.append(el('p', 'muted', note));
   const labelNames = trace.labelsFor({ labels: 'labels' }) || [];
-  const vocab = trace.text.vocab || [];
+  const vocab = trace.shownVocab();
   const tgt = trace.targetTokens();
   const context = (i) => {
     if (lm) return msg('probs.after', { prefix: tail(trace.sourceTokens(Math.floor(i / trace.T)).slice(0, (i % trace.T) + 1)) });

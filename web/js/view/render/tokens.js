@@ -2,10 +2,24 @@
 // tokenizer's rule, what the regex skipped (marked in the sentence, with the reason), the
 // vocabulary, and for BPE what the merges were learned on and the merges printed as the
 // tutorial prints them (most frequent pair, vocab before merge, vocab after merge, final vocab).
+// A checkpoint's token step names its own tokenizer (WordPiece, byte-level BPE, SentencePiece-
+// style BPE) and the file it was read from, and a BERT pair's second sentence as segment B;
+// pieces are shown as text (model/trace.js piece: "Ġmat" → "␣mat").
 // Every string comes from the catalog (area `tokens`).
 import { el } from '../../lib/dom.js';
 import { t, has } from '../../lib/i18n.js';
 import { renderMatrixStep } from './matrix-step.js';
+
+// Which algorithm a checkpoint's tokenizer runs, from the files it came in (text.tokenizer:
+// "vocab.txt", "vocab.json + merges.txt", "tokenizer.json", or "ids" when ids were given) and,
+// for tokenizer.json, the style of its pieces.
+function checkpointTokenizer(trace) {
+  const source = trace.text.tokenizer;
+  if (source === 'ids') return { algo: 'ids', source };
+  if (source === 'vocab.txt') return { algo: 'wordpiece', source };
+  if (source === 'vocab.json + merges.txt') return { algo: 'bytes', source };
+  return { algo: trace.vocabStyle || ((trace.text.vocab || []).some((p) => String(p).startsWith('##')) ? 'wordpiece' : 'other'), source };
+}
 
 function chips(tokens, ids) {
   const ol = el('ol', 'token-chips');
@@ -41,7 +55,7 @@ function markedSentence(sentence, spans) {
 function skippedView(text, b) {
   const spans = (text.skipped || [])[b];
   const sentence = (text.sentences || [])[b];
-  if (!spans || sentence === undefined || ['whitespace', 'chars'].includes(text.tokenizer)) return null;
+  if (!spans || sentence === undefined || !['regex', 'bpe'].includes(text.tokenizer)) return null;
   const box = el('div', 'token-skipped');
   box.append(markedSentence(sentence, spans));
   const list = spans.map((s) => t('tokens.skipped.quoted', { text: s.text })).join(', ');
@@ -57,16 +71,20 @@ function sourceTokens(box, trace, step) {
     box.append(chips(trace.sourceTokens(b), Array.from(step.data.subarray(b * trace.T, (b + 1) * trace.T))));
   }
   if (trace.B > 1) box.append(el('p', 'muted', t('tokens.padNote')));
+  // A sentence pair in one sequence (a checkpoint's text2): BERT tells the halves apart by token type.
+  const types = trace.steps.find((s) => s.role === 'token_type_ids');
+  if (trace.meta.checkpoint && trace.sourceTokens(0).filter((x) => x === '[SEP]').length > 1)
+    box.append(el('p', 'muted segments-note', t(types ? 'tokens.pairSegments' : 'tokens.pair')));
 }
 
-function vocabView(vocab) {
+function vocabView(vocab, shown) {
   const vd = el('details', 'vocab');
   vd.append(el('summary', '', t('tokens.vocabSummary', { n: vocab.length })));
   const vl = el('ol', 'vocab-list');
   vl.start = 0;
   vocab.slice(0, 2000).forEach((tok, i) => {
     const li = el('li');
-    li.append(el('span', 'chip-id', String(i)), ' ', el('span', 'chip-tok', tok));
+    li.append(el('span', 'chip-id', String(i)), ' ', el('span', 'chip-tok', shown[i]));
     vl.append(li);
   });
   vd.append(vl);
@@ -124,21 +142,53 @@ function bpeView(bpe) {
   return sec;
 }
 
+// The tokenizer's name (and where it comes from) and its rule: the page's own tokenizers follow
+// the tutorials; a checkpoint's is its own, read from its files.
+function ruleView(trace) {
+  const text = trace.text;
+  if (trace.meta.checkpoint) {
+    const { algo, source } = checkpointTokenizer(trace);
+    return [el('h3', '', t(`tokens.ckpt.${algo}.name`, { source })), el('p', 'muted', t(`tokens.ckpt.${algo}.rule`))];
+  }
+  const kind = ['regex', 'whitespace', 'chars', 'bpe', 'input'].includes(text.tokenizer) ? text.tokenizer : null;
+  if (!kind) return [el('h3', '', text.tokenizer)];
+  return [el('h3', '', t(`tokens.rule.${kind}.name`)), el('p', 'muted', t(`tokens.rule.${kind}.rule`))];
+}
+
+// BERT's token types [T]: each token's chip with its sentence (A for type 0, B for 1).
+function segmentsView(trace, step) {
+  const box = el('section', 'tokenize segments');
+  box.append(el('h3', '', t('tokens.segmentsHeading')));
+  const ol = el('ol', 'token-chips');
+  trace.sourceTokens(0).forEach((tok, i) => {
+    const v = step.data[i], s = v === 1 ? 'B' : 'A';
+    const li = el('li', `chip segment-${s}`);
+    li.append(el('span', 'chip-tok', tok), el('span', 'chip-id', t('tokens.chipSegment', { s })), el('span', 'chip-pos', String(i)));
+    li.title = t('tokens.chipTitleSegment', { i, token: tok, s, v });
+    ol.append(li);
+  });
+  box.append(ol);
+  return box;
+}
+
 export function renderTokens(ctx, host) {
   const { trace, step } = ctx;
+  if (step.role === 'token_type_ids') {
+    host.append(segmentsView(trace, step));
+    return renderMatrixStep(ctx, host);
+  }
   const isTarget = step.axes[step.axes.length - 1].labels === 'target';
   const text = trace.text;
   const box = el('section', 'tokenize');
-  const kind = ['regex', 'whitespace', 'chars', 'bpe', 'input'].includes(text.tokenizer) ? text.tokenizer : null;
-  box.append(el('h3', '', isTarget ? t('tokens.targetHeading') : kind ? t(`tokens.rule.${kind}.name`) : text.tokenizer));
-  if (!isTarget && kind) box.append(el('p', 'muted', t(`tokens.rule.${kind}.rule`)));
+  if (isTarget) box.append(el('h3', '', t('tokens.targetHeading')));
+  else box.append(...ruleView(trace));
   if (isTarget) {
     box.append(el('p', 'muted', t('tokens.targetNote')));
     box.append(chips(trace.targetTokens(), Array.from(step.data)));
   } else {
     sourceTokens(box, trace, step);
   }
-  box.append(vocabView(text.vocab || []));
+  box.append(vocabView(text.vocab || [], trace.shownVocab()));
   if (!isTarget && text.tokenizer === 'bpe' && text.bpe) box.append(bpeView(text.bpe));
   host.append(box);
   return renderMatrixStep(ctx, host);

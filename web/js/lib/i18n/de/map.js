@@ -44,6 +44,7 @@ export default {
   'map.block.softmax': 'Softmax → Wahrscheinlichkeiten p',
   'map.block.classifier': 'Pooling → Logits z → Wahrscheinlichkeiten p',
   'map.block.mlm_projection': 'Projektion → Logits z',
+  'map.block.mlm_transform': 'Dichte Schicht → Aktivierung → LayerNorm (Transformation des Kopfes)',
   'map.block.mlm_softmax': 'Softmax → Wahrscheinlichkeiten p',
   'map.block.loss': 'Verlust L',
   'map.grad.encoderLayer': 'Gradienten durch Encoder-Schicht {n}',

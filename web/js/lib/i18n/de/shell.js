@@ -32,6 +32,11 @@ export default {
   'shell.text2.label': 'Zweiter Satz',
   'shell.text2.placeholder': 'z. B. earth stood hard as iron',
   'shell.text2.note': 'Zwei Sätze laufen als ein Batch: Der kürzere wird mit <pad> aufgefüllt, und die Aufmerksamkeitsmaske hält jede Abfrage (Query) vom Padding fern.',
+  // der zweite Satz eines Checkpoints: eine Folge mit dem ersten (page/checkpoint-form.js)
+  'shell.text2.summary.segments': 'Zweiter Satz (Segment B)',
+  'shell.text2.note.segments': 'BERT liest die beiden Sätze als eine Folge, [CLS] A [SEP] B [SEP]: Der zweite ist Segment B, seine Tokens sind mit Token-Typ 1 markiert. Es wird nichts aufgefüllt.',
+  'shell.text2.summary.pair': 'Zweiter Satz (an den ersten angefügt)',
+  'shell.text2.note.pair': 'Der Tokenizer des Checkpoints fügt die beiden Sätze mit seiner Paar-Vorlage zu einer Folge zusammen. Es wird nichts aufgefüllt.',
   'shell.preset': 'Voreinstellung',
   'shell.modelPanel': 'Die Antwort des Modells',
   'shell.generate': 'Erzeugen ▶',

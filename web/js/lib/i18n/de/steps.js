@@ -47,6 +47,16 @@ export default {
   'steps.target_positional.sin': 'Sinusförmige Positionskodierung {sym} (Ziel)',
   'steps.target_positional.learned': 'Gelernte Positionseinbettungen {sym} (Ziel)',
   'steps.embedding_sum': 'Token- + Positionseinbettung {sym}',
+  // BERTs Token-Typen (Segmente): Satz A oder B eines Satzpaares
+  'steps.embedding_sum.segments': 'Token- + Positions- + Token-Typ-Einbettung {sym}',
+  'steps.token_type_ids': 'Token-Typen {sym}: Satz A oder B',
+  'steps.token_type_embedding': 'Token-Typ-Einbettungen {sym} (Segment A oder B)',
+  // die Köpfe eines Checkpoints: die Transformation des Masked-Word-Kopfes (BERT, DistilBERT), der Pooler
+  'steps.transform_pre': 'Kopf für maskierte Wörter: dichte Schicht {sym}',
+  'steps.transform_act': 'Kopf für maskierte Wörter: {act}-Aktivierung {sym}',
+  'steps.transform_ln': 'Kopf für maskierte Wörter: LayerNorm {sym}',
+  'steps.pooler_pre': 'Pooler: dichte Schicht {sym} auf dem ersten Token',
+  'steps.pooler': 'Pooler: {act}-Aktivierung {sym}',
   'steps.input.add': 'Encoder-Eingabe {sym}: Einbettung + Position',
   'steps.input.ln': 'Encoder-Eingabe {sym}: LayerNorm von Token- + Positionseinbettung',
   'steps.input.given': 'Encoder-Eingabe {sym}',

@@ -44,6 +44,7 @@ export default {
   'map.block.softmax': 'Softmax → probabilities p',
   'map.block.classifier': 'Pool → logits z → probabilities p',
   'map.block.mlm_projection': 'Projection → logits z',
+  'map.block.mlm_transform': 'Dense → activation → LayerNorm (the head’s transform)',
   'map.block.mlm_softmax': 'Softmax → probabilities p',
   'map.block.loss': 'Loss L',
   'map.grad.encoderLayer': 'Gradients through encoder layer {n}',

@@ -32,6 +32,11 @@ export default {
   'shell.text2.label': 'Second sentence',
   'shell.text2.placeholder': 'e.g. earth stood hard as iron',
   'shell.text2.note': 'Two sentences run as one batch: the shorter is padded with <pad>, and the attention mask keeps every query away from the padding.',
+  // a checkpoint's second sentence: one sequence with the first (page/checkpoint-form.js)
+  'shell.text2.summary.segments': 'Second sentence (segment B)',
+  'shell.text2.note.segments': 'BERT reads the two sentences as one sequence, [CLS] A [SEP] B [SEP]: the second is segment B, its tokens marked with token type 1. Nothing is padded.',
+  'shell.text2.summary.pair': 'Second sentence (joined to the first)',
+  'shell.text2.note.pair': 'The checkpoint’s tokenizer joins the two sentences into one sequence by its pair template. Nothing is padded.',
   'shell.preset': 'Preset',
   'shell.modelPanel': 'The model’s answer',
   'shell.generate': 'Generate ▶',

@@ -47,6 +47,16 @@ export default {
   'steps.target_positional.sin': 'Sinusoidal positional encoding {sym} (target)',
   'steps.target_positional.learned': 'Learned position embeddings {sym} (target)',
   'steps.embedding_sum': 'Token + position embeddings {sym}',
+  // BERT's token types (segments): sentence A or B of a pair
+  'steps.embedding_sum.segments': 'Token + position + token-type embeddings {sym}',
+  'steps.token_type_ids': 'Token types {sym}: sentence A or B',
+  'steps.token_type_embedding': 'Token-type embeddings {sym} (segment A or B)',
+  // a checkpoint's heads: BERT's and DistilBERT's masked-word transform, the classifier's pooler
+  'steps.transform_pre': 'Masked-word head: dense layer {sym}',
+  'steps.transform_act': 'Masked-word head: {act} activation {sym}',
+  'steps.transform_ln': 'Masked-word head: LayerNorm {sym}',
+  'steps.pooler_pre': 'Pooler: dense layer {sym} on the first token',
+  'steps.pooler': 'Pooler: {act} activation {sym}',
   'steps.input.add': 'Encoder input {sym}: embedding + position',
   'steps.input.ln': 'Encoder input {sym}: LayerNorm of token + position embeddings',
   'steps.input.given': 'Encoder input {sym}',
