@@ -3,6 +3,13 @@
 #include "trace/generate.h"
 
 #include <algorithm>
+#include <cmath>
+#include <chrono>
+#include <optional>
+#include <tuple>
+
+#include "trace/kv_cache.h"
+#include "trace/record.h"
 
 #include "model/error.h"
 
@@ -48,7 +55,51 @@ std::vector<GenRound> generate_greedy(Model& model, Trace& trace, int max_len) {
   return rounds;
 }
 
-std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, std::vector<int>* ids) {
+namespace {
+
+// The most probable token of a row of logits and its probability (the softmax's, in double).
+std::pair<int, float> best_of(const std::vector<float>& z) {
+  const int best = static_cast<int>(std::max_element(z.begin(), z.end()) - z.begin());
+  double sum = 0;
+  for (float v : z) sum += std::exp(static_cast<double>(v) - z[static_cast<std::size_t>(best)]);
+  return {best, static_cast<float>(1.0 / sum)};
+}
+
+// The cache as the last round's trace shows it: per layer, "K cache" and "V cache" [T, KV·hd]
+// — rows 0 … T−2 as the cache held them (the prompt's run, then one row per decoded token) and
+// row T−1 from this run — recorded after the run, at the layer's attention.
+void rec_cache(Trace& t, const Model& m, const KvCache& c, int prompt) {
+  const AttnGeom g = attn_geom(m);
+  for (int i = 0; i < m.config.num_layers; ++i) {
+    const std::string p = "layer" + std::to_string(i) + ".";
+    for (const char* kv : {"k", "v"}) {
+      const bool key = kv[0] == 'k';
+      const std::string src = key && t.find(p + "k_rot") ? p + "k_rot" : p + kv;
+      const Step& s = t.at(src);
+      const int T = s.shape[s.shape.size() - 2];
+      const std::vector<float> rows = key ? c.k[static_cast<std::size_t>(i)] : c.v[static_cast<std::size_t>(i)];
+      const std::vector<float> last(s.data.end() - g.dkv(), s.data.end());
+      const Place at{"encoder", i, "self_attention", -1};
+      std::string note = "Rows 0–" + std::to_string(prompt - 1) + ": the prompt's run; ";
+      if (prompt <= T - 2) note += "rows " + std::to_string(prompt) + "–" + std::to_string(T - 2) + ": one per generated token; ";
+      note += "row " + std::to_string(T - 1) + ": new in this round. Each round computes one new row and reuses the rest.";
+      Step& out = t.add(p + kv + "_cache", std::string(kv) + "_cache",
+                        {dim(T, "token", "source"), dim(g.dkv(), "feature")}, at,
+                        key ? "K cache: rows 0–" + std::to_string(T - 2) + " reused, row " + std::to_string(T - 1) + " new"
+                            : "V cache: rows 0–" + std::to_string(T - 2) + " reused, row " + std::to_string(T - 1) + " new",
+                        key ? "K_{\\text{cache}} = [K_{0..T-2} \\,;\\, k_{T-1}]" : "V_{\\text{cache}} = [V_{0..T-2} \\,;\\, v_{T-1}]",
+                        "kv_cache", {src}, note);
+      std::copy(rows.begin(), rows.begin() + std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(rows.size()), static_cast<std::ptrdiff_t>(T - 1) * g.dkv()),
+                out.data.begin());
+      std::copy(last.begin(), last.end(), out.data.end() - g.dkv());
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, std::vector<int>* ids,
+                                      GenTiming* timing) {
   if (!model.arch.lm_head || !model.tokens) throw Error("generation needs a language-model head (GPT2LMHeadModel) and tokens");
   if (max_len < 1) throw Error("generation needs a limit of at least one token");
   std::vector<GenRound> rounds;
@@ -58,21 +109,39 @@ std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, s
     Model& m;
     ~WholeAfter() { m.head_last_row_only = false; }
   } whole_after{model};
+  // The prompt runs recorded (prefill); each later round but the last decodes one row through the
+  // key/value cache (kv_cache.h); the last round's run is recorded whole, with the cache as steps.
+  // Interventions (the lab) need every round recorded: no cache then.
+  const bool cached = !trace.interventions;
+  const int prompt = static_cast<int>(g.ids.size());
+  std::optional<KvCache> cache;
+  std::vector<float> z;
+  using clock = std::chrono::steady_clock;
   for (int round = 0; round < max_len; ++round) {
-    // Only the last round's trace is kept: the rounds before it score the last position alone
-    // (the same numbers there, bit for bit); a round that ends early on <|endoftext|> runs again whole.
     const bool final_round = round + 1 == max_len || static_cast<int>(g.ids.size()) >= model.config.max_tokens;
-    model.head_last_row_only = !final_round;
-    run(model, trace);
-    const Step& p = trace.at("probs");  // [T, V]
-    const int V = p.shape[1];
-    const float* last = p.data.data() + static_cast<std::size_t>(p.shape[0] - 1) * V;
-    const int best = static_cast<int>(std::max_element(last, last + V) - last);
+    const auto t0 = clock::now();
+    int best;
+    float prob;
+    if (cache && !final_round) {
+      decode_next(model, *cache, g.ids.back(), z);
+      std::tie(best, prob) = best_of(z);
+    } else {
+      model.head_last_row_only = !final_round;
+      run(model, trace);
+      const Step& p = trace.at("probs");  // [T, V]
+      const int V = p.shape[1];
+      const float* last = p.data.data() + static_cast<std::size_t>(p.shape[0] - 1) * V;
+      best = static_cast<int>(std::max_element(last, last + V) - last);
+      prob = last[best];
+      if (cached && !cache && !final_round) cache = cache_from_trace(model, trace);
+      if (cache && final_round && cache->len + 1 == static_cast<int>(g.ids.size())) rec_cache(trace, model, *cache, prompt);
+    }
+    if (timing) (round == 0 ? timing->prefill_ms : timing->decode_ms) += std::chrono::duration<double, std::milli>(clock::now() - t0).count();
     std::string input;
     for (const auto& piece : g.pieces) input += (input.empty() ? "" : " ") + piece;
-    rounds.push_back({input, model.vocab.at(static_cast<std::size_t>(best)), last[best]});
+    rounds.push_back({input, model.vocab.at(static_cast<std::size_t>(best)), prob});
     if (best == model.arch.eos_id) {
-      if (!final_round) {
+      if (!final_round) {  // the kept trace is this round's input, recorded whole
         model.head_last_row_only = false;
         run(model, trace);
       }

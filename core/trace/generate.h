@@ -50,7 +50,15 @@ std::vector<GenRound> generate_greedy(Model& model, Trace& trace, int max_len = 
 // appends it, until arch.eos_id (<|endoftext|>, not appended), max_len rounds or max_tokens.
 // model.tokens and `trace` are left as the last round's input and trace; `ids` (when given)
 // receives the generated ids. Throws ew::Error when the model has no LM head or tokens.
-std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, std::vector<int>* ids = nullptr);
+// The prompt's round is a recorded run (prefill); each later round but the last decodes one row
+// through the key/value cache (kv_cache.h); the last round is recorded whole, with the cache as
+// steps "layer{i}.k_cache" / ".v_cache" (kind "kv_cache"). `timing` (when given) receives the
+// prefill's and the decode rounds' milliseconds apart.
+struct GenTiming {
+  double prefill_ms = 0, decode_ms = 0;
+};
+std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, std::vector<int>* ids = nullptr,
+                                      GenTiming* timing = nullptr);
 
 // The generated tokens of those rounds (without </s> or <|endoftext|>).
 std::vector<std::string> generated_tokens(const std::vector<GenRound>& rounds);

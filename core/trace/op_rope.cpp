@@ -58,10 +58,11 @@ void rope_rows(float* y, const float* x, const float* angles, int n, int T, int 
     for (int h0 = 0; h0 < cols; h0 += hd) {
       const float* xr = x + static_cast<std::size_t>(i) * cols + h0;
       float* yr = y + static_cast<std::size_t>(i) * cols + h0;
-      for (int p = 0; p < half; ++p) {
+      for (int p = 0; p < half; ++p) {  // both read before either is written: y may be x
         const double c = std::cos(static_cast<double>(th[p])), sn = std::sin(static_cast<double>(th[p]));
-        yr[p] = static_cast<float>(xr[p] * c - xr[p + half] * sn);
-        yr[p + half] = static_cast<float>(xr[p + half] * c + xr[p] * sn);
+        const double a = xr[p], b = xr[p + half];
+        yr[p] = static_cast<float>(a * c - b * sn);
+        yr[p + half] = static_cast<float>(b * c + a * sn);
       }
     }
   }
