@@ -3,6 +3,9 @@
 // this module with the one build it inlines (scripts/build-single.mjs).
 import { BUILD_FILES } from './builds.js';
 
+// The URL is computed, not a template literal in import(): a bundler would read `../../${x}` as
+// a pattern and pack every file it matches (scripts/bundle-site.mjs keeps the builds apart).
 export function loadBuild(b) {
-  return import(`../../${BUILD_FILES[b]}`);
+  const url = new URL(`../../${BUILD_FILES[b]}`, import.meta.url).href;
+  return import(url);
 }
