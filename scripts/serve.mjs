@@ -114,7 +114,15 @@ export function startServer(root, port = 0, host = '127.0.0.1', { isolated = fal
       const type = MIME[path.extname(file).toLowerCase()] || 'application/octet-stream';
       const gz = await encoded(file, st, req, gzip);
       const sent = gz || { file, size: st.size };
-      res.writeHead(200, { ...headers, 'Content-Type': type, 'Content-Length': sent.size, Vary: 'Accept-Encoding',
+      // A validator, as static hosts send: a revalidation (Cache-Control: no-cache) of an
+      // unchanged file is a 304 without a body, not the file again.
+      const etag = `W/"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}${gz ? '-gz' : ''}"`;
+      if (req.headers['if-none-match'] === etag) {
+        res.writeHead(304, { ...headers, ETag: etag, Vary: 'Accept-Encoding' });
+        if (onServed) onServed(path.relative(base, file), 0, 'not-modified');
+        return res.end();
+      }
+      res.writeHead(200, { ...headers, 'Content-Type': type, 'Content-Length': sent.size, Vary: 'Accept-Encoding', ETag: etag,
         ...(gz ? { 'Content-Encoding': 'gzip' } : {}) });
       if (onServed) onServed(path.relative(base, file), sent.size, gz ? 'gzip' : 'identity');
       if (req.method === 'HEAD') return res.end();

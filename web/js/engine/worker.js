@@ -12,7 +12,7 @@
 // The module is the fastest build this browser validates and can load: relaxed SIMD (FMA) →
 // SIMD128 → scalar, led by relaxed SIMD with threads where the page is cross-origin isolated
 // (builds.js).
-import { usableBuilds, threadCount, BUILD_FILES } from './builds.js';
+import { usableBuilds, threadCount, BUILD_FILES } from './build-pick.js';
 import { loadBuild } from './load-build.js';
 import { TRAINED_ACTIONS } from './worker-trained.js';
 import { CHECKPOINT_ACTIONS } from './worker-checkpoint.js';
