@@ -2,10 +2,32 @@
 # run.sh — the main job: set up, build the WebAssembly module and the site into dist/, and
 # serve it on http://127.0.0.1:PORT/ (prints the URL). PORT defaults to 8000. Installs only what
 # building and serving need (setup.sh without --test: no browser, no PyTorch).
+# Serves as soon as the build Chromium picks (relaxed SIMD, engine/builds.js) is linked; the other
+# builds (SIMD128 for Firefox and Safari, scalar, threaded) and the single file follow in the
+# background, logged to build/wasm/run-rest.log (issue 29: a fresh clone serves in minutes, not
+# after all four compiles). A browser that asks for a build not yet there gets the page's message
+# naming it; reload once the line "all builds ready" is printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+t0=$SECONDS
 bash scripts/setup.sh
 export NODE_PATH=/usr/share/nodejs
+jobs_n="$(nproc 2>/dev/null || echo 2)"
 cmake --preset wasm >/dev/null
-cmake --build --preset wasm -j"$(nproc 2>/dev/null || echo 2)" --target site ew_wasm_web
-exec node scripts/serve.mjs dist "${PORT:-8000}"
+echo "run.sh: building the relaxed-SIMD module (what Chromium runs) …"
+cmake --build --preset wasm -j"$jobs_n" --target ew_wasm_web_relaxed
+cmake --build --preset wasm --target site_files
+node scripts/serve.mjs dist "${PORT:-8000}" &
+server=$!
+# Ctrl-C stops the server and the background build (its own process group: setsid).
+trap 'kill "$server" 2>/dev/null; [ -n "${rest:-}" ] && kill -- "-$rest" 2>/dev/null; exit 130' INT TERM
+sleep 0.5
+echo "run.sh: serving after $((SECONDS - t0)) s; building the other modules in the background (build/wasm/run-rest.log) …"
+start=$(date +%s)
+setsid bash -c 'if cmake --build --preset wasm -j"$1" >build/wasm/run-rest.log 2>&1; then
+    echo "run.sh: all builds ready, $(( $(date +%s) - $2 )) s later (SIMD128, scalar, threaded, single file)"
+  else
+    echo "run.sh: the background build failed: see build/wasm/run-rest.log" >&2
+  fi' _ "$jobs_n" "$start" &
+rest=$!
+wait "$server"
