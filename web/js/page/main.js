@@ -230,5 +230,10 @@ function visitedFiles() {
   const urls = performance.getEntriesByType('resource').map((e) => e.name).filter(own);
   const build = BUILD_FILES[app.build];
   if (build) urls.push(new URL(build, location.href).href, new URL(build.replace(/\.js$/, '.wasm'), location.href).href);
+  // The shipped model the Worker fetched for the preset on screen (a bare link's first visit).
+  const preset = (app.presets || []).find((p) => p.name === (app.shownState && app.shownState.preset));
+  const weights = preset && preset.model && preset.model.weights;
+  if (typeof weights === 'string' && weights.startsWith('builtin:'))
+    urls.push(new URL(`models/${weights.slice(8)}.safetensors`, location.href).href);
   return urls.map((u) => u.split('#')[0]);
 }
