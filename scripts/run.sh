@@ -17,17 +17,22 @@ cmake --preset wasm >/dev/null
 echo "run.sh: building the relaxed-SIMD module (what Chromium runs) …"
 cmake --build --preset wasm -j"$jobs_n" --target ew_wasm_web_relaxed
 cmake --build --preset wasm --target site_files
-node scripts/serve.mjs dist "${PORT:-8000}" &
-server=$!
-# Ctrl-C stops the server and the background build (its own process group: setsid).
-trap 'kill "$server" 2>/dev/null; [ -n "${rest:-}" ] && kill -- "-$rest" 2>/dev/null; exit 130' INT TERM
-sleep 0.5
-echo "run.sh: serving after $((SECONDS - t0)) s; building the other modules in the background (build/wasm/run-rest.log) …"
-start=$(date +%s)
-setsid bash -c 'if cmake --build --preset wasm -j"$1" >build/wasm/run-rest.log 2>&1; then
+# Ctrl-C (or any exit) stops the server and the background build (its own process group: setsid).
+server="" rest=""
+cleanup() {
+  [ -n "$server" ] && kill "$server" 2>/dev/null
+  [ -n "$rest" ] && kill -- "-$rest" 2>/dev/null
+  return 0
+}
+trap 'cleanup; exit 130' INT TERM
+trap cleanup EXIT
+setsid bash -c 'sleep 1; if cmake --build --preset wasm -j"$1" >build/wasm/run-rest.log 2>&1; then
     echo "run.sh: all builds ready, $(( $(date +%s) - $2 )) s later (SIMD128, scalar, threaded, single file)"
   else
     echo "run.sh: the background build failed: see build/wasm/run-rest.log" >&2
-  fi' _ "$jobs_n" "$start" &
+  fi' _ "$jobs_n" "$(date +%s)" &
 rest=$!
+node scripts/serve.mjs dist "${PORT:-8000}" &
+server=$!
+echo "run.sh: serving after $((SECONDS - t0)) s (the URL follows); building the other modules in the background (build/wasm/run-rest.log) …"
 wait "$server"
