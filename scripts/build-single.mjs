@@ -3,14 +3,15 @@
 // from disk (file://) with no network, for any blog's static folder. From the built site:
 //   - the page's modules bundled by esbuild into one inline script; the engine Worker bundled
 //     into a string and started from a blob (a file:// page can load neither modules nor a
-//     Worker file), with the wasm inlined gzip'd + base64 (DecompressionStream unpacks it);
+//     Worker file), with the wasm inlined gzip'd + base64 (DecompressionStream unpacks it) and
+//     the shipped models (dist/models/) base64, handed to the module as it starts;
 //   - KaTeX's script inline, and its CSS with only the fonts the formulas actually use
 //     (every formula of every preset and of a few configurations, rendered by KaTeX here),
 //     woff2 only, as data: URLs;
 //   - a CSP as strict as the site's: the inline script and style allowed by their hashes.
 //
 //   node scripts/build-single.mjs [--dist dist] [--node-module build/wasm/node/encoder_walkthrough_node.js]
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
@@ -39,6 +40,9 @@ for (const f of [path.join(dist, 'index.html'), path.join(dist, 'encoder_walkthr
 async function workerSource() {
   const wasm = readFileSync(path.join(dist, 'encoder_walkthrough.wasm'));
   const packed = gzipSync(wasm, { level: 9 }).toString('base64');
+  const modelDir = path.join(dist, 'models');
+  const models = existsSync(modelDir) ? readdirSync(modelDir).filter((f) => f.endsWith('.safetensors')).sort()
+    .map((f) => [f.replace(/\.safetensors$/, ''), readFileSync(path.join(modelDir, f)).toString('base64')]) : [];
   const loader = `
 import factory from ${JSON.stringify(path.join(dist, 'encoder_walkthrough.js'))};
 const PACKED = ${JSON.stringify(packed)};
@@ -47,8 +51,15 @@ async function wasmBinary() {
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
+// The shipped models (the page's builds fetch them from models/, which a file:// page cannot):
+// handed to the module before any run (core/io/builtin_models.h).
+const MODELS = ${JSON.stringify(models)};
 // locateFile: the module asks for its .wasm path even when given the bytes (never fetched).
-export default async function (opts) { return factory({ ...opts, locateFile: (p) => p, wasmBinary: await wasmBinary() }); }`;
+export default async function (opts) {
+  const M = await factory({ ...opts, locateFile: (p) => p, wasmBinary: await wasmBinary() });
+  for (const [name, b64] of MODELS) M.loadBuiltinModel(name, Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
+  return M;
+}`;
   // The page picks relaxed SIMD → SIMD128 → scalar (builds.js); this file carries SIMD128 only.
   const oneBuild = `
 import factory from 'wasm-loader';

@@ -8,6 +8,10 @@
 // require-corp: the page is then cross-origin isolated and runs the threaded build (builds.js).
 // Not the default: the other suites keep the headers of a plain static host (GitHub Pages), which
 // is what most readers get; under COEP every cross-origin resource needs CORS or CORP.
+// Compression like a static host's: FILE.gz (written by scripts/bundle-site.mjs) is sent with
+// Content-Encoding: gzip to a client that accepts gzip, unless it is older than FILE (a module
+// relinked since). startServer's { gzip: false } turns that off; { onServed(path, bytes, encoding) }
+// hears of every file sent (tests/browser/bytes.mjs counts the bytes on the wire with it).
 //
 //   node scripts/serve.mjs [--isolated] [DIR=dist] [PORT=8000]      (PORT 0 picks a free port)
 //   PORT=9000 node scripts/serve.mjs dist
@@ -58,7 +62,18 @@ export const ISOLATION_HEADERS = {
   'Cross-Origin-Resource-Policy': 'cross-origin',
 };
 
-export function startServer(root, port = 0, host = '127.0.0.1', { isolated = false } = {}) {
+// The file to send for `file`: its .gz twin when the client accepts gzip and the twin is current.
+async function encoded(file, st, req, gzip) {
+  if (!gzip || !/\bgzip\b/.test(req.headers['accept-encoding'] || '')) return null;
+  try {
+    const gz = await fs.stat(file + '.gz');
+    return gz.mtimeMs >= st.mtimeMs ? { file: file + '.gz', size: gz.size } : null;
+  } catch {
+    return null;
+  }
+}
+
+export function startServer(root, port = 0, host = '127.0.0.1', { isolated = false, gzip = true, onServed = null } = {}) {
   const base = path.resolve(root);
   const server = createServer(async (req, res) => {
     const headers = {
@@ -97,9 +112,21 @@ export function startServer(root, port = 0, host = '127.0.0.1', { isolated = fal
         st = await fs.stat(file);
       }
       const type = MIME[path.extname(file).toLowerCase()] || 'application/octet-stream';
-      res.writeHead(200, { ...headers, 'Content-Type': type, 'Content-Length': st.size });
+      const gz = await encoded(file, st, req, gzip);
+      const sent = gz || { file, size: st.size };
+      // A validator, as static hosts send: a revalidation (Cache-Control: no-cache) of an
+      // unchanged file is a 304 without a body, not the file again.
+      const etag = `W/"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}${gz ? '-gz' : ''}"`;
+      if (req.headers['if-none-match'] === etag) {
+        res.writeHead(304, { ...headers, ETag: etag, Vary: 'Accept-Encoding' });
+        if (onServed) onServed(path.relative(base, file), 0, 'not-modified');
+        return res.end();
+      }
+      res.writeHead(200, { ...headers, 'Content-Type': type, 'Content-Length': sent.size, Vary: 'Accept-Encoding', ETag: etag,
+        ...(gz ? { 'Content-Encoding': 'gzip' } : {}) });
+      if (onServed) onServed(path.relative(base, file), sent.size, gz ? 'gzip' : 'identity');
       if (req.method === 'HEAD') return res.end();
-      createReadStream(file).pipe(res);
+      createReadStream(sent.file).pipe(res);
     } catch {
       res.writeHead(404, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('not found\n');

@@ -123,6 +123,10 @@ node tests/browser/isolated.mjs --cli build/native-release/encoder-walkthrough
 section "browser: the shell, the what-if lab and the element again, cross-origin isolated on the threaded build (tests/browser/isolated-suites.sh; --all adds blog, trained, checkpoints)"
 bash tests/browser/isolated-suites.sh -j 2
 
+section "browser: a first visit's requests and gzip bytes (default page ≤ 30 / ≤ 600 KiB, figure ≤ 400 KiB), and the must-fail mode: served uncompressed exceeds the limits (~25 s)"
+node tests/browser/bytes.mjs
+node tests/browser/bytes.mjs --expect-over
+
 section "browser: several <encoder-walkthrough> elements on one page: each its own theme, width and language; the alignment's cells open their head"
 node tests/browser/elements.mjs --cli build/native-release/encoder-walkthrough
 

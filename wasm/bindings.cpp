@@ -27,6 +27,9 @@
 //   Module.setThreads(n) -> the thread count now (clamped; 1 unless built with pthreads), Module.threads(),
 //   Module.heapBytesInUse() (C++ heap in use, for the leak test), Module.wasmMemoryBytes() (the
 //   wasm memory's size: its peak, as it never shrinks)
+//   Module.builtinModelLoaded(name) -> whether "builtin:<name>" has its bytes (the page's builds
+//   fetch models/<name>.safetensors first: core/io/builtin_models.h);
+//   Module.loadBuiltinModel(name, Uint8Array) -> "" or why not (an unknown name)
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -38,6 +41,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/builtin_models.h"
 #include "io/presets.h"
 #include "kernels/kernels.h"
 #include "kernels/pool.h"
@@ -206,6 +210,21 @@ int set_threads(int n) {
 }
 int threads() { return ew::threads(); }
 
+bool builtin_model_loaded(const std::string& name) {
+  for (const ew::BuiltinModel& b : ew::builtin_models())
+    if (name == b.name) return b.data != nullptr;
+  return false;
+}
+// Embind passes a Uint8Array as std::string bytes.
+std::string load_builtin_model(const std::string& name, const std::string& bytes) {
+  try {
+    ew::load_builtin_model(name, bytes);
+    return "";
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
 // that thousands of recomputes leak nothing.
 double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
 // The wasm memory's size: it never shrinks, so this is the peak the heap grew to.
@@ -237,6 +256,8 @@ EMSCRIPTEN_BINDINGS(encoder_walkthrough) {
   emscripten::function("presetsJson", &presets_json);
   emscripten::function("configSchemaJson", &ew::config_schema_json);
   emscripten::function("kernelIsa", &kernel_isa);
+  emscripten::function("builtinModelLoaded", &builtin_model_loaded);
+  emscripten::function("loadBuiltinModel", &load_builtin_model);
   emscripten::function("setThreads", &set_threads);
   emscripten::function("threads", &threads);
   emscripten::function("heapBytesInUse", &heap_bytes_in_use);

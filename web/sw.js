@@ -1,6 +1,9 @@
 // sw.js — the service worker that makes the page reload with no network: on install it
-// caches every file of offline-manifest.json (written by the build: the page, its modules,
-// the wasm, KaTeX and its woff2 fonts); afterwards it answers network-first (so an online
+// caches the page's shell, the files of offline-manifest.json (written by scripts/bundle-site.mjs:
+// the page, its bundled modules, KaTeX), and then what the page says its visit loaded (a
+// {type: 'cache', urls} message: the engine's build, the shipped model, KaTeX's fonts). Both come
+// from the HTTP cache where the page already fetched them (cache: 'force-cache'), so the first
+// visit downloads nothing twice (issue 29). Afterwards it answers network-first (so an online
 // reader always gets the current files, and the cache follows them) and falls back to the
 // cache when the network is gone. Same-origin GET requests only; nothing else is touched.
 // It also makes the page cross-origin isolated where the host cannot send the headers (GitHub
@@ -27,8 +30,31 @@ self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const manifest = await (await fetch('offline-manifest.json', { cache: 'no-store' })).json();
     const cache = await caches.open(PREFIX + manifest.version);
-    await cache.addAll(['./', ...manifest.files]);
+    await Promise.all(['./', ...manifest.files].map((u) => keep(cache, u)));
     await self.skipWaiting();
+  })());
+});
+
+// One file into `cache`, from the HTTP cache when it is there (a stale copy is replaced by the
+// network-first fetch handler on the next online visit).
+async function keep(cache, url) {
+  const req = new Request(url, { cache: 'force-cache' });
+  const res = await fetch(req);
+  if (!res.ok) throw new Error(`${url}: ${res.status}`);
+  await cache.put(new Request(url), res);
+}
+
+// The page names the files its visit loaded (same origin only; failures are not fatal: that
+// file is then simply not available offline).
+self.addEventListener('message', (event) => {
+  const urls = event.data && event.data.type === 'cache' && Array.isArray(event.data.urls) ? event.data.urls : [];
+  const own = urls.filter((u) => typeof u === 'string' && new URL(u, self.location.href).origin === self.location.origin);
+  if (!own.length) return;
+  event.waitUntil((async () => {
+    const name = await currentCacheName();
+    if (!name) return;
+    const cache = await caches.open(name);
+    await Promise.all(own.map((u) => keep(cache, u).catch(() => {})));
   })());
 });
 
@@ -56,7 +82,8 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(req.url);
   if (req.method !== 'GET' || url.origin !== self.location.origin) return;
   // A checkpoint's weights (?model=URL: hundreds of MB) go past the cache, straight to the page.
-  if (url.pathname.endsWith('.safetensors')) return;
+  // The shipped models (models/*.safetensors, tens of KB) are cached like any file.
+  if (url.pathname.endsWith('.safetensors') && !/\/models\/[^/]+\.safetensors$/.test(url.pathname)) return;
   event.respondWith((async () => {
     try {
       const res = await fetch(req);

@@ -332,10 +332,14 @@ Model model_with_weights(json j, const std::string& path) {
   std::string bytes;
   if (name.rfind("builtin:", 0) == 0) {
     std::string names;
+    bool known = false;
     for (const BuiltinModel& b : builtin_models()) {
-      if (name.substr(8) == b.name) bytes.assign(reinterpret_cast<const char*>(b.data), b.size);
+      known = known || name.substr(8) == b.name;
+      if (name.substr(8) == b.name && b.data) bytes.assign(reinterpret_cast<const char*>(b.data), b.size);
       names += (names.empty() ? "" : ", ") + std::string(b.name);
     }
+    // A known name without bytes: a page build whose Worker did not fetch models/<name>.safetensors.
+    if (known && bytes.empty()) throw Error("weights \"" + name + "\" are not loaded (the page fetches models/" + name.substr(8) + ".safetensors first)");
     if (bytes.empty()) throw Error("weights \"" + name + "\" is not a shipped model (builtin: " + names + ")");
   } else {
     if (path.empty())

@@ -6,23 +6,19 @@
 #include <utility>
 
 #include "io/builtin_models.h"
-#include "io/safetensors.h"
 
 namespace ew {
 
 namespace {
 
 // A shipped model's training command: the arguments `encoder-walkthrough train --out` wrote
-// into its file's __metadata__ ("training", from the recipe table of core/train/recipe.h), so
+// into its file's __metadata__ ("training", from the recipe table of core/train/recipe.h), read
+// at build time (builtin_models.h: the page's builds carry no model bytes until one is used), so
 // a preset quotes exactly what scripts/train-models.sh ran (tests/test_recipe.cpp ties the
 // two). Empty when the file has none.
 std::string trained_with(const char* name) {
-  for (const BuiltinModel& b : builtin_models()) {
-    if (std::string(b.name) != name) continue;
-    const auto meta = read_safetensors(b.data, b.size).metadata;
-    const auto it = meta.find("training");
-    return it == meta.end() ? "" : it->second;
-  }
+  for (const BuiltinModel& b : builtin_models())
+    if (std::string(b.name) == name) return b.training;
   return "";
 }
 

@@ -12,20 +12,7 @@
 //            without -msimd128; scripts/test.sh checks that it validates with SIMD disabled)
 import { t } from '../lib/i18n.js';
 
-// A function () → v128 returning v128.const 0 (type 0x7b).
-const HEAD = [0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0];
-const V128_ZERO = [0xfd, 12, ...new Array(16).fill(0)];
-const SIMD_PROBE = Uint8Array.from([...HEAD, 10, 22, 1, 20, 0, ...V128_ZERO, 11]);
-// The same with f32x4.relaxed_madd (opcode fd 85 02) of three zero vectors.
-const RELAXED_PROBE = Uint8Array.from([...HEAD, 10, 61, 1, 59, 0, ...V128_ZERO, ...V128_ZERO, ...V128_ZERO,
-  0xfd, 0x85, 2, 11]);
-
-export const BUILD_FILES = {
-  relaxed_mt: 'encoder_walkthrough_relaxed_mt.js',
-  relaxed: 'encoder_walkthrough_relaxed.js',
-  simd: 'encoder_walkthrough.js',
-  scalar: 'encoder_walkthrough_scalar.js',
-};
+export { BUILD_FILES, pickBuild, MAX_THREADS, threadCount, usableBuilds } from './build-pick.js';
 
 // What the page says about each build (with the kernels' own name, Module.kernelIsa()).
 // Getters: the label in the reader's language at the time it is read (i18n/<lang>/builds.js).
@@ -34,33 +21,6 @@ export const BUILD_LABELS = {
   get simd() { return t('builds.simd'); },
   get scalar() { return t('builds.scalar'); },
 };
-
-// 'relaxed' | 'simd' | 'scalar' for this WebAssembly implementation.
-export function pickBuild(wasm) {
-  if (wasm.validate(RELAXED_PROBE)) return 'relaxed';
-  if (wasm.validate(SIMD_PROBE)) return 'simd';
-  return 'scalar';
-}
-
-// The most threads the threaded build is asked for (the pthreads it starts with: cmake/wasm_kernels.cmake).
-export const MAX_THREADS = 4;
-
-// The threads the threaded build uses in this scope (`env`: the Worker's globalThis): 0 where it
-// cannot run (not cross-origin isolated, no SharedArrayBuffer), else min(cores, MAX_THREADS) ≥ 1.
-export function threadCount(env) {
-  if (env.crossOriginIsolated !== true || typeof env.SharedArrayBuffer !== 'function') return 0;
-  const cores = Number(env.navigator && env.navigator.hardwareConcurrency) || 1;
-  return Math.max(1, Math.min(cores, MAX_THREADS));
-}
-
-// The builds this WebAssembly implementation can run, fastest first (a build whose file fails
-// to load is skipped for the next one). The threaded build leads only where relaxed SIMD
-// validates and the scope is cross-origin isolated; elsewhere the list is exactly as before.
-export function usableBuilds(wasm, env = {}) {
-  const order = ['relaxed', 'simd', 'scalar'];
-  const usable = order.slice(order.indexOf(pickBuild(wasm)));
-  return usable[0] === 'relaxed' && threadCount(env) > 1 ? ['relaxed_mt', ...usable] : usable;
-}
 
 // The build's name for the page, with the thread count of the threaded build.
 export function buildLabel(b, threads) {

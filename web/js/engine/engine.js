@@ -5,8 +5,10 @@
 import { t, has } from '../lib/i18n.js';
 
 export class EngineClient {
-  // makeWorker: how to start the Worker (the single-file build starts it from a blob).
-  constructor(makeWorker = () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })) {
+  // makeWorker: how to start the Worker (the single-file build starts it from a blob). The URL
+  // goes up to js/ and back into engine/: it holds from this file (js/engine/) and from wherever
+  // the site's bundler puts this code (js/page/main.js, js/chunks/: scripts/bundle-site.mjs).
+  constructor(makeWorker = () => new Worker(new URL('../engine/worker.js', import.meta.url), { type: 'module' })) {
     this.nextId = 1;
     this.pending = new Map();
     this.failed = null;

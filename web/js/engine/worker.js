@@ -12,7 +12,7 @@
 // The module is the fastest build this browser validates and can load: relaxed SIMD (FMA) →
 // SIMD128 → scalar, led by relaxed SIMD with threads where the page is cross-origin isolated
 // (builds.js).
-import { usableBuilds, threadCount, BUILD_FILES } from './builds.js';
+import { usableBuilds, threadCount, BUILD_FILES } from './build-pick.js';
 import { loadBuild } from './load-build.js';
 import { TRAINED_ACTIONS } from './worker-trained.js';
 import { CHECKPOINT_ACTIONS } from './worker-checkpoint.js';
@@ -130,6 +130,19 @@ function thumbs(items, max) {
   return { ...p, shapes };
 }
 
+// The shipped models a model names ("weights": "builtin:<name>"), fetched from models/ the first
+// time one is used: the page's builds carry their names, not their bytes (core/io/
+// builtin_models.h; issue 29). A file that cannot be fetched is left out: the core then says
+// which weights are not loaded.
+async function ensureBuiltins(M, modelJson) {
+  if (typeof modelJson !== 'string' || !M.builtinModelLoaded) return;
+  for (const [, name] of modelJson.matchAll(/"weights"\s*:\s*"builtin:([\w.-]+)"/g)) {
+    if (M.builtinModelLoaded(name)) continue;
+    const r = await fetch(new URL(`../../models/${name}.safetensors`, import.meta.url).href).catch(() => null);
+    if (r && r.ok) M.loadBuiltinModel(name, new Uint8Array(await r.arrayBuffer()));
+  }
+}
+
 async function handle(msg) {
   const M = await getModule();
   switch (msg.action) {
@@ -139,6 +152,7 @@ async function handle(msg) {
     }
     case 'run': {
       if (!engine) engine = new M.Engine();
+      await ensureBuiltins(M, msg.model);
       postMessage({ id: msg.id, progress: 'forward' });
       const t0 = performance.now();
       // options (trained models, issue 10): {backward, generate, user_weights}; a request with

@@ -8,6 +8,8 @@ import './language.js'; // first: the reader's language, before any module rende
 import { app } from './app.js';
 import { $ } from '../lib/dom.js';
 import { EngineClient } from '../engine/engine.js';
+import { BUILD_FILES } from '../engine/builds.js';
+import { loadKatex } from './katex-loader.js';
 import { useSchema, defaults, fromURL, publicState, toURL } from '../model/settings.js';
 import { localizePresets } from '../model/settings.js';
 import { showError, showNotice, appendNotice } from './messages.js';
@@ -174,15 +176,13 @@ function exportFromPage(id, format) {
   return exportStep({ trace: app.trace, settings: { ...settings, step: id }, link, batch: app.batch, dark: isDark(), engine: app.engine }, id, format);
 }
 
-// Fetch the KaTeX fonts now, so that later formulas render the same with no network.
-function preloadFonts() {
-  if (!document.fonts || !document.fonts.load) return;
-  for (const f of ['1em KaTeX_Main', 'italic 1em KaTeX_Math', 'bold 1em KaTeX_Main', '1em KaTeX_Size1', '1em KaTeX_Size2',
-    '1em KaTeX_Size3', '1em KaTeX_Size4', '1em KaTeX_AMS', 'italic 1em KaTeX_Main'])
-    document.fonts.load(f).catch(() => {});
+// KaTeX after the first paint (katex-loader.js): the step on screen is drawn again with it, and
+// `ready` (api.js) waits for it, so a formula is typeset whenever the page says it is ready.
+async function withKatex() {
+  if (await loadKatex() && app.trace) await showStep(app.index, { keepCell: true, focus: false });
 }
 
-const ready = start().then(preloadFonts).catch((e) => {
+const ready = start().then(withKatex).catch((e) => {
   showError(e.message || String(e));
   throw e;
 });
@@ -211,12 +211,29 @@ installApi(app, {
   },
 });
 
-// Offline reloads: once the page is up, a service worker (sw.js) caches the whole site. The
-// page works without it (file://, browsers or embeds that refuse one).
+// Offline reloads: once the page is up, a service worker (sw.js) caches its shell (the build's
+// offline-manifest.json) and what this visit loaded: the engine's build, the shipped model, the
+// KaTeX fonts in use (from the HTTP cache, so nothing is downloaded twice). The page works
+// without it (file://, browsers or embeds that refuse one).
 ready
   .then(() => {
     // Not for the single-file build (data-single-file): its folder's sw.js is someone else's.
     if ('serviceWorker' in navigator && location.protocol.startsWith('http') && !document.documentElement.hasAttribute('data-single-file'))
-      return navigator.serviceWorker.register('sw.js').catch(() => {});
+      return navigator.serviceWorker.register('sw.js').then(() => navigator.serviceWorker.ready)
+        .then((reg) => reg.active && reg.active.postMessage({ type: 'cache', urls: visitedFiles() }));
   })
   .catch(() => {});
+
+// This site's files the visit fetched: the page's and the Worker's (its build, .js and .wasm).
+function visitedFiles() {
+  const own = (u) => new URL(u, location.href).origin === location.origin;
+  const urls = performance.getEntriesByType('resource').map((e) => e.name).filter(own);
+  const build = BUILD_FILES[app.build];
+  if (build) urls.push(new URL(build, location.href).href, new URL(build.replace(/\.js$/, '.wasm'), location.href).href);
+  // The shipped model the Worker fetched for the preset on screen (a bare link's first visit).
+  const preset = (app.presets || []).find((p) => p.name === (app.shownState && app.shownState.preset));
+  const weights = preset && preset.model && preset.model.weights;
+  if (typeof weights === 'string' && weights.startsWith('builtin:'))
+    urls.push(new URL(`models/${weights.slice(8)}.safetensors`, location.href).href);
+  return urls.map((u) => u.split('#')[0]);
+}

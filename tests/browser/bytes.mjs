@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// bytes.mjs — what a first visit costs (issue 29, item 2), counted at the server: every file the
+// built site (dist/) sends to a fresh headless Chromium (empty cache, service worker allowed) until
+// the page is ready and nothing more is asked for 2 s — the page, its Worker, the wasm build it
+// picks, the shipped model it opens on, KaTeX and its fonts, the service worker's install. Bytes are
+// those on the wire: the .gz twin where scripts/serve.mjs sends one (as a compressing static host
+// would); a 304 counts as a request of 0 bytes.
+//   issue 29's targets: default page (a bare link) ≤ 30 requests and ≤ 600 KiB; figure ≤ 400 KiB.
+//   Held by default: ≤ 30 requests, and the bytes measured when this suite was written plus 5%
+//   (default 915 KiB, figure 870 KiB): the wasm build alone is 556 KiB gzip'd (its code 459 KiB),
+//   so the byte targets need the module's code split (training, checkpoints, Unicode tables), which
+//   is not done. Each visit prints how far it is from issue 29's target; --issue-targets asserts them.
+// --expect-over: the same visits served uncompressed (startServer's gzip: false) must exceed the
+// byte limits — the suite's must-fail mode, in the test command, showing that the check can fail.
+//
+//   node tests/browser/bytes.mjs [--dist dist] [--chromium /usr/bin/chromium] [--expect-over] [--issue-targets]
+import path from 'node:path';
+import process from 'node:process';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+import { root, arg, launchChromium, checks, assert, requireFiles } from '../harness.mjs';
+
+const dist = path.resolve(root, arg('--dist', 'dist'));
+const exe = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
+const expectOver = process.argv.includes('--expect-over');
+requireFiles('bytes suite', [['built site', path.join(dist, 'index.html')], ['Chromium', exe]]);
+
+const KIB = 1024;
+const issueTargets = process.argv.includes('--issue-targets');
+const VISITS = [
+  { name: 'default page (bare link)', query: '', maxRequests: 30, targetKiB: 600, heldKiB: 915 },
+  { name: 'figure embed', query: '?view=figure&step=layer0.head0.weights', maxRequests: 30, targetKiB: 400, heldKiB: 870 },
+].map((v) => ({ ...v, maxKiB: issueTargets ? v.targetKiB : v.heldKiB }));
+const QUIET_MS = 2000;
+
+function kind(file) {
+  if (/\.wasm$/.test(file)) return 'wasm';
+  if (/^encoder_walkthrough.*\.js$/.test(file)) return 'wasm glue';
+  if (/\.woff2?$|\.ttf$/.test(file)) return 'fonts';
+  if (/^vendor\/katex\//.test(file)) return 'KaTeX';
+  if (/\.js$/.test(file)) return 'js';
+  if (/\.css$/.test(file)) return 'css';
+  if (/\.safetensors$/.test(file)) return 'models';
+  return 'other';
+}
+
+// One visit in a fresh context: [{file, bytes, encoding}] of everything the server sent.
+async function visit(browser, query, gzip) {
+  const served = [];
+  let last = Date.now();
+  const { server, url } = await startServer(dist, 0, '127.0.0.1', {
+    gzip, onServed: (file, bytes, encoding) => { served.push({ file, bytes, encoding }); last = Date.now(); },
+  });
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await ctx.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(url + query);
+    await page.evaluate(() => window.encoderWalkthrough.ready);
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+    while (Date.now() - last < QUIET_MS) await new Promise((r) => setTimeout(r, 200));
+    assert(errors.length === 0, `page errors: ${errors.join('; ')}`);
+    const katex = await page.$$eval('#formula .katex', (x) => x.length);
+    assert(katex > 0, 'the formula is not typeset (KaTeX did not load)');
+    return served;
+  } finally {
+    await ctx.close();
+    server.close();
+  }
+}
+
+function report(name, served) {
+  const by = {};
+  for (const s of served) {
+    const k = kind(s.file);
+    by[k] = by[k] || { n: 0, bytes: 0 };
+    by[k].n++;
+    by[k].bytes += s.bytes;
+  }
+  const total = served.reduce((a, s) => a + s.bytes, 0);
+  const parts = Object.entries(by).sort((a, b) => b[1].bytes - a[1].bytes)
+    .map(([k, v]) => `${k} ${v.n}/${(v.bytes / KIB).toFixed(0)}`).join(', ');
+  console.log(`     ${name}: ${served.length} requests, ${(total / KIB).toFixed(1)} KiB (${parts})`);
+  return total / KIB;
+}
+
+const browser = await launchChromium(chromium, exe);
+const { check, results } = checks();
+for (const v of VISITS) {
+  if (expectOver) {
+    await check(`must fail: ${v.name} served uncompressed exceeds ${v.maxKiB} KiB`, async () => {
+      const kib = report(`${v.name}, uncompressed`, await visit(browser, v.query, false));
+      assert(kib > v.maxKiB, `${kib.toFixed(1)} KiB uncompressed is within ${v.maxKiB} KiB: the limit cannot catch a lost compression`);
+    });
+    continue;
+  }
+  await check(`${v.name}: ≤ ${v.maxRequests} requests and ≤ ${v.maxKiB} KiB (gzip)`, async () => {
+    const served = await visit(browser, v.query, true);
+    const kib = report(v.name, served);
+    const gap = kib - v.targetKiB;
+    console.log(`     issue 29's target ${v.targetKiB} KiB: ${gap > 0 ? `missed by ${gap.toFixed(0)} KiB` : 'met'}`);
+    assert(served.length <= v.maxRequests, `${served.length} requests > ${v.maxRequests}: ${served.map((s) => s.file).join(' ')}`);
+    assert(kib <= v.maxKiB, `${kib.toFixed(1)} KiB > ${v.maxKiB} KiB`);
+  });
+}
+await browser.close();
+const { passed, failed } = results();
+console.log(`bytes: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
