@@ -225,9 +225,13 @@ const Model& Session::load(const ModelSource& source, const RunOptions& options)
 void Session::forward(Model& model, const RunOptions& options) {
   if (options.generate && model.arch.lm_head) {
     std::vector<int> ids;
-    const std::vector<GenRound> rounds = generate_causal(model, trace_, options.max_len, &ids);
+    GenTiming timing;
+    const std::vector<GenRound> rounds = generate_causal(model, trace_, options.max_len, &ids, &timing);
     report_["generated"] = generated_tokens(rounds);
     report_["generated_ids"] = ids;
+    // The prompt's run (prefill) and the rounds through the key/value cache (decode) apart.
+    report_["timing"] = {{"prefill_ms", timing.prefill_ms}, {"decode_ms", timing.decode_ms},
+                         {"decode_rounds", timing.decode_rounds}, {"record_ms", timing.record_ms}};
     report_["rounds"] = rounds_json(rounds);
   } else if (options.generate && model.config.decoder_layers > 0) {
     const std::vector<GenRound> rounds = generate_greedy(model, trace_, options.max_len);

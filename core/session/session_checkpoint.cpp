@@ -31,6 +31,18 @@ void undo_cells(std::vector<Param>& params, std::vector<std::pair<std::pair<std:
   dirty.clear();
 }
 
+// What a rotary decoder (Llama, Qwen, Gemma 3) adds to the description: the page's map and
+// head picker draw grouped-query attention and the sliding layers from it. null for the others.
+json decoder_info(const Model& m) {
+  if (!m.arch.rms_norm) return nullptr;
+  const AttnGeom g = attn_geom(m);
+  return {{"kv_heads", g.KV},       {"head_dim", g.hd},           {"rope_theta", m.arch.rope_theta},
+          {"rope_local_theta", m.arch.rope_local_theta}, {"rope_scaling", m.arch.rope_scaling},
+          {"sliding", m.arch.sliding}, {"sliding_window", m.arch.sliding_window}, {"qk_norm", m.arch.qk_norm},
+          {"sandwich_norm", m.arch.sandwich_norm}, {"untied_head", m.arch.untied_head},
+          {"embed_scale", m.arch.embed_scale}};
+}
+
 json info_of(const Checkpoint& c, const json& config, std::size_t file_bytes, const std::string& name) {
   std::size_t count = 0;
   for (const Param& p : c.model.params) count += p.value.size();
@@ -48,7 +60,8 @@ json info_of(const Checkpoint& c, const json& config, std::size_t file_bytes, co
           {"num_heads", c.model.config.num_heads},
           {"vocab_size", c.model.vocab.size()},
           {"tokenizer", c.tokenizer.source()},
-          {"notes", c.model.arch.notes}};
+          {"notes", c.model.arch.notes},
+          {"decoder", decoder_info(c.model)}};
 }
 
 }  // namespace

@@ -136,7 +136,11 @@ std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, s
       if (cached && !cache && !final_round) cache = cache_from_trace(model, trace);
       if (cache && final_round && cache->len + 1 == static_cast<int>(g.ids.size())) rec_cache(trace, model, *cache, prompt);
     }
-    if (timing) (round == 0 ? timing->prefill_ms : timing->decode_ms) += std::chrono::duration<double, std::milli>(clock::now() - t0).count();
+    if (timing) {
+      const double ms = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
+      (round == 0 ? timing->prefill_ms : cache && !final_round ? timing->decode_ms : timing->record_ms) += ms;
+      timing->decode_rounds += round > 0 && cache && !final_round;
+    }
     std::string input;
     for (const auto& piece : g.pieces) input += (input.empty() ? "" : " ") + piece;
     rounds.push_back({input, model.vocab.at(static_cast<std::size_t>(best)), prob});

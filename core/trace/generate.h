@@ -53,9 +53,12 @@ std::vector<GenRound> generate_greedy(Model& model, Trace& trace, int max_len = 
 // The prompt's round is a recorded run (prefill); each later round but the last decodes one row
 // through the key/value cache (kv_cache.h); the last round is recorded whole, with the cache as
 // steps "layer{i}.k_cache" / ".v_cache" (kind "kv_cache"). `timing` (when given) receives the
-// prefill's and the decode rounds' milliseconds apart.
+// prefill's, the decode rounds' and the last round's milliseconds apart.
 struct GenTiming {
-  double prefill_ms = 0, decode_ms = 0;
+  double prefill_ms = 0;  // the prompt's run (round 0)
+  double decode_ms = 0;   // the rounds through the cache, one row each
+  int decode_rounds = 0;
+  double record_ms = 0;   // the last round, recorded whole (the trace the reader sees)
 };
 std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, std::vector<int>* ids = nullptr,
                                       GenTiming* timing = nullptr);
