@@ -77,10 +77,12 @@ if ((build)); then
     done
   fi
   if ((browser)); then
-    # The web flavour in dist/ (what the page loads): SIMD128, relaxed SIMD and scalar.
-    log "building build/wasm (ew_wasm_web ew_wasm_web_relaxed ew_wasm_web_scalar -> dist/)"
+    # The web flavour in dist/ (what the page loads): SIMD128, relaxed SIMD, scalar, and the
+    # threaded relaxed build the isolated comparison imports (it was missing from a fresh clone:
+    # bench/browser/run.mjs got a 404 for dist/encoder_walkthrough_relaxed_mt.js, issue 31).
+    log "building build/wasm (ew_wasm_web ew_wasm_web_relaxed ew_wasm_web_scalar ew_wasm_web_relaxed_mt -> dist/)"
     cmake --preset wasm >&2
-    cmake --build --preset wasm -j"$jobs" --target ew_wasm_web ew_wasm_web_relaxed ew_wasm_web_scalar >&2
+    cmake --build --preset wasm -j"$jobs" --target ew_wasm_web ew_wasm_web_relaxed ew_wasm_web_scalar ew_wasm_web_relaxed_mt >&2
     [ -d node_modules/playwright-core ] && [ -d node_modules/esbuild ] ||
       { echo "bench/run.sh: --browser needs playwright-core and esbuild in node_modules (bash scripts/setup.sh --test)" >&2; exit 1; }
   fi
