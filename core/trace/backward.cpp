@@ -13,13 +13,9 @@
 #include <unordered_map>
 
 #include "model/error.h"
-<<<<<<< HEAD
 #include "text/vocab.h"
 #include "trace/back.h"
 #include "trace/ops.h"
-=======
-#include "text/vocab.h"
->>>>>>> h-tok
 
 namespace ew {
 
