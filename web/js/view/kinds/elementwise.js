@@ -83,6 +83,9 @@ function given({ R, c, v, lines }) {
 export default {
   add: { explain: add, scale: 'diverging' },
   copy: { explain: copy, scale: 'diverging' },
+  // A generation's K or V cache (core/trace/kv_cache.h): each row is the layer's k (or v) row as
+  // the cache held it, the last one this round's.
+  kv_cache: { explain: copy, scale: 'diverging' },
   pool: { explain: pool, scale: 'diverging' },
   activation: { explain: activation, scale: 'diverging' },
   given: { explain: given, scale: 'diverging', get noInputs() { return tr('explain.given.noInputs'); } },
