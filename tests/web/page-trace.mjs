@@ -29,5 +29,35 @@ export function traceFromCli(json) {
     return { buffer: all.buffer, offsets };
   };
   const strip = (list) => list.map(({ data, ...rest }) => rest);
-  return new Trace({ meta: { ...json, ok: true, steps: strip(json.steps), params: strip(json.params) }, steps: pack(json.steps), params: pack(json.params), generation: 1, timing: {} });
+  // A checkpoint's --json has no parameter data: its parameters stay without data (null).
+  const params = json.params.every((p) => p.data) ? pack(json.params) : null;
+  return new Trace({ meta: { ...json, ok: true, steps: strip(json.steps), params: strip(json.params) }, steps: pack(json.steps), params, generation: 1, timing: {} });
+}
+
+// The page's Trace of a Hugging Face checkpoint folder run in the wasm engine as the page's Worker
+// runs it (worker-checkpoint.js): every file of the folder the Worker would fetch (config,
+// tokenizer, model.safetensors or the index and its shards) staged in the wasm heap, loaded,
+// then run on `text`. A refused checkpoint throws the core's message.
+export async function checkpointTraceOf(engine, dir, text, options = {}) {
+  const { readdirSync, readFileSync } = await import('node:fs');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json') || f.endsWith('.safetensors') || f === 'vocab.txt' || f === 'merges.txt');
+  for (const f of files) {
+    const bytes = readFileSync(`${dir}/${f}`);
+    if (!engine.stageCheckpointFile(f, bytes.length)) throw new Error(`${f}: could not be staged`);
+    engine.stagedView(f).set(bytes, 0);
+  }
+  const info = JSON.parse(engine.loadCheckpoint(dir));
+  if (!info.ok) throw new Error(info.error);
+  const meta = JSON.parse(engine.runCheckpoint(text, '', JSON.stringify({ ...options, prediction: true })));
+  if (!meta.ok) throw new Error(meta.error);
+  const pack = (n, at) => {
+    const offsets = [0];
+    for (let i = 0; i < n; i++) offsets.push(offsets[i] + at(i).length);
+    const out = new Float32Array(offsets[n]);
+    for (let i = 0; i < n; i++) out.set(at(i), offsets[i]);
+    return { buffer: out.buffer, offsets };
+  };
+  const steps = pack(meta.steps.length, (i) => engine.stepData(i));
+  const params = pack(meta.params.length, (i) => engine.paramData(i));
+  return new Trace({ meta, steps, params, generation: 1, timing: {} });
 }

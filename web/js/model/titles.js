@@ -2,7 +2,7 @@
 // page, the web component and every export: the catalog's words (area `steps`) built from its
 // role, kind, place and the model's config — never from its id or the engine's English title.
 // Gradients are titled by the tensor they belong to (`of`).
-import { t } from '../lib/i18n.js';
+import { t, has } from '../lib/i18n.js';
 import { symbolOf, symbolTex } from './symbols.js';
 import { stackKey, wordSection } from './stack.js';
 
@@ -10,7 +10,8 @@ import { stackKey, wordSection } from './stack.js';
 // one role names two different things (pre- vs post-norm LayerNorms, output vs classifier);
 // a decoder-only model's own words where the catalog has them (stack.js).
 function nameKey(step, trace) {
-  return stackKey(roleKey(step, trace), trace);
+  const key = stackKey(roleKey(step, trace), trace);
+  return has(`decoders.${key}`) ? `decoders.${key}` : key;  // the modern decoders' own steps (i18n/*/decoders.js)
 }
 function roleKey(step, trace) {
   const r = step.role, p = step.place || {}, pre = trace.config && trace.config.norm === 'pre';
@@ -19,6 +20,8 @@ function roleKey(step, trace) {
   if (r === 'residual2') return `steps.residual2.${p.section === 'decoder' ? 'decoder' : 'encoder'}`;
   if (r === 'residual1') return `steps.residual1.${p.section === 'decoder' ? 'decoder' : 'encoder'}`;
   if (r === 'logits' || r === 'probs') return `steps.${r}.${p.section}`;
+  const dec = decoderKey(step, trace);
+  if (dec) return dec;
   if (r === 'output' || r === 'decoder_output') {
     if (p.block === 'stack_output') return `steps.${r}.stack${step.kind === 'layernorm' ? '.final' : ''}`;
     return `steps.output.${step.kind === 'layernorm' ? 'addnorm' : 'layer'}`;
@@ -27,6 +30,16 @@ function roleKey(step, trace) {
   if (r === 'input') return `steps.input.${step.kind === 'layernorm' ? 'ln' : step.kind === 'add' ? 'add' : 'given'}`;
   if (r === 'positional' || r === 'target_positional') return `steps.${r}.${step.kind === 'lookup' ? 'learned' : 'sin'}`;
   return `steps.${r}`;
+}
+
+// A modern decoder's step whose role the older models use for another operation (by kind).
+function decoderKey(step, trace) {
+  const r = step.role;
+  if (r === 'ffn_hidden' && step.kind === 'mul') return 'steps.ffn_hidden.gated';
+  if (r === 'ffn_out' && trace.get(step.inputs[0])?.kind === 'mul') return 'steps.ffn_out.gated';
+  if (r === 'input' && step.kind === 'scale') return 'steps.input.scale';
+  if (r === 'output' && step.kind === 'rmsnorm') return 'steps.output.stack.rms';
+  return null;
 }
 
 // The step a statistic (mean, var, rowmax, rowsum) is computed for: the step that reads it.
@@ -47,13 +60,16 @@ export function stepName(step, trace) {
     return t('steps.grad', { sym: symbolOf(step, trace), of: of ? stepTitle(of, trace) : step.of });
   }
   const params = { sym: symbolOf(step, trace), act: actName(trace) };
-  if (['mean', 'var', 'rowmax', 'rowsum'].includes(step.role)) {
+  if (step.role === 'k_cache' || step.role === 'v_cache') Object.assign(params, { last: step.shape[0] - 2, new: step.shape[0] - 1 });
+  if (['mean', 'var', 'rowmax', 'rowsum', 'rms'].includes(step.role)) {
     const c = consumerOf(step, trace);
     params.of = c ? stepName(c, trace) : '';
   }
   return t(nameKey(step, trace), params);
 }
-const actName = (trace) => ({ gelu: 'GELU', gelu_new: 'GELU (tanh)' })[trace.config && trace.config.activation] || 'ReLU';
+// A modern decoder's config names no activation for its SiLU gate (Llama, Qwen).
+const actName = (trace) => ({ gelu: 'GELU', gelu_new: 'GELU (tanh)', silu: 'SiLU' })[trace.config && trace.config.activation]
+  || (trace.config && trace.config.activation == null && trace.meta && trace.meta.checkpoint ? 'SiLU' : 'ReLU');
 
 // The block a step sits in, named for a reader (self-attention is "masked" in a decoder).
 function blockName(p, trace) {

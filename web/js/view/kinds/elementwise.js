@@ -1,6 +1,6 @@
 // kinds/elementwise.js — steps whose cell depends on one cell of each input: residual adds,
 // copies and the classifier's pooling, activations (ReLU, exact GELU), and values given by
-// the model file.
+// the model file. (SiLU: the gated FFN of Llama and Qwen.)
 import { lay, rowIn, val, symOf, fmt, term, paren } from './common.js';
 import { exact } from '../../lib/format.js';
 import { t as tr } from '../../lib/i18n.js';
@@ -43,10 +43,18 @@ export function erf(x) {
   return s * y;
 }
 
-function activation({ trace, R, c, v, lines, H, inp }) {
+// The gate of a modern decoder's FFN is SiLU where the config names no activation (Llama, Qwen).
+const isSilu = (trace, step) => trace.config.activation === 'silu' || (trace.config.activation == null && step.role === 'ffn_gate_act');
+
+function activation({ trace, step, R, c, v, lines, H, inp }) {
   const X = inp(0), x = val(trace, X, R, c);
   let y;
-  if (trace.config.activation === 'gelu') {
+  if (isSilu(trace, step)) {
+    const sg = 1 / (1 + Math.exp(-x));
+    lines.push({ t: 'SiLU(h) = h · σ(h) = h / (1 + e^(−h))', cls: 'formula' });
+    lines.push({ t: `= ${paren(fmt(x))} · ${paren(term(sg))}` });
+    y = x * sg;
+  } else if (trace.config.activation === 'gelu') {
     const e = erf(x / Math.SQRT2);
     lines.push({ t: 'GELU(h) = ½ · h · (1 + erf(h / √2))', cls: 'formula' });
     lines.push({ t: `= ½ · ${paren(fmt(x))} · (1 + erf(${term(x / Math.SQRT2)}))` });
