@@ -96,6 +96,8 @@ section "browser: the what-if lab (switch a head off, type into a cell, patch, s
 node tests/browser/lab.mjs --cli build/native-release/encoder-walkthrough
 section "browser: Hugging Face checkpoints opened in the page (?model=, loadCheckpoint, the file picker) vs the native CLI; bad checkpoints"
 node tests/browser/checkpoints.mjs --cli build/native-release/encoder-walkthrough
+section "browser: the modern decoders (Llama, Qwen2/3, Gemma 3; sharded) opened in the page vs the native CLI; every step titled and noted in en/de; the map; bad checkpoints"
+node tests/browser/decoders.mjs --cli build/native-release/encoder-walkthrough
 
 section "browser: accessibility (axe-core over the page's states, keyboard, announcements, colour contrast, step layout)"
 node tests/browser/a11y.mjs

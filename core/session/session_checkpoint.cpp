@@ -46,6 +46,7 @@ json info_of(const Checkpoint& c, const json& config, std::size_t file_bytes, co
           {"num_layers", c.model.config.num_layers},
           {"d_model", c.model.config.d_model},
           {"num_heads", c.model.config.num_heads},
+          {"causal", c.model.config.causal},  // a decoder (GPT-2, Llama, Qwen, Gemma): the page's text and Generate
           {"vocab_size", c.model.vocab.size()},
           {"tokenizer", c.tokenizer.source()},
           {"notes", c.model.arch.notes}};
@@ -72,7 +73,8 @@ void Session::release_checkpoint() {
 
 json Session::load_checkpoint(CheckpointFiles&& files, const std::string& name) {
   release_checkpoint();  // one checkpoint's weights in memory at a time
-  const std::size_t file_bytes = files.safetensors.size();
+  std::size_t file_bytes = files.safetensors.size();
+  for (const auto& shard : files.shards) file_bytes += shard.second.size();
   json config;
   try {
     config = json::parse(files.config_json);

@@ -24,7 +24,7 @@ export const ROLE_SYMBOLS = {
 export const PARAM_SYMBOLS = {
   W_q: 'W_Q', W_k: 'W_K', W_v: 'W_V', W_o: 'W_O', b_q: 'b_Q', b_k: 'b_K', b_v: 'b_V', b_o: 'b_O',
   W_1: 'W₁', b_1: 'b₁', W_2: 'W₂', b_2: 'b₂', gamma: 'γ', beta: 'β',
-  W_gate: 'W_gate', W_up: 'W_up', W_down: 'W_down', lm_head: 'W_lm',
+  W_gate: 'W_gate', W_up: 'W_up', W_down: 'W_down', b_gate: 'b_gate', b_up: 'b_up', b_down: 'b_down', lm_head: 'W_lm',
   embedding_table: 'E', position_table: 'P', W: 'W_cls', b: 'b_cls',
 };
 
