@@ -113,14 +113,20 @@ function mul({ trace, step, R, c, v, lines, H, inp }) {
   return a * b;
 }
 
-// Gemma's embedding scale: X = √d · X_tok.
+// Gemma's embedding scale: X = √d · X_tok, √d as the engine applies it (the checkpoint's report:
+// in the file's dtype, as Hugging Face computes it: √18 = 4.2426 is 4.25 in bfloat16).
+export function embedScale(trace) {
+  const ck = trace.meta && trace.meta.checkpoint, d = trace.config.d_model;
+  return ck && ck.embed_scale > 0 ? ck.embed_scale : Math.sqrt(d);
+}
 function scale({ trace, R, c, v, lines, H, inp }) {
-  const X = inp(0), d = trace.config.d_model, x = val(trace, X, R, c);
-  lines.push({ t: `X[${R}, ${c}] = √${d} · ${symOf(X)}[${R}, ${c}]`, cls: 'formula' });
-  lines.push({ t: `= ${term(Math.sqrt(d))} · ${paren(fmt(x))}` });
+  const X = inp(0), d = trace.config.d_model, x = val(trace, X, R, c), s = embedScale(trace);
+  lines.push({ t: `X[${R}, ${c}] = √${d} · ${symOf(X)}[${R}, ${c}]   (√${d} = ${exact(s)})`, cls: 'formula' });
+  lines.push({ t: `= ${exact(s)} · ${paren(fmt(x))}` });
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
+  if (Math.abs(s - Math.sqrt(d)) > 1e-6 * s) lines.push({ t: tr('decoders.explain.scale.dtype', { exact: term(Math.sqrt(d)) }), cls: 'muted' });
   H.push({ id: X.id, cells: [[R, c]] });
-  return Math.sqrt(d) * x;
+  return s * x;
 }
 
 // The key/value cache: row t is the input step's row t, kept from the run in which position t
@@ -128,7 +134,7 @@ function scale({ trace, R, c, v, lines, H, inp }) {
 function kvCache({ trace, step, R, c, v, lines, H, inp }) {
   const X = inp(0), x = val(trace, X, R, c);
   const last = R === step.shape[0] - 1;
-  lines.push({ t: tr(last ? 'explain.kv_cache.new' : 'explain.kv_cache.kept', { t: R }), cls: 'muted' });
+  lines.push({ t: tr(last ? 'decoders.explain.kv_cache.new' : 'decoders.explain.kv_cache.kept', { t: R }), cls: 'muted' });
   lines.push({ t: `${symOf(step)}[${R}, ${c}] = ${symOf(X)}[${R}, ${c}]`, cls: 'formula' });
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
   H.push({ id: X.id, cells: [[R, c]] });
@@ -180,7 +186,7 @@ export const DECODER_RULES = {
     const O = trace.get(Y.inputs[1 - k]);
     return prods(`∂L/∂${symOf(Y)} · ${symOf(O)}`, [dY.data[f]], [O.data[f]]);
   },
-  scale: ({ trace, dY, f }) => prods(`∂L/∂X · √${trace.config.d_model}`, [dY.data[f]], [Math.sqrt(trace.config.d_model)]),
+  scale: ({ trace, dY, f }) => prods(`∂L/∂X · √${trace.config.d_model}`, [dY.data[f]], [embedScale(trace)]),
   kv_cache: ({ dY, f }) => sums('∂L/∂cache', [dY.data[f]]),
 };
 

@@ -6,7 +6,7 @@
 import { t, num } from '../../lib/i18n.js';
 import { bytePieceText } from '../../lib/format.js';
 import { rowsOf, norm } from './stats.js';
-import { gammaPlusOne } from '../kinds/decoder.js';
+import { gammaPlusOne, embedScale } from '../kinds/decoder.js';
 import { scoresNote } from './attention.js';
 
 // A row's token as text: byte-level pieces (Llama 3, Qwen: "Ġcat") and SentencePiece's "▁" as the
@@ -134,7 +134,7 @@ export function decoderNoteFn(step, trace) {
   if (BY_ROLE[step.role]) return BY_ROLE[step.role];
   if (step.kind === 'rmsnorm') return rmsnormNote;
   if (step.kind === 'mul') return gatedNote;
-  if (step.kind === 'scale') return () => ({ text: t('decoders.notes.scale.why', { s: num(Math.sqrt(trace.config.d_model), 4) }), tut: null });
+  if (step.kind === 'scale') return () => ({ text: t('decoders.notes.scale.why', { s: num(embedScale(trace), 4) }), tut: null });
   const modern = trace.steps.some((s) => s.kind === 'rope' || s.kind === 'rmsnorm');
   if (modern && ['q', 'k', 'v'].includes(step.role)) return qkvNote;
   if (modern && step.role === 'concat') return concatNote;

@@ -52,6 +52,7 @@ export default {
 
   'decoders.explain.gqa.reads': 'Query-Kopf {h} liest K/V-Kopf {k} (Grouped-Query-Attention)',
   'decoders.explain.mask.window': 'Key {j} liegt außerhalb des gleitenden Fensters von Query {i} (nur die {w} Positionen bis {i} sind sichtbar)',
+  'decoders.explain.scale.dtype': 'das exakte √d ist {exact}: Der Rechenkern verwendet es, wie Hugging Face, auf den Zahlentyp der Datei gerundet',
   'decoders.explain.rms.noMean': 'es wird kein Mittelwert abgezogen (RMSNorm)',
   'decoders.explain.rmsnorm.gemma': 'Gemma skaliert mit (1 + γ), nicht mit γ',
   'decoders.explain.rope.pair': 'Kopf {h}, Paar {p}: Spalten {a} und {b}, θ = {th} rad',

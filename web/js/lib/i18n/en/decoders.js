@@ -56,6 +56,7 @@ export default {
   // cell explanations
   'decoders.explain.gqa.reads': 'query head {h} reads K/V head {k} (grouped-query attention)',
   'decoders.explain.mask.window': 'key {j} is outside the sliding window of query {i} (only the {w} positions up to {i} are seen)',
+  'decoders.explain.scale.dtype': 'the exact √d is {exact}: the engine uses it rounded to the file’s number type, as Hugging Face does',
   'decoders.explain.rms.noMean': 'no mean is subtracted (RMSNorm)',
   'decoders.explain.rmsnorm.gemma': 'Gemma scales by (1 + γ), not γ',
   'decoders.explain.rope.pair': 'head {h}, pair {p}: columns {a} and {b}, θ = {th} rad',
