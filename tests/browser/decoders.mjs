@@ -101,11 +101,17 @@ async function trace(page) {
   }
   return t;
 }
-// What a reader sees of the step card and the map: no raw key, piece or NaN.
+// What a reader sees of the step card and the map: no raw key, piece or NaN (the problems, by element).
+async function dirt(page) {
+  const texts = await page.evaluate(() => ['step-title', 'note', 'map', 'step-meta'].map((id) => [id, document.getElementById(id)?.innerText || '']));
+  const out = [];
+  for (const [id, text] of texts)
+    for (const [re, why] of [[/⟦[^⟧]*⟧/, 'a raw catalog key'], [/[Ġ▁]/, 'a raw Ġ/▁ piece'], [/\bNaN\b|\bundefined\b/, 'NaN or undefined']])
+      if (re.test(text)) out.push(`#${id}: ${why}: …${text.slice(Math.max(0, text.search(re) - 50), text.search(re) + 30)}…`);
+  return out;
+}
 async function clean(page, what) {
-  const text = await page.evaluate(() => ['step-title', 'note', 'map', 'step-meta'].map((id) => document.getElementById(id)?.innerText || '').join('\n'));
-  const bad = [[/⟦[^⟧]*⟧/, 'a raw catalog key'], [/[Ġ▁]/, 'a raw Ġ/▁ piece'], [/\bNaN\b|\bundefined\b/, 'NaN or undefined']]
-    .filter(([re]) => re.test(text)).map(([re, why]) => `${why}: …${text.slice(Math.max(0, text.search(re) - 60), text.search(re) + 40)}…`);
+  const bad = await dirt(page);
   assert(!bad.length, `${what}: ${bad.join('; ')}`);
 }
 const goTo = async (page, id) => {
@@ -147,12 +153,12 @@ for (const c of ['gemma3-bare-f16', 'qwen3-qknorm-untied-bf16']) {
       const noNote = [];
       for (const id of ids) {
         await goTo(page, id);
-        await clean(page, `${c} ${lang} ${id}`);
+        for (const b of await dirt(page)) noNote.push(`${id} ${b}`);
         const [title, note] = await page.evaluate(() => [document.getElementById('step-title').innerText, document.getElementById('note').innerText]);
         if (!title.trim()) noNote.push(`${id}: no title`);
         if (!note.trim() && !/\.head\d+\.(rowmax|rowsum)$/.test(id)) noNote.push(`${id}: no note`);
       }
-      assert(!noNote.length, noNote.slice(0, 8).join('; '));
+      assert(!noNote.length, `${noNote.length} problems:\n  ${noNote.slice(0, 12).join('\n  ')}`);
       assert(problems.length === before, problems.slice(before).join('\n'));
     });
   }
@@ -172,16 +178,18 @@ await check('the map draws Gemma as it is: RMSNorm boxes, its post-norms, RoPE w
 // Screenshots of the new steps, both widths, both languages.
 const SHOTS = [['gemma3-layertypes-f32', 'layer0.q_rot'], ['gemma3-layertypes-f32', 'sliding_mask'], ['qwen3-qknorm-untied-bf16', 'layer0.ffn_hidden'], ['qwen3-qknorm-untied-bf16', 'layer0.attn_norm']];
 await check('screenshots: RoPE, the sliding mask, the gated product, RMSNorm at 1280 and 390 px in English and German', async () => {
+  let opened = '';
   for (const lang of ['en', 'de'])
     for (const [c, id] of SHOTS) {
-      await open(page, url(c, `&step=${id}`).replace('lang=en', `lang=${lang}`));
+      if (opened !== c + lang) await open(page, url(c).replace('lang=en', `lang=${lang}`));
+      opened = c + lang;
       await goTo(page, id);
       await clean(page, `${c} ${id} ${lang}`);
       const name = `decoders-${c.split('-')[0]}-${id.replace(/\./g, '_')}-${lang}`;
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.screenshot({ path: path.join(artifacts, `${name}-1280.png`) });
       await page.setViewportSize({ width: 390, height: 844 });
-      await page.screenshot({ path: path.join(artifacts, `${name}-390.png`) });
+      await page.screenshot({ path: path.join(artifacts, `${name}-390.png`), fullPage: true });
       await page.setViewportSize({ width: 1280, height: 900 });
     }
 });
@@ -203,7 +211,7 @@ for (const c of ['llama-llama3-f32', 'gemma3-layertypes-f32']) {
 // Bad checkpoints: the page shows the core's message, which is the CLI's.
 const cliError = (dir) => {
   const r = spawnSync(cli, ['--checkpoint', path.join(ck, dir), '--text', TEXT], { encoding: 'utf8' });
-  return (r.stderr || r.stdout).trim().replace(/^error:\s*/i, '');
+  return (r.stderr || r.stdout).trim().replace(/^encoder-walkthrough:\s*/, '');
 };
 for (const dir of ['bad-unknown-model-type', 'bad-rope-scaling-yarn', 'bad-missing-q-norm']) {
   await check(`${dir}: loadCheckpoint rejects with the core's message (the CLI's), shown on the page`, async () => {

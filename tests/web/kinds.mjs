@@ -85,7 +85,7 @@ for (const name of DECODERS)
   decoderTraces.push({ name: `decoder ${name}`, trace: await checkpointTraceOf(engine, path.join(ckDir, name), 'the cat sat on the mat and the dog ran') });
 // Their backward pass (the next-token loss): the new kinds' rules, GQA's and SiLU's in the gradients.
 for (const name of ['qwen3-qknorm-untied-bf16', 'gemma3-layertypes-f32', 'llama-v5-linear-bias-untied-bf16'])
-  decoderTraces.push({ name: `decoder ${name} + backward`, trace: await checkpointTraceOf(engine, path.join(ckDir, name), 'the cat sat on the mat', { backward: true }) });
+  decoderTraces.push({ name: `decoder ${name} + backward`, trace: await checkpointTraceOf(engine, path.join(ckDir, name), 'the cat sat on the mat', '', { backward: true }) });
 rmSync(ckDir, { recursive: true, force: true });
 // The key/value cache (issue 31) is not recorded by the core yet: until it is, a cache step is
 // made here as the core will record it (kind kv_cache, [T, KV·d_h], its input the layer's k_rot /

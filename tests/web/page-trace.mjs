@@ -38,7 +38,7 @@ export function traceFromCli(json) {
 // runs it (worker-checkpoint.js): every file of the folder the Worker would fetch (config,
 // tokenizer, model.safetensors or the index and its shards) staged in the wasm heap, loaded,
 // then run on `text`. A refused checkpoint throws the core's message.
-export async function checkpointTraceOf(engine, dir, text, options = {}) {
+export async function checkpointTraceOf(engine, dir, text, text2 = '', options = {}) {
   const { readdirSync, readFileSync } = await import('node:fs');
   const files = readdirSync(dir).filter((f) => f.endsWith('.json') || f.endsWith('.safetensors') || f === 'vocab.txt' || f === 'merges.txt');
   for (const f of files) {
@@ -48,7 +48,7 @@ export async function checkpointTraceOf(engine, dir, text, options = {}) {
   }
   const info = JSON.parse(engine.loadCheckpoint(dir));
   if (!info.ok) throw new Error(info.error);
-  const meta = JSON.parse(engine.runCheckpoint(text, '', JSON.stringify({ ...options, prediction: true })));
+  const meta = JSON.parse(engine.runCheckpoint(text, text2, JSON.stringify({ ...options, prediction: true })));
   if (!meta.ok) throw new Error(meta.error);
   const pack = (n, at) => {
     const offsets = [0];

@@ -11,7 +11,9 @@ import { scoresNote } from './attention.js';
 
 // A row's token as text: byte-level pieces (Llama 3, Qwen: "Ġcat") and SentencePiece's "▁" as the
 // text they stand for (a leading space shown as ␣).
-const tok = (label) => (label !== null && label !== undefined ? ` ${t('explain.quoted', { s: bytePieceText(label).replace(/▁/g, '␣') })}` : '');
+// (Only a raw piece is converted: labels the trace already shows as text stay as they are.)
+const readable = (label) => (/[Ġ▁]/.test(label) ? bytePieceText(label).replace(/▁/g, '␣') : label);
+const tok = (label) => (label !== null && label !== undefined ? ` ${t('explain.quoted', { s: readable(String(label)) })}` : '');
 const argmax = (xs) => xs.reduce((b, x, i) => (x > xs[b] ? i : b), 0);
 const labelOfRow = (trace, step, i) => {
   const rows = rowsOf(trace, step);

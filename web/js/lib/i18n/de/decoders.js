@@ -29,7 +29,7 @@ export default {
   'decoders.notes.rmsnorm.fact': 'Zeile {t}{tok} hatte das quadratische Mittel {rms}; jeder ihrer Werte wird dadurch geteilt und dann mit γ skaliert (von {glo} bis {ghi}).',
   'decoders.notes.rmsnorm.post': 'Gemma normalisiert auch die Ausgabe der Teilschicht, bevor sie zum Residualstrom addiert wird.',
   'decoders.notes.qknorm.why': 'Qwen3 und Gemma normalisieren Queries und Keys jedes Kopfes vor der Drehung, damit die Scores nicht mit der Größe von q und k wachsen.',
-  'decoders.notes.rope.why': 'Die Drehung schreibt die Position in q und k: Jedes Spaltenpaar (p, p + d_h/2) wird um den Winkel θ[t, p] gedreht, sodass der Score von Query i und Key j nur von i − j abhängt.',
+  'decoders.notes.rope.why': 'Die Drehung schreibt die Position in q und k: Jedes Spaltenpaar (p, p + d_h/2) wird um den Winkel θ[t, p] gedreht, sodass ein Score von den beiden Positionen nur über ihren Abstand i − j abhängt.',
   'decoders.notes.rope.fact': 'Zeile {t}{tok} dreht Paar 0 um {a0} rad; jede Zeile behält ihre Länge ({n0} vorher, {n1} nachher).',
   'decoders.notes.rope_angles.why': 'Der Winkel von Paar p an Position t ist t·ω_p: Das erste Paar dreht sich am schnellsten, das letzte am langsamsten.',
   'decoders.notes.rope_angles.fact': 'Paar 0 dreht sich um {w0} rad je Position, das letzte Paar um {wl} rad (eine volle Umdrehung alle {period} Positionen).',

@@ -32,7 +32,7 @@ export default {
   'decoders.notes.rmsnorm.fact': 'Row {t}{tok} had rms {rms}; each of its values is divided by it, then scaled by γ (from {glo} to {ghi}).',
   'decoders.notes.rmsnorm.post': 'Gemma normalises the sublayer’s output too before adding it to the residual stream.',
   'decoders.notes.qknorm.why': 'Qwen3 and Gemma normalise each head’s queries and keys before the rotation, so the scores cannot grow with the size of q and k.',
-  'decoders.notes.rope.why': 'The rotation writes the position into q and k: each pair of columns (p, p + d_h/2) turns by the angle θ[t, p], so the score of query i and key j depends only on i − j.',
+  'decoders.notes.rope.why': 'The rotation writes the position into q and k: each pair of columns (p, p + d_h/2) turns by the angle θ[t, p], so a query–key score depends on the two positions only through their distance i − j.',
   'decoders.notes.rope.fact': 'Row {t}{tok} turns pair 0 by {a0} rad; each row keeps its length ({n0} before, {n1} after).',
   'decoders.notes.rope_angles.why': 'The angle of pair p at position t is t·ω_p: the first pair turns fastest, the last slowest.',
   'decoders.notes.rope_angles.fact': 'Pair 0 turns {w0} rad per position, the last pair {wl} rad (a full turn every {period} positions).',
