@@ -7,7 +7,8 @@
 // getTrace() must equal `CLI --checkpoint DIR --text … --json` to TOL × the step's largest |value|.
 // Every step of a Gemma and a Qwen3 model is walked in English and German: its title, note and
 // formula must hold no raw catalog key (⟦…⟧), no raw byte-level or SentencePiece piece (Ġ, ▁), no
-// NaN, and the console no i18n miss or error. The map must draw RMSNorm, RoPE with grouped K/V
+// NaN, and the console no i18n miss or error (a planted missing title, served by a rewritten
+// catalog, must be reported: run every time). The map must draw RMSNorm, RoPE with grouped K/V
 // heads, the gated feed-forward network and Gemma's sliding layers; the head picker says which K/V
 // head each query head reads. Bad checkpoints (a missing shard, an unknown model_type, a refused
 // rope_scaling) show the core's own message (the CLI's). Screenshots at 1280 and 390 px, English
@@ -163,6 +164,23 @@ for (const c of ['gemma3-bare-f16', 'qwen3-qknorm-untied-bf16']) {
     });
   }
 }
+
+// The walk's check can fail: the served English catalog without one of the decoders' titles must
+// show a raw key on that step and a console i18n miss (a planted defect, run every time).
+await check('planted: a decoders title missing from the served catalog is reported by the walk (⟦…⟧ and a console i18n miss)', async () => {
+  const p2 = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const misses = [];
+  p2.on('console', (m) => { if (m.type() === 'error' && /i18n: no message/.test(m.text())) misses.push(m.text()); });
+  await p2.route('**/js/lib/i18n/en/decoders.js', async (route) => {
+    const r = await route.fetch();
+    await route.fulfill({ response: r, body: (await r.text()).replace(/^\s*'decoders\.steps\.q_rot':.*$/m, '') });
+  });
+  await open(p2, url('gemma3-bare-f16'));
+  await goTo(p2, 'layer0.q_rot');
+  const found = await dirt(p2);
+  await p2.close();
+  assert(found.some((b) => b.includes('raw catalog key')) && misses.length > 0, `the planted missing title went unreported: ${found} / ${misses}`);
+});
 
 await check('the map draws Gemma as it is: RMSNorm boxes, its post-norms, RoPE with grouped K/V heads, sliding layers, the gated FFN', async () => {
   await open(page, url('gemma3-layertypes-f32', '&step=layer0.head1.weights'));
