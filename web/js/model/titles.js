@@ -104,7 +104,8 @@ export function stepCrumbs(step, trace) {
   const parts = grad ? [t('steps.section.backward')] : [];
   parts.push(t(`steps.section.${wordSection(p.section, trace)}`));
   if (p.layer >= 0) parts.push(t('steps.layer', { l: p.layer }));
-  const b = blockName(p, trace) || (p.block === 'ffn' ? t('steps.block.ffn') : p.block === 'add_norm' ? t('steps.block.addNorm') : '');
+  const rms = ['rms', 'rmsnorm'].includes((of || step).kind);  // a modern decoder's norm: no add in it
+  const b = blockName(p, trace) || (p.block === 'ffn' ? t('steps.block.ffn') : p.block === 'add_norm' ? t(rms ? 'decoders.steps.block.rmsnorm' : 'steps.block.addNorm') : '');
   if (b) parts.push(b);
   if (p.head >= 0) parts.push(t('steps.head', { h: p.head }));
   return parts.join(' › ');

@@ -1,6 +1,7 @@
 // i18n/de/decoders.js — die modernen Decoder (Llama, Qwen2/3, Gemma 3): Titel ihrer Schritte,
 // ihre Anmerkungen und die Wörter ihrer Zellerklärungen (siehe en/decoders.js).
 export default {
+  'decoders.steps.block.rmsnorm': 'RMSNorm',
   'decoders.steps.rms': 'Quadratisches Mittel jeder Zeile ({of})',
   'decoders.steps.attn_norm': 'RMSNorm vor der Aufmerksamkeit',
   'decoders.steps.ffn_norm': 'RMSNorm vor dem Feed-Forward-Netz',

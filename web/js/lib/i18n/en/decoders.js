@@ -3,6 +3,7 @@
 // explanations (view/kinds/decoder.js). One area, so a new operation's words are in one place.
 export default {
   // titles (a step's name without its place; {of}: the step an rms is computed for)
+  'decoders.steps.block.rmsnorm': 'RMSNorm',
   'decoders.steps.rms': 'Root mean square of each row ({of})',
   'decoders.steps.attn_norm': 'RMSNorm before attention',
   'decoders.steps.ffn_norm': 'RMSNorm before the feed-forward',
