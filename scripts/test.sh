@@ -119,6 +119,8 @@ browser_lane_a() {
 browser_lane_b() {
   section "browser: every step of every model named — each preset, each checkpoint family, en and de: no ⟦, no i18n miss, no raw Ġ/▁, nothing named wrong; five planted defects must fail (tests/browser/names.mjs)"
   node tests/browser/names.mjs
+  section "browser: the modern decoders (Llama, Qwen2/3, Gemma 3; sharded) opened in the page vs the native CLI; every step titled and noted in en/de; the map; bad checkpoints"
+  node tests/browser/decoders.mjs --cli build/native-release/encoder-walkthrough
   section "browser: trained models (generate, backward pass, training, weights) vs the native CLI"
   node tests/browser/trained.mjs --cli build/native-release/encoder-walkthrough
   section "browser: the what-if lab (switch a head off, type into a cell, patch, sweep) vs the native CLI (~20 s)"

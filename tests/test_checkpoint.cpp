@@ -210,6 +210,41 @@ TEST_CASE("a session holds a checkpoint handed over as bytes: text edits, a fail
   CHECK_THROWS_WITH(bad.load_staged_checkpoint("x"), doctest::Contains("model.safetensors: missing"));
 }
 
+TEST_CASE("a session holds a sharded checkpoint handed over as bytes: the index and each shard it names, as the page stages them") {
+  ew::Session one;
+  stage(one);
+  one.run(held({2, 4, 3}), {});
+  // The tiny BERT's tensors split in two shards (first half, second half) with their index.
+  const ew::SafeTensors all = tiny_bert();
+  ew::SafeTensors a, b;
+  nlohmann::json map = nlohmann::json::object();
+  for (std::size_t i = 0; i < all.tensors.size(); ++i) {
+    const bool first = i < all.tensors.size() / 2;
+    (first ? a : b).tensors.push_back(all.tensors[i]);
+    map[all.tensors[i].name] = first ? "model-00001-of-00002.safetensors" : "model-00002-of-00002.safetensors";
+  }
+  const std::string index = nlohmann::json{{"metadata", nlohmann::json::object()}, {"weight_map", map}}.dump();
+  const auto put = [](ew::Session& s, const std::string& name, const std::string& bytes) {
+    std::memcpy(s.stage_checkpoint_file(name, bytes.size()).data, bytes.data(), bytes.size());
+  };
+  ew::Session sharded;
+  put(sharded, "config.json", kBertConfig);
+  put(sharded, "model.safetensors.index.json", index);
+  put(sharded, "model-00002-of-00002.safetensors", bytes_of(b));  // any order
+  put(sharded, "model-00001-of-00002.safetensors", bytes_of(a));
+  put(sharded, "vocab.txt", "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\n");
+  sharded.load_staged_checkpoint("tiny");
+  CHECK(sharded.checkpoint_info()["file_bytes"].get<std::size_t>() == bytes_of(a).size() + bytes_of(b).size());
+  sharded.run(held({2, 4, 3}), {});
+  same_trace(sharded.trace(), one.trace());
+  ew::Session missing;
+  put(missing, "config.json", kBertConfig);
+  put(missing, "model.safetensors.index.json", index);
+  put(missing, "model-00001-of-00002.safetensors", bytes_of(a));
+  CHECK_THROWS_WITH(missing.load_staged_checkpoint("x"), doctest::Contains("model-00002-of-00002.safetensors: missing"));
+  CHECK_THROWS_WITH(missing.stage_checkpoint_file("../x.safetensors", 1), doctest::Contains("not a checkpoint file"));
+}
+
 // A one-layer BERT of d 20, 4 heads, d_ff 36 (panels of the matmul kernels that do not fill)
 // with every weight and bias nonzero and different: w(r, c) = sin(0.37 r + 0.11 c + 0.5).
 float wave(std::size_t r, std::size_t c) { return std::sin(0.37f * static_cast<float>(r) + 0.11f * static_cast<float>(c) + 0.5f); }

@@ -306,7 +306,12 @@ void Session::run(const RunOptions& options) {
   for (auto it = answered.begin(); it != answered.end(); ++it) report_[it.key()] = it.value();
   if (!model_.arch.model_type.empty())
     report_["checkpoint"] = {{"model_type", model_.arch.model_type}, {"architecture", model_.arch.architecture},
-                             {"notes", model_.arch.notes}};
+                             {"notes", model_.arch.notes},
+                             // what the page's explanations multiply the scores by (0: 1/√head_dim)
+                             {"attn_scale", static_cast<double>(model_.arch.attn_scale)},
+                             {"sliding_window", model_.arch.sliding_window},
+                             // the embeddings' factor as the engine applies it (Gemma: √d in the file's dtype)
+                             {"embed_scale", static_cast<double>(model_.arch.embed_scale)}};
   if (json unknown = unknown_json(trace_); !unknown.is_null()) report_["unknown"] = std::move(unknown);
 }
 

@@ -58,6 +58,7 @@ json info_of(const Checkpoint& c, const json& config, std::size_t file_bytes, co
           {"num_layers", c.model.config.num_layers},
           {"d_model", c.model.config.d_model},
           {"num_heads", c.model.config.num_heads},
+          {"causal", c.model.config.causal},  // a decoder (GPT-2, Llama, Qwen, Gemma): the page's text and Generate
           {"vocab_size", c.model.vocab.size()},
           {"tokenizer", c.tokenizer.source()},
           {"notes", c.model.arch.notes},
@@ -85,7 +86,8 @@ void Session::release_checkpoint() {
 
 json Session::load_checkpoint(CheckpointFiles&& files, const std::string& name) {
   release_checkpoint();  // one checkpoint's weights in memory at a time
-  const std::size_t file_bytes = files.safetensors.size();
+  std::size_t file_bytes = files.safetensors.size();
+  for (const auto& shard : files.shards) file_bytes += shard.second.size();
   json config;
   try {
     config = json::parse(files.config_json);
@@ -101,6 +103,7 @@ json Session::load_checkpoint(CheckpointFiles&& files, const std::string& name) 
 static std::string* staged_text(CheckpointFiles& staged, const std::string& file) {
   TokenizerFileSet& t = staged.tokenizer;
   return file == "config.json"             ? &staged.config_json
+         : file == "model.safetensors.index.json" ? &staged.safetensors_index_json
          : file == "tokenizer.json"        ? &t.tokenizer_json
          : file == "vocab.txt"             ? &t.vocab_txt
          : file == "vocab.json"            ? &t.vocab_json
@@ -110,11 +113,25 @@ static std::string* staged_text(CheckpointFiles& staged, const std::string& file
 }
 
 static const char* kNotAFile =
-    ": not a checkpoint file (config.json, model.safetensors, tokenizer.json, vocab.txt, vocab.json, "
-    "merges.txt, tokenizer_config.json)";
+    ": not a checkpoint file (config.json, model.safetensors or model.safetensors.index.json and its "
+    "*.safetensors shards, tokenizer.json, vocab.txt, vocab.json, merges.txt, tokenizer_config.json)";
+
+// One shard of a sharded checkpoint: a *.safetensors file other than model.safetensors (the
+// index's weight_map names it; load_staged_checkpoint checks that every one it names arrived).
+static bool is_shard(const std::string& f) {
+  static const std::string ext = ".safetensors";
+  return f != "model.safetensors" && f.size() > ext.size() && f.find('/') == std::string::npos &&
+         f.compare(f.size() - ext.size(), ext.size(), ext) == 0;
+}
+static HeapBytes* staged_shard(CheckpointFiles& staged, const std::string& file) {
+  for (auto& [name, bytes] : staged.shards)
+    if (name == file) return &bytes;
+  return nullptr;
+}
 
 Session::StagedBuffer Session::stage_checkpoint_file_view(const std::string& file) {
   if (file == "model.safetensors") return {staged_.safetensors.data(), staged_.safetensors.size()};
+  if (HeapBytes* b = is_shard(file) ? staged_shard(staged_, file) : nullptr) return {b->data(), b->size()};
   std::string* slot = staged_text(staged_, file);
   if (!slot) throw Error(file + kNotAFile);
   return {reinterpret_cast<std::uint8_t*>(slot->data()), slot->size()};
@@ -125,6 +142,11 @@ Session::StagedBuffer Session::stage_checkpoint_file(const std::string& file, st
     release_checkpoint();  // room for the new weights before they arrive
     staged_.safetensors = HeapBytes();
     staged_.safetensors = HeapBytes(size);
+  } else if (is_shard(file)) {
+    if (staged_.shards.empty()) release_checkpoint();  // room for the new weights
+    if (HeapBytes* b = staged_shard(staged_, file)) *b = HeapBytes();
+    else staged_.shards.emplace_back(file, HeapBytes());
+    *staged_shard(staged_, file) = HeapBytes(size);
   } else {
     std::string* slot = staged_text(staged_, file);
     if (!slot) throw Error(file + kNotAFile);
@@ -137,6 +159,11 @@ Session::StagedBuffer Session::stage_checkpoint_file(const std::string& file, st
 json Session::load_staged_checkpoint(const std::string& name) {
   CheckpointFiles files = std::exchange(staged_, CheckpointFiles{});
   if (files.config_json.empty()) throw Error("config.json: missing (a checkpoint needs config.json and model.safetensors)");
+  if (!files.safetensors_index_json.empty() && files.safetensors.empty()) {  // sharded: every named shard staged
+    for (const std::string& name : shard_names(files.safetensors_index_json))
+      if (!staged_shard(files, name)) throw Error(name + ": missing (model.safetensors.index.json names it)");
+    return load_checkpoint(std::move(files), name);
+  }
   if (files.safetensors.empty()) throw Error("model.safetensors: missing (a checkpoint needs config.json and model.safetensors)");
   return load_checkpoint(std::move(files), name);
 }

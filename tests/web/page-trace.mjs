@@ -12,7 +12,7 @@ export function traceOf(engine, model, options) {
 
 // The page's Trace of a Hugging Face checkpoint directory (its files staged in the wasm heap as
 // the page's Worker stages them), run on `text` (and `text2`: BERT's segment B).
-export function checkpointTraceOf(engine, dir, text, text2 = '') {
+export function checkpointTraceOf(engine, dir, text, text2 = '', options = {}) {
   engine.clearCheckpointFiles();
   for (const name of readdirSync(dir)) {
     const bytes = readFileSync(path.join(dir, name));
@@ -22,7 +22,7 @@ export function checkpointTraceOf(engine, dir, text, text2 = '') {
   }
   const info = JSON.parse(engine.loadCheckpoint(path.basename(dir)));
   if (!info.ok) throw new Error(info.error);
-  return traceOfReply(engine, engine.runCheckpoint(text, text2, JSON.stringify({ prediction: true })));
+  return traceOfReply(engine, engine.runCheckpoint(text, text2, JSON.stringify({ ...options, prediction: true })));
 }
 
 function traceOfReply(engine, reply) {
@@ -50,5 +50,7 @@ export function traceFromCli(json) {
     return { buffer: all.buffer, offsets };
   };
   const strip = (list) => list.map(({ data, ...rest }) => rest);
-  return new Trace({ meta: { ...json, ok: true, steps: strip(json.steps), params: strip(json.params) }, steps: pack(json.steps), params: pack(json.params), generation: 1, timing: {} });
+  // A checkpoint's --json has no parameter data: its parameters stay without data (null).
+  const params = json.params.every((p) => p.data) ? pack(json.params) : null;
+  return new Trace({ meta: { ...json, ok: true, steps: strip(json.steps), params: strip(json.params) }, steps: pack(json.steps), params, generation: 1, timing: {} });
 }

@@ -88,21 +88,56 @@ async function fromUrl(engine, base, progress) {
     break;
   }
   await small('tokenizer_config.json', true);
-  const r = await get(url('model.safetensors'), 'model.safetensors', false);
+  // A sharded checkpoint (model.safetensors.index.json and the shards its weight_map names), else one file.
+  const index = await get(url(INDEX), INDEX, true);
+  const indexText = index ? await index.text() : null;
+  const names = index ? shardNames(indexText) : ['model.safetensors'];
+  if (index) await putBytes(engine, INDEX, new TextEncoder().encode(indexText));
+  for (const file of names) done = await weightsFile(engine, file, await get(url(file), file, false), progress, done);
+}
+
+const INDEX = 'model.safetensors.index.json';
+// The shard files an index names (each once), refusing a name that leaves the folder.
+function shardNames(text) {
+  let map;
+  try {
+    map = JSON.parse(text).weight_map;
+  } catch (e) {
+    throw fail('checkpoint_core', { why: `${INDEX}: not JSON (${e.message})` }, `${INDEX}: not JSON`);
+  }
+  const names = [...new Set(Object.values(map || {}))].sort();
+  const bad = names.find((n) => typeof n !== 'string' || !n.endsWith('.safetensors') || n.includes('/') || n === 'model.safetensors');
+  if (!names.length || bad !== undefined) throw fail('checkpoint_core', { why: `${INDEX}: weight_map names no shard files${bad ? ` (${bad})` : ''}` }, `${INDEX}: bad weight_map`);
+  return names;
+}
+
+// One weights file from response r, streamed into the engine when its length is known.
+async function weightsFile(engine, file, r, progress, done) {
   const length = Number(r.headers.get('content-length'));
   const coding = (r.headers.get('content-encoding') || 'identity').toLowerCase();
   if (length > 0 && coding === 'identity' && r.body) {
-    await streamInto(engine, 'model.safetensors', length, r.body, progress, done, done + length);
-  } else {  // length unknown (compressed, chunked): held in JS until it has all arrived
-    const bytes = new Uint8Array(await r.arrayBuffer());
-    await putBytes(engine, 'model.safetensors', bytes);
+    await streamInto(engine, file, length, r.body, progress, done, done + length);
+    return done + length;
   }
+  const bytes = new Uint8Array(await r.arrayBuffer());  // length unknown (compressed, chunked): held in JS until it has all arrived
+  await putBytes(engine, file, bytes);
+  return done + bytes.length;
 }
 
 async function fromFiles(engine, files, progress) {
   const byName = new Map();
+  const all = new Map(files.map((f) => [f.name, f]));
   for (const f of files) if (KNOWN.includes(f.name)) byName.set(f.name, f);
-  for (const need of ['config.json', 'model.safetensors'])
+  // Sharded: the index and every shard it names (a missing one is named, as the core names it).
+  const needed = ['config.json'];
+  if (!byName.has('model.safetensors') && all.has(INDEX)) {
+    for (const n of shardNames(await all.get(INDEX).text())) {
+      needed.push(n);
+      if (all.has(n)) byName.set(n, all.get(n));
+    }
+    byName.set(INDEX, all.get(INDEX));
+  } else needed.push('model.safetensors');
+  for (const need of needed)
     if (!byName.has(need)) throw fail('checkpoint_missing', { file: need }, `${need}: missing among the files given`);
   const total = [...byName.values()].reduce((a, f) => a + f.size, 0);
   let done = 0;

@@ -17,12 +17,17 @@ export const ROLE_SYMBOLS = {
   // a checkpoint's: BERT's token types (segments), the masked-word head's transform, the pooler
   token_type_ids: 's', token_type_embedding: 'X_seg',
   transform_pre: 'U_t', transform_act: 'φ(U_t)', transform_ln: 'LN_t', pooler_pre: 'u', pooler: 'φ(u)',
+  // the modern decoders (Llama, Qwen, Gemma): RMSNorm, rotation, gated FFN, cache
+  rms: 'rms', attn_norm: 'N₁', ffn_norm: 'N₂', post_attn_norm: 'P₁', post_ffn_norm: 'P₂', q_norm: 'Q̂', k_norm: 'K̂',
+  q_rot: 'Q_rot', k_rot: 'K_rot', rope_angles: 'θ', sliding_mask: 'M_win', ffn_gate: 'G', ffn_gate_act: 'φ(G)', ffn_up: 'U',
+  k_cache: 'K_cache', v_cache: 'V_cache',
 };
 
 // Parameter name (the end of its id) → symbol.
 export const PARAM_SYMBOLS = {
   W_q: 'W_Q', W_k: 'W_K', W_v: 'W_V', W_o: 'W_O', b_q: 'b_Q', b_k: 'b_K', b_v: 'b_V', b_o: 'b_O',
   W_1: 'W₁', b_1: 'b₁', W_2: 'W₂', b_2: 'b₂', gamma: 'γ', beta: 'β',
+  W_gate: 'W_gate', W_up: 'W_up', W_down: 'W_down', b_gate: 'b_gate', b_up: 'b_up', b_down: 'b_down', lm_head: 'W_lm',
   embedding_table: 'E', position_table: 'P', W: 'W_cls', b: 'b_cls',
   token_type_table: 'E_type', W_t: 'W_t', b_t: 'b_t', W_p: 'W_p', b_p: 'b_p', b_vocab: 'b_vocab',
 };
@@ -48,6 +53,7 @@ export function symbolOf(t, trace = null) {
     return `∂L/∂${of ? symbolOf(of, trace) : PARAM_SYMBOLS[paramName({ id: t.of })] || t.of}`;
   }
   if (t.role === 'output') return layerOutput(t.place || {});
+  if (t.role === 'ffn_hidden' && t.kind === 'mul') return 'Z';  // a gated FFN's φ(G) ⊙ U
   return ROLE_SYMBOLS[t.role] || t.role;
 }
 // One layer's output is H⁽ˡ⁾ (encoder layer l) or Z⁽ˡ⁾ (decoder); the stack's output H or Z.
@@ -59,13 +65,14 @@ function layerOutput(place) {
 }
 
 // A symbol of the table as LaTeX (for formulas the page writes itself: a gradient's ∂L/∂T).
-const TEX_CHARS = { 'μ': '\\mu', 'σ': '\\sigma', 'γ': '\\gamma', 'β': '\\beta', 'φ': '\\varphi', '∂': '\\partial ' };
+const TEX_CHARS = { 'μ': '\\mu', 'σ': '\\sigma', 'γ': '\\gamma', 'β': '\\beta', 'φ': '\\varphi', '∂': '\\partial ', 'θ': '\\theta' };
 const SUBS = '₀₁₂₃₄₅₆₇₈₉', SUPS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 export function symbolTex(s) {
   let out = '';
   for (let i = 0; i < s.length; i++) {
     const ch = s[i];
     if (s[i + 1] === '\u0303') { out += `\\tilde{${ch}}`; i++; continue; } // S̃
+    if (s[i + 1] === '\u0302') { out += `\\hat{${ch}}`; i++; continue; } // Q̂
     const word = /[A-Za-z]/.test(ch) ? s.slice(i).match(/^[A-Za-z]{2,}/) : null;
     if (word) { out += `\\mathrm{${word[0]}}`; i += word[0].length - 1; continue; } // FFN, MHA, LN
     if (SUBS.includes(ch)) out += `_{${SUBS.indexOf(ch)}}`;

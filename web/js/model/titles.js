@@ -2,7 +2,7 @@
 // page, the web component and every export: the catalog's words (area `steps`) built from its
 // role, kind, place and the model's config — never from its id or the engine's English title.
 // Gradients are titled by the tensor they belong to (`of`).
-import { t } from '../lib/i18n.js';
+import { t, has } from '../lib/i18n.js';
 import { symbolOf, symbolTex } from './symbols.js';
 import { stackKey, wordSection } from './stack.js';
 
@@ -10,7 +10,8 @@ import { stackKey, wordSection } from './stack.js';
 // one role names two different things (pre- vs post-norm LayerNorms, output vs classifier);
 // a decoder-only model's own words where the catalog has them (stack.js).
 function nameKey(step, trace) {
-  return stackKey(roleKey(step, trace), trace);
+  const key = stackKey(roleKey(step, trace), trace);
+  return has(`decoders.${key}`) ? `decoders.${key}` : key;  // the modern decoders' own steps (i18n/*/decoders.js)
 }
 function roleKey(step, trace) {
   const r = step.role, p = step.place || {}, pre = trace.config && trace.config.norm === 'pre';
@@ -19,6 +20,8 @@ function roleKey(step, trace) {
   if (r === 'residual2') return `steps.residual2.${p.section === 'decoder' ? 'decoder' : 'encoder'}`;
   if (r === 'residual1') return `steps.residual1.${p.section === 'decoder' ? 'decoder' : 'encoder'}`;
   if (r === 'logits' || r === 'probs') return `steps.${r}.${p.section}`;
+  const dec = decoderKey(step, trace);
+  if (dec) return dec;
   if (r === 'output' || r === 'decoder_output') {
     if (p.block === 'stack_output') return `steps.${r}.stack${step.kind === 'layernorm' ? '.final' : ''}`;
     return `steps.output.${step.kind === 'layernorm' ? 'addnorm' : 'layer'}`;
@@ -28,6 +31,16 @@ function roleKey(step, trace) {
   if (r === 'positional' || r === 'target_positional') return `steps.${r}.${step.kind === 'lookup' ? 'learned' : 'sin'}`;
   if (r === 'embedding_sum' && (step.inputs || []).some((id) => trace.get(id)?.role === 'token_type_embedding')) return 'steps.embedding_sum.segments';
   return `steps.${r}`;
+}
+
+// A modern decoder's step whose role the older models use for another operation (by kind).
+function decoderKey(step, trace) {
+  const r = step.role;
+  if (r === 'ffn_hidden' && step.kind === 'mul') return 'steps.ffn_hidden.gated';
+  if (r === 'ffn_out' && trace.get(step.inputs[0])?.kind === 'mul') return 'steps.ffn_out.gated';
+  if (r === 'input' && step.kind === 'scale') return 'steps.input.scale';
+  if (r === 'output' && step.kind === 'rmsnorm') return 'steps.output.stack.rms';
+  return null;
 }
 
 // The step a statistic (mean, var, rowmax, rowsum) is computed for: the step that reads it.
@@ -48,13 +61,16 @@ export function stepName(step, trace) {
     return t('steps.grad', { sym: symbolOf(step, trace), of: of ? stepTitle(of, trace) : step.of });
   }
   const params = { sym: symbolOf(step, trace), act: step.role === 'pooler' ? poolerAct(step) : actName(trace) };
-  if (['mean', 'var', 'rowmax', 'rowsum'].includes(step.role)) {
+  if (step.role === 'k_cache' || step.role === 'v_cache') Object.assign(params, { last: step.shape[0] - 2, new: step.shape[0] - 1 });
+  if (['mean', 'var', 'rowmax', 'rowsum', 'rms'].includes(step.role)) {
     const c = consumerOf(step, trace);
     params.of = c ? stepName(c, trace) : '';
   }
   return t(nameKey(step, trace), params);
 }
-const actName = (trace) => ({ gelu: 'GELU', gelu_new: 'GELU (tanh)' })[trace.config && trace.config.activation] || 'ReLU';
+// A modern decoder's config names no activation for its SiLU gate (Llama, Qwen).
+const actName = (trace) => ({ gelu: 'GELU', gelu_new: 'GELU (tanh)', silu: 'SiLU' })[trace.config && trace.config.activation]
+  || (trace.config && trace.config.activation == null && trace.meta && trace.meta.checkpoint ? 'SiLU' : 'ReLU');
 // A pooler's own activation (BERT's tanh, DistilBERT's pre-classifier ReLU): its formula says which.
 const poolerAct = (step) => (/\\tanh/.test(step.formula || '') ? 'tanh' : 'ReLU');
 
@@ -91,7 +107,8 @@ export function stepCrumbs(step, trace) {
   const parts = grad ? [t('steps.section.backward')] : [];
   parts.push(t(`steps.section.${wordSection(p.section, trace)}`));
   if (p.layer >= 0) parts.push(t('steps.layer', { l: p.layer }));
-  const b = blockName(p, trace) || (p.block === 'ffn' ? t('steps.block.ffn') : p.block === 'add_norm' ? t('steps.block.addNorm') : '');
+  const rms = ['rms', 'rmsnorm'].includes((of || step).kind);  // a modern decoder's norm: no add in it
+  const b = blockName(p, trace) || (p.block === 'ffn' ? t('steps.block.ffn') : p.block === 'add_norm' ? t(rms ? 'decoders.steps.block.rmsnorm' : 'steps.block.addNorm') : '');
   if (b) parts.push(b);
   if (p.head >= 0) parts.push(t('steps.head', { h: p.head }));
   return parts.join(' › ');

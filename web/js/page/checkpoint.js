@@ -178,7 +178,7 @@ export async function loadCheckpoint(src, opts = {}) {
   ui.status.textContent = '';
   ui.info.textContent = describe(info);
   clearError();
-  const causal = info.model_type === 'gpt2';
+  const causal = info.causal === true || info.model_type === 'gpt2';  // a decoder: GPT-2, Llama, Qwen, Gemma
   const text = typeof opts.text === 'string' ? opts.text : t(causal ? 'ckpt.textCausal' : 'ckpt.textMasked');
   const preset = { name: CHECKPOINT_PRESET, title: t('ckpt.title', { name: info.name }), description: describe(info), source: '',
     model: { weights: CHECKPOINT_WEIGHTS, text } };

@@ -8,6 +8,7 @@
 import { t, has } from '../lib/i18n.js';
 import { el } from '../lib/dom.js';
 import { decoderOnly } from '../model/stack.js';
+import { modernLabel, attnNote, attnInfo } from './map-decoder.js';
 
 // ---- the model of the map: sections → layers → blocks, each block a set of step indices ----
 
@@ -138,6 +139,7 @@ function sectionTitle(sec, model, config) {
 export function drawMap(root, trace, href, current) {
   const model = mapModel(trace.steps, trace.config || {});
   model.decoderOnly = decoderOnly(trace);
+  model.trace = trace;
   const frag = document.createDocumentFragment();
   for (const sec of model.sections) frag.append(drawSection(sec, model, trace, href, current));
   root.replaceChildren(frag);
@@ -186,9 +188,11 @@ function drawBlocks(blocks, secKey, model, href) {
   const ol = el('ol', 'map-flow');
   for (const b of blocks) {
     const li = el('li', `map-item map-${b.type.startsWith('grad_') ? 'grad' : b.type}`);
-    const a = link(b.first, href, blockLabel(b, secKey, model.norm, model.decoderOnly), 'map-node');
+    const a = link(b.first, href, modernLabel(b, model.trace) || blockLabel(b, secKey, model.norm, model.decoderOnly), 'map-node');
     a.dataset.block = b.type;
     if (b.type === 'cross_attention') a.append(el('span', 'map-reads', t('map.readsH')));
+    const note = attnNote(b, model.trace);  // a modern decoder: RoPE, which K/V head each query head reads
+    if (note) a.append(el('span', 'map-reads', note));
     li.append(a);
     li._block = b;
     ol.append(li);
@@ -232,8 +236,10 @@ function headPicker(b, trace, index, href) {
   for (const [head, first] of [...b.heads].sort((x, y) => x[0] - y[0])) {
     const same = b.steps.find((i) => trace.steps[i].place.head === head && trace.steps[i].role === step.role);
     const target = same !== undefined ? same : first;
-    const a = link(target, href, String(head), 'map-head');
-    a.setAttribute('aria-label', t('map.head', { n: head }));
+    const gqa = attnInfo(b, trace);  // grouped-query attention: the K/V head this query head reads
+    const kv = gqa && gqa.KV < gqa.H ? gqa.kvHead(head) : -1;
+    const a = link(target, href, kv >= 0 ? `${head}→${kv}` : String(head), 'map-head');
+    a.setAttribute('aria-label', kv >= 0 ? t('decoders.map.headKv', { n: head, k: kv }) : t('map.head', { n: head }));
     if (step.place.head === head) a.setAttribute('aria-current', 'true');
     box.append(a);
   }

@@ -1,7 +1,7 @@
 // notation.js — the notation key: a collapsible table, under the step's title, of every
 // symbol the current model's trace uses (symbols.js), its meaning and its shape in this
 // model ("A — attention weights, 4×5 per head"), with the current step's symbol marked.
-import { t } from '../lib/i18n.js';
+import { t, has } from '../lib/i18n.js';
 import { symbolOf, paramName } from '../model/symbols.js';
 import { decoderOnly, stackKey } from '../model/stack.js';
 
@@ -19,7 +19,7 @@ export function notationEntries(trace) {
   };
   for (const s of trace.steps)
     if (s.role && s.role !== 'grad') add(symbolOf(s, trace), roleKey(s, trace), shapeOf(s), s.place.head >= 0);
-  for (const p of trace.params) add(symbolOf(p), `notation.param.${paramName(p)}`, shapeOf(p), false);
+  for (const p of trace.params) add(symbolOf(p), decoderKey(`notation.param.${paramName(p)}`), shapeOf(p), false);
   if (trace.steps.some((s) => s.role === 'grad')) add('∂L/∂T', 'notation.grad', '', false);
   return [...bySym.values()];
 }
@@ -27,7 +27,11 @@ export function notationEntries(trace) {
 // A step's meaning in the key: a layer's output, or its role's (the stack's output of a model
 // without a decoder is what its head reads, not a memory for cross-attention; a decoder-only
 // checkpoint's words are a decoder's, model/stack.js).
+// The modern decoders' own entries (i18n/*/decoders.js) where the catalog has them.
+const decoderKey = (key) => (has(`decoders.${key}`) ? `decoders.${key}` : key);
 function roleKey(s, trace) {
+  if (s.role === 'ffn_hidden' && s.kind === 'mul') return 'decoders.notation.ffn_hidden.gated';
+  if (has(`decoders.notation.${s.role}`)) return `decoders.notation.${s.role}`;
   if (s.role === 'output' && s.place.block !== 'stack_output') return 'notation.layerOutput';
   if (s.role === 'output' && !(trace.config && trace.config.decoder_layers > 0) && !decoderOnly(trace)) return 'notation.output.encoderOnly';
   if (s.role === 'embedding_sum' && s.inputs.some((id) => trace.get(id)?.role === 'token_type_embedding')) return 'notation.embedding_sum.segments';

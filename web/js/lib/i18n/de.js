@@ -26,6 +26,7 @@ import api from './de/api.js';
 import builds from './de/builds.js';
 import lab from './de/lab.js';
 import ckpt from './de/ckpt.js';
+import decoders from './de/decoders.js';
 
 // One area per line (a new area: its import above and its name here).
 export const DE = Object.assign(
@@ -57,4 +58,5 @@ export const DE = Object.assign(
   builds,
   lab,
   ckpt,
+  decoders,
 );

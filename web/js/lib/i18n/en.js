@@ -26,6 +26,7 @@ import api from './en/api.js';
 import builds from './en/builds.js';
 import lab from './en/lab.js';
 import ckpt from './en/ckpt.js';
+import decoders from './en/decoders.js';
 
 // One area per line (a new area: its import above and its name here).
 export const EN = Object.assign(
@@ -57,4 +58,5 @@ export const EN = Object.assign(
   builds,
   lab,
   ckpt,
+  decoders,
 );

@@ -4,6 +4,7 @@
 import { lay, val, rowIn, list, sumOf, dot, symOf, labelOf, fmt, term, paren } from './common.js';
 import { exact } from '../../lib/format.js';
 import { t as tr } from '../../lib/i18n.js';
+import { headGeom } from './decoder.js';
 
 const dkOf = (trace) => trace.config.d_model / trace.config.num_heads;
 
@@ -19,20 +20,23 @@ export function maskReasons(trace, M, b, i, j) {
     if (j >= srcLen) reasons.push(tr('explain.mask.padding', { j, n: srcLen }));
   }
   if (causal && j > i) reasons.push(tr('explain.mask.causal', { i, j }));
+  const w = M.role === 'sliding_mask' && trace.meta.checkpoint ? trace.meta.checkpoint.sliding_window : 0;
+  if (w > 0 && j <= i - w) reasons.push(tr('decoders.explain.mask.window', { i, j, w }));
   return reasons;
 }
 
 function scores({ trace, step, L, R, c, v, lines, H, inp }) {
-  const Q = inp(0), K = inp(1), h = step.head, dk = dkOf(trace);
+  const Q = inp(0), K = inp(1), h = step.head, { dk, kvHead } = headGeom(trace, Q, K), kh = kvHead(h);
   const b = Math.floor(R / L.per), i = R % L.per, kR = b * L.cols + c;
   const qs = [], ks = [], ps = [], qc = [], kc = [];
   for (let t = 0; t < dk; t++) {
-    const col = h * dk + t;
-    const x = val(trace, Q, R, col), y = val(trace, K, kR, col);
+    const col = h * dk + t, kcol = kh * dk + t;
+    const x = val(trace, Q, R, col), y = val(trace, K, kR, kcol);
     qs.push(x); ks.push(y); ps.push(x * y);
-    qc.push([R, col]); kc.push([kR, col]);
+    qc.push([R, col]); kc.push([kR, kcol]);
   }
-  lines.push({ t: `S[${i}, ${c}] = Σₜ Q[${i}, ${h}·${dk}+t] · K[${c}, ${h}·${dk}+t]   (${tr('explain.scores.head', { h, a: h * dk, b: (h + 1) * dk - 1 })}, t = 0 … ${dk - 1})`, cls: 'formula' });
+  lines.push({ t: `S[${i}, ${c}] = Σₜ Q[${i}, ${h}·${dk}+t] · K[${c}, ${kh}·${dk}+t]   (${tr('explain.scores.head', { h, a: h * dk, b: (h + 1) * dk - 1 })}, t = 0 … ${dk - 1})`, cls: 'formula' });
+  if (kh !== h) lines.push({ t: tr('decoders.explain.gqa.reads', { h, k: kh }), cls: 'muted' });
   dot(lines, qs.map(fmt), ks.map(fmt), ps);
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
   lines.push({ t: tr('explain.scores.rows', { i, q: labelOf(trace, Q, R), j: c, k: labelOf(trace, K, kR), x: term(sumOf(ps)) }), cls: 'muted' });
@@ -42,12 +46,15 @@ function scores({ trace, step, L, R, c, v, lines, H, inp }) {
 }
 
 function scaleMask({ trace, L, R, c, v, lines, H, inp }) {
-  const S = inp(0), M = inp(1), dk = dkOf(trace);
+  const S = inp(0), M = inp(1), Q = trace.get(S.inputs[0]), { dk, mult } = headGeom(trace, Q, trace.get(S.inputs[1]));
   const s = val(trace, S, R, c);
   const Rm = rowIn(trace, M, R);
   const m = val(trace, M, Rm, c);
   const b = Math.floor(R / L.per), i = R % L.per;
-  if (trace.config.scale) {
+  if (trace.config.scale && mult) {  // Gemma: query_pre_attn_scalar s_q instead of d_k
+    lines.push({ t: `S̃[${i}, ${c}] = S[${i}, ${c}] / √s_q + M[${i}, ${c}]   (1/√s_q = ${exact(mult)})`, cls: 'formula' });
+    lines.push({ t: `= ${paren(fmt(s))} · ${fmt(mult)} + ${paren(fmt(m))} = ${paren(term(s * mult))} + ${paren(fmt(m))}` });
+  } else if (trace.config.scale) {
     lines.push({ t: `S̃[${i}, ${c}] = S[${i}, ${c}] / √d_k + M[${i}, ${c}]   (d_k = ${dk})`, cls: 'formula' });
     lines.push({ t: `= ${paren(fmt(s))} / √${dk} + ${paren(fmt(m))} = ${paren(term(s / Math.sqrt(dk)))} + ${paren(fmt(m))}` });
   } else {
@@ -58,7 +65,7 @@ function scaleMask({ trace, L, R, c, v, lines, H, inp }) {
   if (m === -Infinity) for (const r of maskReasons(trace, M, b, i, c)) lines.push({ t: tr('explain.masked', { reason: r }), cls: 'muted' });
   H.push({ id: S.id, cells: [[R, c]], rows: [R] });
   H.push({ id: M.id, cells: [[Rm, c]] });
-  return (trace.config.scale ? s / Math.sqrt(dk) : s) + m;
+  return (!trace.config.scale ? s : mult ? s * mult : s / Math.sqrt(dk)) + m;
 }
 
 function rowmax({ trace, L, R, v, lines, H, inp }) {
@@ -120,16 +127,18 @@ function softmax({ trace, step, L, R, c, v, lines, H, inp }) {
 }
 
 function context({ trace, step, L, R, c, v, lines, H, inp }) {
-  const A = inp(0), V = inp(1), h = step.head, dk = dkOf(trace);
+  const A = inp(0), V = inp(1), h = step.head, dk = step.shape[step.shape.length - 1];
   const b = Math.floor(R / L.per), i = R % L.per, Tk = lay(trace, A).cols;
-  const col = h * dk + c;
+  const kh = Math.floor(h / (trace.config.num_heads / (V.shape[V.shape.length - 1] / dk)));  // grouped-query: K/V head of h
+  const col = kh * dk + c;
   const ws = [], vs = [], ps = [], vc = [];
   for (let j = 0; j < Tk; j++) {
     const w = val(trace, A, R, j), x = val(trace, V, b * Tk + j, col);
     ws.push(w); vs.push(x); ps.push(w * x);
     vc.push([b * Tk + j, col]);
   }
-  lines.push({ t: `C_h[${i}, ${c}] = Σⱼ A[${i}, j] · V[j, ${h}·${dk}+${c}]   (${tr('explain.context.head', { h, col })}, j = 0 … ${Tk - 1})`, cls: 'formula' });
+  lines.push({ t: `C_h[${i}, ${c}] = Σⱼ A[${i}, j] · V[j, ${kh}·${dk}+${c}]   (${tr('explain.context.head', { h: kh, col })}, j = 0 … ${Tk - 1})`, cls: 'formula' });
+  if (kh !== h) lines.push({ t: tr('decoders.explain.gqa.reads', { h, k: kh }), cls: 'muted' });
   dot(lines, ws.map(fmt), vs.map(fmt), ps);
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
   lines.push({ t: tr('explain.context.average', { i, x: term(sumOf(ps)) }), cls: 'muted' });
@@ -139,7 +148,7 @@ function context({ trace, step, L, R, c, v, lines, H, inp }) {
 }
 
 function concat({ trace, step, L, R, c, v, lines, H }) {
-  const dk = dkOf(trace), h = Math.floor(c / dk), t = c % dk;
+  const C0 = trace.get(step.inputs[0]), dk = C0 ? C0.shape[C0.shape.length - 1] : dkOf(trace), h = Math.floor(c / dk), t = c % dk;
   const Ch = trace.get(step.inputs[h]);
   lines.push({ t: `${tr('explain.concat.is', { c, h, t })}   (${tr('explain.concat.fills', { a: `h·${dk}`, b: `h·${dk}+${dk - 1}` })})`, cls: 'formula' });
   lines.push({ t: `= C_${h}[${R % L.per}, ${t}] = ${exact(v)}`, cls: 'result' });

@@ -35,6 +35,16 @@ export function dot(lines, aTerms, bTerms, products) {
   lines.push({ t: '= ' + list(products.map((p) => paren(term(p)))).join(' + '), cls: 'terms' });
 }
 
+// A backward rule's contribution shown as its terms (kinds/grad.js, kinds/decoder.js):
+// Σ a_i·b_i, or Σ a_i.
+export function prods(text, a, b) {
+  const p = a.map((x, i) => x * b[i]);
+  return { v: sumOf(p), text, terms: [list(a.map((x, i) => `${paren(fmt(x))}·${paren(fmt(b[i]))}`)).join(' + ')] };
+}
+export function sums(text, a) {
+  return { v: sumOf(a), text, terms: a.length > 1 ? [list(a.map((x) => paren(fmt(x)))).join(' + ')] : [] };
+}
+
 // The token (or other label) a flat row stands for, from the step's row axis; rows of
 // batch item b are named by b's own tokens.
 export function rowName(trace, t, R) {

@@ -1,6 +1,6 @@
 // kinds/elementwise.js — steps whose cell depends on one cell of each input: residual adds,
 // copies and the classifier's pooling, activations (ReLU, exact GELU), and values given by
-// the model file.
+// the model file. (SiLU: the gated FFN of Llama and Qwen.)
 import { lay, rowIn, val, symOf, fmt, term, paren } from './common.js';
 import { exact } from '../../lib/format.js';
 import { t as tr } from '../../lib/i18n.js';
@@ -52,6 +52,11 @@ function activation({ trace, step, R, c, v, lines, H, inp }) {
     lines.push({ t: 'tanh(h)', cls: 'formula' });
     lines.push({ t: `= tanh(${fmt(x)})` });
     y = Math.tanh(x);
+  } else if (act === 'silu') {  // the gate of Llama's and Qwen's feed-forward network
+    const sg = 1 / (1 + Math.exp(-x));
+    lines.push({ t: 'SiLU(h) = h · σ(h) = h / (1 + e^(−h))', cls: 'formula' });
+    lines.push({ t: `= ${paren(fmt(x))} · ${paren(term(sg))}` });
+    y = x * sg;
   } else if (act === 'gelu') {
     const e = erf(x / Math.SQRT2);
     lines.push({ t: 'GELU(h) = ½ · h · (1 + erf(h / √2))', cls: 'formula' });
@@ -83,9 +88,6 @@ function given({ R, c, v, lines }) {
 export default {
   add: { explain: add, scale: 'diverging' },
   copy: { explain: copy, scale: 'diverging' },
-  // A generation's K or V cache (core/trace/kv_cache.h): each row is the layer's k (or v) row as
-  // the cache held it, the last one this round's.
-  kv_cache: { explain: copy, scale: 'diverging' },
   pool: { explain: pool, scale: 'diverging' },
   activation: { explain: activation, scale: 'diverging' },
   given: { explain: given, scale: 'diverging', get noInputs() { return tr('explain.given.noInputs'); } },

@@ -4,10 +4,11 @@
 // grad.Y whose `of` names Y), the term dY reaches X by — the same rule the core's backward
 // pass applies to Y's kind (core/trace/backward.cpp) — shown with the real numbers of the forward
 // step it came from. explain() returns the float64 sum of the terms it shows.
-import { sumOf, fmt, term, paren, list, symOf, quoted } from './common.js';
+import { sumOf, fmt, term, paren, list, symOf, quoted, prods, sums } from './common.js';
 import { exact } from '../../lib/format.js';
 import { t as tr } from '../../lib/i18n.js';
 import { wordSection } from '../../model/stack.js';
+import { headGeom, DECODER_RULES } from './decoder.js';
 
 const size = (t) => t.data.length;
 const last = (t) => t.shape[t.shape.length - 1];
@@ -15,6 +16,7 @@ const last = (t) => t.shape[t.shape.length - 1];
 // Each rule: (ctx) → {v, text, terms} — ctx: {trace, Y, dY, X, k (X = Y.inputs[k]), f (flat
 // index in X)}; v the contribution, text the formula with the index, terms the products.
 const RULES = {
+  ...DECODER_RULES,
   linear({ trace, Y, dY, X, k, f }) {
     const W = trace.get(Y.inputs[1]);
     const n = W.shape[0], m = W.shape[1], rows = size(Y) / m;
@@ -113,27 +115,30 @@ const RULES = {
   scale_mask({ trace, Y, dY, f }) {
     const M = trace.get(Y.inputs[1]);
     if (M.data[f] !== 0) return { v: 0, text: `0 (${tr('explain.grad.maskedScore')})`, terms: [] };
-    const c = trace.config, s = c.scale ? 1 / Math.sqrt(c.d_model / c.num_heads) : 1;
-    return prods(`∂L/∂S̃ · ${c.scale ? '1/√d_k' : '1'}`, [dY.data[f]], [s]);
+    const S = trace.get(Y.inputs[0]), { dk, mult } = headGeom(trace, trace.get(S.inputs[0]), trace.get(S.inputs[1]));
+    const c = trace.config, s = !c.scale ? 1 : mult || 1 / Math.sqrt(dk);
+    return prods(`∂L/∂S̃ · ${!c.scale ? '1' : mult ? '1/√s_q' : '1/√d_k'}`, [dY.data[f]], [s]);
   },
+  // Query head h reads K/V head kh (grouped-query attention; kh = h when every head has its own).
   scores({ trace, Y, dY, k, f }) {
-    const Q = trace.get(Y.inputs[0]), K = trace.get(Y.inputs[1]);
-    const d = last(Q), dk = d / trace.config.num_heads, c0 = Y.place.head * dk;
+    const Q = trace.get(Y.inputs[0]), K = trace.get(Y.inputs[1]), h = Y.place.head;
+    const { dk, kvHead } = headGeom(trace, Q, K), kh = kvHead(h);
     const Tq = Y.shape[Y.shape.length - 2], Tk = last(Y);
-    const X = k === 0 ? Q : K, O = k === 0 ? K : Q, T = X.shape[X.shape.length - 2];
+    const X = k === 0 ? Q : K, O = k === 0 ? K : Q, T = X.shape[X.shape.length - 2], d = last(X), dO = last(O);
+    const c0 = (k === 0 ? h : kh) * dk, o0 = (k === 0 ? kh : h) * dk;
     const b = Math.floor(f / (T * d)), i = Math.floor(f / d) % T, c = f % d;
-    if (c < c0 || c >= c0 + dk) return { v: 0, text: `0 (${tr('explain.grad.otherHead', { c, h: Y.place.head })})`, terms: [] };
+    if (c < c0 || c >= c0 + dk) return { v: 0, text: `0 (${tr('explain.grad.otherHead', { c, h: k === 0 ? h : kh })})`, terms: [] };
     const a = [], o = [];
     const n = k === 0 ? Tk : Tq;
     for (let j = 0; j < n; j++) {
       a.push(k === 0 ? dY.data[(b * Tq + i) * Tk + j] : dY.data[(b * Tq + j) * Tk + i]);
-      o.push(O.data[(b * (k === 0 ? Tk : Tq) + j) * d + c]);
+      o.push(O.data[(b * n + j) * dO + o0 + c - c0]);
     }
-    return prods(k === 0 ? `Σⱼ ∂L/∂S[${i}, j] · K[j, ${c}]` : `Σᵢ ∂L/∂S[i, ${i}] · Q[i, ${c}]`, a, o);
+    return prods(k === 0 ? `Σⱼ ∂L/∂S[${i}, j] · K[j, ${o0 + c - c0}]` : `Σᵢ ∂L/∂S[i, ${i}] · Q[i, ${o0 + c - c0}]`, a, o);
   },
   context({ trace, Y, dY, k, f }) {
     const A = trace.get(Y.inputs[0]), V = trace.get(Y.inputs[1]);
-    const d = last(V), dk = last(Y), c0 = Y.place.head * dk;
+    const d = last(V), dk = last(Y), H = trace.config.num_heads, c0 = Math.floor(Y.place.head / (H / (d / dk))) * dk;  // its K/V head's columns
     const Tq = Y.shape[Y.shape.length - 2], Tk = last(A);
     if (k === 0) {
       const b = Math.floor(f / (Tq * Tk)), i = Math.floor(f / Tk) % Tq, j = f % Tk;
@@ -161,6 +166,10 @@ const RULES = {
       const c = Math.sqrt(2 / Math.PI), th = Math.tanh(c * (v + 0.044715 * v * v * v));
       const slope = 0.5 * (1 + th) + 0.5 * v * (1 - th * th) * c * (1 + 3 * 0.044715 * v * v);
       return prods(`∂L/∂y · GELU_tanh′(x)   (x = ${fmt(v)})`, [dY.data[f]], [slope]);
+    }
+    if (act === 'silu') {
+      const sg = 1 / (1 + Math.exp(-v));
+      return prods(`∂L/∂y · SiLU′(x)   (σ(x)·(1 + x·(1 − σ(x))), x = ${fmt(v)})`, [dY.data[f]], [sg * (1 + v * (1 - sg))]);
     }
     if (act === 'tanh') return prods(`∂L/∂y · (1 − y²)   (y = ${fmt(Y.data[f])})`, [dY.data[f]], [1 - Y.data[f] * Y.data[f]]);
     return prods(`∂L/∂y · [x > 0]   (x = ${fmt(v)})`, [dY.data[f]], [v > 0 ? 1 : 0]);
@@ -211,18 +220,12 @@ function lossSoftmax(Y, dY, f) {
   return prods(`−(1/N)·Σ_{j≠${y}} p[${r}, j]   (N = ${N}; ${tr('explain.grad.ceRight')})`, others.map(() => -1 / N), others);
 }
 
-function prods(text, a, b) {
-  const p = a.map((x, i) => x * b[i]);
-  return { v: sumOf(p), text, terms: [list(a.map((x, i) => `${paren(fmt(x))}·${paren(fmt(b[i]))}`)).join(' + ')] };
-}
-function sums(text, a) {
-  return { v: sumOf(a), text, terms: a.length > 1 ? [list(a.map((x) => paren(fmt(x)))).join(' + ')] : [] };
-}
 
 // The function an activation step applies: a pooler's own (BERT: tanh, DistilBERT's
 // pre-classifier: ReLU; the core's formula says which), every other the model's.
 export function activationOf(trace, Y) {
   if (Y.role === 'pooler') return Y.formula && Y.formula.startsWith('\\tanh') ? 'tanh' : 'relu';
+  if (trace.config.activation == null && Y.role === 'ffn_gate_act') return 'silu';  // Llama, Qwen
   return trace.config.activation;
 }
 

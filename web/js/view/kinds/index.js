@@ -5,6 +5,7 @@
 // the model's: model/layout.js PER_ROW_KINDS). A kind
 // the registry does not know is a bug the kinds test (tests/web/kinds.mjs) catches.
 import attention from './attention.js';
+import decoder from './decoder.js';
 import elementwise from './elementwise.js';
 import embedding from './embedding.js';
 import grad from './grad.js';
@@ -13,7 +14,7 @@ import norm from './norm.js';
 import { colName, rowName, symOf } from './common.js';
 import { exact } from '../../lib/format.js';
 
-export const KINDS = Object.freeze({ ...embedding, ...linear, ...attention, ...norm, ...elementwise, ...grad });
+export const KINDS = Object.freeze({ ...embedding, ...linear, ...attention, ...norm, ...elementwise, ...decoder, ...grad });
 
 const UNKNOWN = { explain: () => undefined, scale: 'diverging' };
 export function kindOf(kind) {

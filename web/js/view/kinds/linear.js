@@ -15,10 +15,13 @@ function linear({ trace, step, R, c, v, lines, H, inp }) {
     xs.push(x); ws.push(w); ps.push(x * w);
   }
   const bias = b && b.data ? b.data[c] : 0;
-  lines.push({ t: `${symOf(step)}[i, ${c}] = Σₖ ${symOf(X)}[i, k] · ${symOf(W)}[k, ${c}] + ${b ? symOf(b) : 'b'}[${c}]   (k = 0 … ${n - 1})`, cls: 'formula' });
+  // A model without biases (Llama, Qwen's o/FFN, Gemma) records [x, W] only: no bias term.
+  const bTerm = b ? ` + ${symOf(b)}[${c}]` : '';
+  lines.push({ t: `${symOf(step)}[i, ${c}] = Σₖ ${symOf(X)}[i, k] · ${symOf(W)}[k, ${c}]${bTerm}   (k = 0 … ${n - 1})`, cls: 'formula' });
   dot(lines, xs.map(fmt), ws.map(fmt), ps);
   const s = sumOf(ps);
-  lines.push({ t: `= ${term(s)}  (${tr('explain.linear.products', { n })})  + ${paren(fmt(bias))} (${tr('explain.linear.bias')})` });
+  const bText = b ? `  + ${paren(fmt(bias))} (${tr('explain.linear.bias')})` : '';
+  lines.push({ t: `= ${term(s)}  (${tr('explain.linear.products', { n })})${bText}` });
   lines.push({ t: `= ${exact(v)}`, cls: 'result' });
   lines.push({ t: tr('explain.linear.check', { x: term(s + bias) }), cls: 'muted' });
   H.push({ id: X.id, rows: [Rx], cells: [] });

@@ -8,6 +8,7 @@ import * as Ly from './layer.js';
 import * as IO from './io.js';
 import * as Hd from './heads.js';
 import { gradNote } from './grad.js';
+import { decoderNoteFn } from './decoder.js';
 
 const BY_ROLE = {
   attention_mask: A.maskNote, decoder_mask: A.maskNote, cross_mask: A.maskNote,
@@ -30,7 +31,9 @@ const BY_ROLE = {
 
 // Which function a step's note comes from (LayerNorm-made outputs get the LayerNorm note
 // only inside a layer: a stack's output is explained as the output).
-function noteFn(step) {
+function noteFn(step, trace) {
+  const dec = decoderNoteFn(step, trace);
+  if (dec) return dec;
   if ((step.role === 'input' || step.role === 'decoder_input') && step.kind === 'layernorm') return Ly.layerNormNote;
   if (step.role === 'output' && step.kind === 'layernorm' && step.place.block === 'add_norm') return Ly.layerNormNote;
   return BY_ROLE[step.role] || null;
@@ -40,20 +43,22 @@ function noteFn(step) {
 // step has no role the catalog knows; the suite fails on that).
 export function noteFor(step, trace, info = {}) {
   const p = noteParts(step, trace, info);
-  return p ? `${p.text} ${t('notes.follows', { title: p.title })}` : '';
+  if (!p) return '';
+  return p.title ? `${p.text} ${t('notes.follows', { title: p.title })}` : p.text;
 }
 // The same as parts: {text, title} (null when the step has no note).
 export function noteParts(step, trace, info = {}) {
-  const fn = noteFn(step);
+  const fn = noteFn(step, trace);
   if (!fn || !step.data) return null;
   const { text, tut } = fn(step, trace, info);
-  return { text, title: t(`notes.tut.${tut}`) };
+  return { text, title: tut ? t(`notes.tut.${tut}`) : null };  // null: no tutorial covers it
 }
 // The note into `node`: its text, then "Follows “<title>”." with the title as a <cite> in the
 // tutorial's own language (English), whatever the page's language.
 export function noteInto(node, step, trace, info = {}) {
   const p = noteParts(step, trace, info);
   if (!p) return node.replaceChildren(), false;
+  if (!p.title) return node.replaceChildren(document.createTextNode(p.text)), true;
   const [before, after] = t('notes.follows', { title: '\u0000' }).split('\u0000');
   const cite = document.createElement('cite');
   cite.lang = 'en';

@@ -1,7 +1,7 @@
 // i18n/de/ckpt.js — einen Hugging-Face-Checkpoint in der Seite öffnen (page/checkpoint.js).
 export default {
   'ckpt.open': 'Ein Modell öffnen…',
-  'ckpt.help': 'Ein Hugging-Face-Checkpoint (BERT, DistilBERT oder GPT-2): config.json, model.safetensors und sein Tokenizer (tokenizer.json, oder vocab.txt, oder vocab.json + merges.txt mit den Merges). Die Dateien bleiben auf diesem Rechner.',
+  'ckpt.help': 'Ein Hugging-Face-Checkpoint (BERT, DistilBERT, GPT-2, Llama, Qwen2, Qwen3 oder Gemma 3): config.json, model.safetensors (oder model.safetensors.index.json mit seinen Teildateien) und sein Tokenizer (tokenizer.json, oder vocab.txt, oder vocab.json + merges.txt mit den Merges). Die Dateien bleiben auf diesem Rechner.',
   'ckpt.files': 'Dateien:',
   'ckpt.folder': 'Oder ein Ordner:',
   'ckpt.drop': 'Oder legen Sie die Dateien oder ihren Ordner irgendwo auf der Seite ab.',

@@ -79,8 +79,6 @@ export default {
   'steps.rowsum': 'Zeilensummen von exp {sym} → {of}',
   'steps.weights': 'Aufmerksamkeitsgewichte {sym}',
   'steps.context': 'Gewichtete Summe der Werte {sym}',
-  'steps.k_cache': 'K-Cache {sym}: frühere Zeilen aus den vorigen Runden übernommen, die letzte Zeile neu',
-  'steps.v_cache': 'V-Cache {sym}: frühere Zeilen aus den vorigen Runden übernommen, die letzte Zeile neu',
   'steps.concat': 'Köpfe aneinandergereiht {sym}',
   'steps.attn_out': 'Ausgabeprojektion {sym} = C·W_O',
   'steps.residual1.encoder': 'Residualverbindung {sym}: Eingabe + Selbstaufmerksamkeit',

@@ -1,7 +1,7 @@
 // i18n/en/ckpt.js — opening a Hugging Face checkpoint in the page (page/checkpoint.js).
 export default {
   'ckpt.open': 'Open a model…',
-  'ckpt.help': 'A Hugging Face checkpoint (BERT, DistilBERT or GPT-2): config.json, model.safetensors and its tokenizer (tokenizer.json, or vocab.txt, or vocab.json + merges.txt). The files stay on this computer.',
+  'ckpt.help': 'A Hugging Face checkpoint (BERT, DistilBERT, GPT-2, Llama, Qwen2, Qwen3 or Gemma 3): config.json, model.safetensors (or model.safetensors.index.json and its shards) and its tokenizer (tokenizer.json, or vocab.txt, or vocab.json + merges.txt). The files stay on this computer.',
   'ckpt.files': 'Files:',
   'ckpt.folder': 'Or a folder:',
   'ckpt.drop': 'Or drop the files or their folder anywhere on the page.',

@@ -79,8 +79,6 @@ export default {
   'steps.rowsum': 'Row sums of exp {sym} → {of}',
   'steps.weights': 'Attention weights {sym}',
   'steps.context': 'Weighted sum of values {sym}',
-  'steps.k_cache': 'K cache {sym}: the earlier rows kept from the rounds before, the last row new',
-  'steps.v_cache': 'V cache {sym}: the earlier rows kept from the rounds before, the last row new',
   'steps.concat': 'Heads concatenated {sym}',
   'steps.attn_out': 'Output projection {sym} = C·W_O',
   'steps.residual1.encoder': 'Residual {sym}: input + self-attention',

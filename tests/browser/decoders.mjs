@@ -1,0 +1,255 @@
+#!/usr/bin/env node
+// decoders.mjs — the modern decoders (Llama, Qwen2, Qwen3, Gemma 3; issue 30 items 2 and 5) in the
+// built page, against the native CLI. Random checkpoints of each family as Hugging Face saves them
+// (tests/reference/decoder_checkpoints.py: grouped K/V heads, head_dim ≠ d/H, q/k norms, biases,
+// untied heads, Gemma's √d scale, (1 + γ), sliding window, two shards with an index) are served
+// beside dist/ and opened by ?model=URL (the sharded one also by the file picker); every step of
+// getTrace() must equal `CLI --checkpoint DIR --text … --json` to TOL × the step's largest |value|.
+// Every step of a Gemma and a Qwen3 model is walked in English and German: its title, note and
+// formula must hold no raw catalog key (⟦…⟧), no raw byte-level or SentencePiece piece (Ġ, ▁), no
+// NaN, and the console no i18n miss or error (a planted missing title, served by a rewritten
+// catalog, must be reported: run every time). The map must draw RMSNorm, RoPE with grouped K/V
+// heads, the gated feed-forward network and Gemma's sliding layers; the head picker says which K/V
+// head each query head reads. Bad checkpoints (a missing shard, an unknown model_type, a refused
+// rope_scaling) show the core's own message (the CLI's). Screenshots at 1280 and 390 px, English
+// and German, go to artifacts/decoders-*.png.
+//
+//   node tests/browser/decoders.mjs [--cli build/native-release/encoder-walkthrough] [--dist dist]
+//                                   [--chromium /usr/bin/chromium] [--artifacts artifacts] [--only TEXT]
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+import { root, arg, launchChromium, checks, assert, requireFiles, serverOptions } from '../harness.mjs';
+
+const TOL = 1e-5; // relative to each step's largest |value|, as checkpoints.mjs
+const cli = path.resolve(root, arg('--cli', 'build/native-release/encoder-walkthrough'));
+const dist = path.resolve(root, arg('--dist', 'dist'));
+const exe = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');
+const artifacts = path.resolve(root, arg('--artifacts', 'artifacts'));
+requireFiles('decoders', [['built site', path.join(dist, 'index.html')], ['CLI', cli], ['Chromium', exe]]);
+mkdirSync(artifacts, { recursive: true });
+
+const ck = path.join(root, 'build', 'dec-test');
+rmSync(ck, { recursive: true, force: true });
+execFileSync('/usr/bin/python3', [path.join(root, 'tests/reference/decoder_checkpoints.py'), ck], { stdio: 'ignore' });
+const site = path.join(root, 'build', 'dec-site');
+rmSync(site, { recursive: true, force: true });
+mkdirSync(site, { recursive: true });
+for (const e of readdirSync(dist)) symlinkSync(path.join(dist, e), path.join(site, e));
+symlinkSync(ck, path.join(site, 'ck'));
+
+const TEXT = 'the cat sat on the mat and the dog ran';
+const CASES = ['llama-llama3-f32', 'qwen2-sharded-f32', 'qwen3-qknorm-untied-bf16', 'gemma3-layertypes-f32', 'gemma3-bare-f16', 'llama-bare-mqa-f16', 'gemma3-v5-pattern-bf16'];
+const cliDoc = (dir) => JSON.parse(execFileSync(cli, ['--checkpoint', path.join(ck, dir), '--text', TEXT, '--json'], { maxBuffer: 1 << 30 }).toString());
+
+// Every step of the page's trace against the CLI's document; returns the problems.
+function compare(what, trace, doc) {
+  const bad = [];
+  const ids = trace.steps.map((s) => s.id), want = doc.steps.map((s) => s.id);
+  if (ids.join() !== want.join()) return [`${what}: step ids differ: page ${ids.length} [${ids.slice(0, 6)}…], CLI ${want.length}`];
+  doc.steps.forEach((w, k) => {
+    const s = trace.steps[k];
+    if (s.shape.join() !== w.shape.join()) return bad.push(`${what}: ${w.id} shape ${s.shape} vs ${w.shape}`);
+    const data = w.data.flat(Infinity);
+    const scale = data.reduce((m, v) => (v === null ? m : Math.max(m, Math.abs(v))), 1e-30);
+    for (let i = 0; i < data.length; i++) {
+      const a = s.data[i], b = data[i];
+      if (b === null ? a !== -Infinity : !(Math.abs(a - b) <= TOL * scale)) {
+        bad.push(`${what}: ${w.id}[${i}] page ${a}, CLI ${b} (scale ${scale.toExponential(2)})`);
+        break;
+      }
+    }
+  });
+  return bad;
+}
+
+const { server, url: base } = await startServer(site, 0, '127.0.0.1', serverOptions);
+const browser = await launchChromium(chromium, exe);
+const problems = [];
+const { check: checkAll, results } = checks(8);
+const only = arg('--only', '');
+const check = (name, fn) => (name.includes(only) ? checkAll(name, fn) : Promise.resolve());
+async function newPage(viewport = { width: 1280, height: 900 }) {
+  const page = await browser.newPage({ viewport });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  return page;
+}
+async function open(page, query = '') {
+  await page.goto(base + 'index.html' + query);
+  await page.waitForFunction(() => window.encoderWalkthrough, null, { timeout: 30000 });
+  await page.evaluate(() => window.encoderWalkthrough.ready);
+}
+const isCheckpoint = (page) => page.evaluate(() => window.encoderWalkthrough.getState().preset === 'checkpoint');
+// The page's trace, each step's float32 values as base64.
+async function trace(page) {
+  const t = await page.evaluate(async () => {
+    const tr = await window.encoderWalkthrough.getTrace();
+    const b64 = (f) => {
+      const u = new Uint8Array(f.buffer, f.byteOffset, f.byteLength);
+      let bin = '';
+      for (let i = 0; i < u.length; i += 0x8000) bin += String.fromCharCode.apply(null, u.subarray(i, i + 0x8000));
+      return btoa(bin);
+    };
+    return { steps: tr.steps.map((s) => ({ id: s.id, shape: s.shape, data: b64(s.data) })) };
+  });
+  for (const s of t.steps) {
+    const b = Buffer.from(s.data, 'base64');
+    s.data = new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+  }
+  return t;
+}
+// What a reader sees of the step card and the map: no raw key, piece or NaN (the problems, by element).
+async function dirt(page) {
+  const texts = await page.evaluate(() => ['step-title', 'note', 'map', 'step-meta'].map((id) => [id, document.getElementById(id)?.innerText || '']));
+  const out = [];
+  for (const [id, text] of texts)
+    for (const [re, why] of [[/⟦[^⟧]*⟧/, 'a raw catalog key'], [/[Ġ▁]/, 'a raw Ġ/▁ piece'], [/\bNaN\b|\bundefined\b/, 'NaN or undefined']])
+      if (re.test(text)) out.push(`#${id}: ${why}: …${text.slice(Math.max(0, text.search(re) - 50), text.search(re) + 30)}…`);
+  return out;
+}
+async function clean(page, what) {
+  const bad = await dirt(page);
+  assert(!bad.length, `${what}: ${bad.join('; ')}`);
+}
+const goTo = async (page, id) => {
+  await page.evaluate((s) => window.encoderWalkthrough.setState({ step: s }), id);
+  await page.waitForFunction((s) => document.querySelector('#step-meta .mono')?.textContent === s && document.getElementById('note'), id, { timeout: 15000 });
+};
+
+const docs = Object.fromEntries(CASES.map((c) => [c, cliDoc(c)]));
+const page = await newPage();
+const url = (dir, extra = '') => `?lang=en&model=${encodeURIComponent(`/ck/${dir}/`)}&text=${encodeURIComponent(TEXT)}${extra}`;
+
+for (const c of CASES) {
+  await check(`${c}: ?model=URL opens it; every step equals the CLI's`, async () => {
+    await open(page, url(c));
+    assert(await isCheckpoint(page), `not opened: ${await page.textContent('#notice')}`);
+    const bad = compare(c, await trace(page), docs[c]);
+    assert(!bad.length, bad.slice(0, 5).join('\n'));
+  });
+}
+
+await check('qwen2-sharded-f32: the file picker (index + two shards) opens it; equal to the CLI', async () => {
+  await open(page, '?lang=en');
+  await page.click('#checkpoint-box > summary');
+  const dir = path.join(ck, 'qwen2-sharded-f32');
+  await page.setInputFiles('#ckpt-files', readdirSync(dir).map((f) => path.join(dir, f)));
+  await page.waitForFunction(() => window.encoderWalkthrough.getState().preset === 'checkpoint' && document.getElementById('ckpt-info').textContent, null, { timeout: 20000 });
+  await page.evaluate((t) => window.encoderWalkthrough.setState({ text: t }), TEXT);
+  const bad = compare('sharded by the picker', await trace(page), docs['qwen2-sharded-f32']);
+  assert(!bad.length, bad.slice(0, 5).join('\n'));
+});
+
+// Every step titled, noted and drawn without a raw key or piece, in both languages.
+for (const c of ['gemma3-bare-f16', 'qwen3-qknorm-untied-bf16']) {
+  for (const lang of ['en', 'de']) {
+    await check(`${c} (${lang}): every step has a title and a note; no ⟦, Ġ/▁, NaN, console i18n miss`, async () => {
+      const before = problems.length;
+      await open(page, url(c).replace('lang=en', `lang=${lang}`));
+      const ids = docs[c].steps.map((s) => s.id);
+      const noNote = [];
+      for (const id of ids) {
+        await goTo(page, id);
+        for (const b of await dirt(page)) noNote.push(`${id} ${b}`);
+        const [title, note] = await page.evaluate(() => [document.getElementById('step-title').innerText, document.getElementById('note').innerText]);
+        if (!title.trim()) noNote.push(`${id}: no title`);
+        if (!note.trim() && !/\.head\d+\.(rowmax|rowsum)$/.test(id)) noNote.push(`${id}: no note`);
+      }
+      assert(!noNote.length, `${noNote.length} problems:\n  ${noNote.slice(0, 12).join('\n  ')}`);
+      assert(problems.length === before, problems.slice(before).join('\n'));
+    });
+  }
+}
+
+// The walk's check can fail: the served English catalog without one of the decoders' titles must
+// show a raw key on that step and a console i18n miss (a planted defect, run every time).
+await check('planted: a decoders title missing from the served catalog is reported by the walk (⟦…⟧ and a console i18n miss)', async () => {
+  const p2 = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const misses = [];
+  p2.on('console', (m) => { if (m.type() === 'error' && /i18n: no message/.test(m.text())) misses.push(m.text()); });
+  await p2.route('**/js/lib/i18n/en/decoders.js', async (route) => {
+    const r = await route.fetch();
+    await route.fulfill({ response: r, body: (await r.text()).replace(/^\s*'decoders\.steps\.q_rot':.*$/m, '') });
+  });
+  await open(p2, url('gemma3-bare-f16'));
+  await goTo(p2, 'layer0.q_rot');
+  const found = await dirt(p2);
+  await p2.close();
+  assert(found.some((b) => b.includes('raw catalog key')) && misses.length > 0, `the planted missing title went unreported: ${found} / ${misses}`);
+});
+
+await check('the map draws Gemma as it is: RMSNorm boxes, its post-norms, RoPE with grouped K/V heads, sliding layers, the gated FFN', async () => {
+  await open(page, url('gemma3-layertypes-f32', '&step=layer0.head1.weights'));
+  const map = await page.textContent('#map');
+  for (const want of ['RMSNorm', 'RMSNorm after attention', 'RMSNorm after the feed-forward', 'RoPE on q, k', 'sliding window', 'Gated feed-forward', 'Final RMSNorm', '4 query heads, 2 K/V heads', 'Embedding × √d'])
+    assert(map.includes(want), `the map lacks "${want}": ${map.slice(0, 400)}`);
+  assert(!/LayerNorm/.test(map), 'the map calls an RMSNorm a LayerNorm');
+  const heads = await page.$$eval('.map-heads a.map-head', (as) => as.map((a) => `${a.textContent}|${a.getAttribute('aria-label')}`));
+  assert(heads.join() === '0→0|head 0, reads K/V head 0,1→0|head 1, reads K/V head 0,2→1|head 2, reads K/V head 1,3→1|head 3, reads K/V head 1', `head picker: ${heads}`);
+  await page.screenshot({ path: path.join(artifacts, 'decoders-gemma-map-1280.png') });
+});
+
+// Screenshots of the new steps, both widths, both languages.
+const SHOTS = [['gemma3-layertypes-f32', 'layer0.q_rot'], ['gemma3-layertypes-f32', 'sliding_mask'], ['qwen3-qknorm-untied-bf16', 'layer0.ffn_hidden'], ['qwen3-qknorm-untied-bf16', 'layer0.attn_norm']];
+await check('screenshots: RoPE, the sliding mask, the gated product, RMSNorm at 1280 and 390 px in English and German', async () => {
+  let opened = '';
+  for (const lang of ['en', 'de'])
+    for (const [c, id] of SHOTS) {
+      if (opened !== c + lang) await open(page, url(c).replace('lang=en', `lang=${lang}`));
+      opened = c + lang;
+      await goTo(page, id);
+      await clean(page, `${c} ${id} ${lang}`);
+      const name = `decoders-${c.split('-')[0]}-${id.replace(/\./g, '_')}-${lang}`;
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.screenshot({ path: path.join(artifacts, `${name}-1280.png`) });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: path.join(artifacts, `${name}-390.png`), fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+});
+
+for (const c of ['llama-llama3-f32', 'gemma3-layertypes-f32']) {
+  await check(`${c} generates in the page as the CLI's --generate does: the same tokens, rounds streamed, the final trace equal`, async () => {
+    await open(page, url(c));
+    assert(await page.isVisible('#generate'), 'no Generate button');
+    const want = JSON.parse(execFileSync(cli, ['--checkpoint', path.join(ck, c), '--text', TEXT, '--generate', '--json'], { maxBuffer: 1 << 30 }).toString());
+    const tokens = await page.evaluate(() => window.encoderWalkthrough.generate({ maxTokens: 6 }));
+    assert(tokens.join(' ') === want.generated.slice(0, 6).join(' ') && tokens.length > 0, `page ${tokens.join(' ')}, CLI ${want.generated.join(' ')}`);
+    const rounds = await page.$$eval('#rounds .round', (bs) => bs.map((b) => b.textContent));
+    assert(rounds.length === tokens.length, `${rounds.length} rounds shown for ${tokens.length} tokens`);
+    await page.evaluate(() => document.getElementById('gen-box').scrollIntoView());
+    await page.screenshot({ path: path.join(artifacts, `decoders-${c.split('-')[0]}-generate-1280.png`) });
+  });
+}
+
+// Bad checkpoints: the page shows the core's message, which is the CLI's.
+const cliError = (dir) => {
+  const r = spawnSync(cli, ['--checkpoint', path.join(ck, dir), '--text', TEXT], { encoding: 'utf8' });
+  return (r.stderr || r.stdout).trim().replace(/^encoder-walkthrough:\s*/, '');
+};
+for (const dir of ['bad-unknown-model-type', 'bad-rope-scaling-yarn', 'bad-missing-q-norm']) {
+  await check(`${dir}: loadCheckpoint rejects with the core's message (the CLI's), shown on the page`, async () => {
+    const want = cliError(dir);
+    await open(page, '?lang=en');
+    const err = await page.evaluate((u) => window.encoderWalkthrough.loadCheckpoint(u).then(() => 'resolved', (e) => e.message), `/ck/${dir}/`);
+    const core = want.split('\n').pop();
+    assert(err.includes(core.slice(0, 60)), `page: ${err}\nCLI: ${want}`);
+    assert((await page.textContent('#msg')).includes(core.slice(0, 60)), 'the message is not shown on the page');
+  });
+}
+await check('bad-missing-shard: ?model= names the missing shard (HTTP 404)', async () => {
+  await open(page, '?lang=en&model=/ck/bad-missing-shard/');
+  const notice = await page.textContent('#notice');
+  assert(/model-00002-of-00002\.safetensors/.test(notice) && /404/.test(notice), `notice: ${notice}`);
+});
+
+await browser.close();
+server.close();
+const { passed, failed } = results();
+if (problems.length) console.log(`decoders: page errors:\n  ${problems.join('\n  ')}`);
+console.log(`decoders: ${passed} passed, ${failed} failed`);
+process.exit(failed || problems.length ? 1 : 0);
