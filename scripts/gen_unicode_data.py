@@ -25,7 +25,7 @@ import platform
 import sys
 import unicodedata
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "core", "model", "unicode_data.cpp")
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "core", "text", "unicode_data.cpp")
 
 # The order of the enum ew::Category in core/text/unicode_data.h (Cn first: the default).
 CATEGORIES = ["Cn", "Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Nl", "No", "Pc", "Pd", "Ps", "Pe",

@@ -15,7 +15,7 @@ import platform
 import sys
 import unicodedata
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "core", "model", "unicode_tables.cpp")
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "core", "text", "unicode_tables.cpp")
 
 
 def ranges(pred):

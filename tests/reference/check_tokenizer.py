@@ -220,8 +220,8 @@ def build_driver(cxx, tmp):
     with open(src, "w") as f:
         f.write(DRIVER)
     core = os.path.join(ROOT, "core")
-    cmd = [cxx, "-std=c++17", "-O1", "-I" + core, src, os.path.join(core, "model", "tokenizer.cpp"),
-           os.path.join(core, "model", "unicode_tables.cpp"), "-o", exe]
+    cmd = [cxx, "-std=c++17", "-O1", "-I" + core, src, os.path.join(core, "text", "tokenizer.cpp"),
+           os.path.join(core, "text", "unicode_tables.cpp"), "-o", exe]
     subprocess.run(cmd, check=True)
     return exe
 
