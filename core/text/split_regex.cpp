@@ -134,7 +134,8 @@ class Parser {
   int number() {
     if (!more() || peek() < '0' || peek() > '9') fail("a malformed {n,m}");
     long v = 0;
-    while (more() && peek() >= '0' && peek() <= '9') v = std::min(v * 10 + (peek() - '0'), 100000L), ++i_;
+    // the digit as a long: peek() is a code point (char32_t), which would make the sum unsigned on wasm32
+    while (more() && peek() >= '0' && peek() <= '9') v = std::min(v * 10 + static_cast<long>(peek() - '0'), 100000L), ++i_;
     return static_cast<int>(v);
   }
 
