@@ -353,10 +353,13 @@ TEST_CASE("Split regex: Qwen's and Llama 3's patterns cut as Python's regex pack
 }
 
 TEST_CASE("Split regex: what it does not implement is refused by name") {
-  for (const auto& [pattern, what] : std::vector<std::pair<const char*, const char*>>{
+  for (const auto& c : std::vector<std::pair<const char*, const char*>>{
            {"(ab)+", "a quantifier on a group"}, {"(?<=a)b", "lookbehind"}, {"^a", "an anchor"},
            {"a++", "possessive"}, {"\\p{Foo}", "\\p{Foo}"}, {"(?m:a)", "group flag"}, {"(a", "unclosed ("},
            {"[a", "unclosed ["}, {"\\1", "escape \\1"}}) {
+    // not a structured binding: CAPTURE's lambda may not capture one in C++17 (clang-14 refuses)
+    const char* pattern = c.first;
+    const char* what = c.second;
     CAPTURE(pattern);
     try {
       ew::SplitRegex::compile(pattern);
