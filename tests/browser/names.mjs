@@ -267,10 +267,12 @@ if (!only && !plantsOnly) await check('screenshots of each family’s token step
 // ---- must-fail runs: a planted defect in the served code must be reported by its check ----
 // Each: [name, the spec walked, language, [pattern, replacement] on the served JavaScript,
 // the check that must report it, the steps walked (0: all; the defect shows on the first few)].
+// Patterns match the served, minified bundle too (esbuild renames functions: `this.style = pieceStyle(…)`
+// is served as `this.style=_(…)`).
 const enKey = (key) => new RegExp(`(['"]${key.replace(/\./g, '\\.')}['"]\\s*:\\s*)`);
 const PLANTS = [
   ['a message key missing from the catalog', 'bert-mlm', 'en', [/(['"])steps\.token_type_ids\1(\s*:)/, "'steps.token_type_ids.planted'$2"], /\[raw key\][\s\S]*\[i18n miss\]|\[i18n miss\][\s\S]*\[raw key\]/, 3],
-  ['GPT-2 pieces left raw (no piece style found)', 'gpt2-lm', 'en', [/pieceStyle\(this\.text\.vocab\)/, "''"], /\[raw symbol\]/, 2],
+  ['GPT-2 pieces left raw (no piece style found)', 'gpt2-lm', 'en', [/(this\.style\s*=\s*)[\w$]+\(this\.text\.vocab\)/, "$1''"], /\[raw symbol\]/, 2],
   ['a checkpoint’s token step citing the whitespace tokenizer', 'distil-f16', 'en', [enKey('tokens.ckpt.wordpiece.name'), `$1${JSON.stringify(msg('en', 'tokens.rule.whitespace.name'))} || `], /\[wrong tokenizer\]/, 2],
   ['BERT’s segment B explained as padding', 'bert-cls', 'de', [enKey('tokens.pairSegments'), `$1${JSON.stringify(msg('de', 'tokens.padNote'))} || `], /\[segment as padding\]/, 3],
   ['GPT-2’s output called an encoder’s', 'gpt2-lm', 'en', [enKey('steps.output.stack.final.decoderOnly'), `$1${JSON.stringify(msg('en', 'steps.output.stack.final'))} || `], /\[decoder called an encoder\]/, 0],
@@ -286,7 +288,7 @@ if (!process.argv.includes('--no-plants') && !only)
         try {
           const resp = await route.fetch();
           const body = await resp.text();
-          const out = body.replace(re, rep);
+          const out = body.replace(new RegExp(re.source, 'g'), rep);   // every language's catalog (one bundle may hold several)
           if (out !== body) planted++;
           await route.fulfill({ response: resp, body: out });
         } catch { /* the context is gone */ }
