@@ -6,10 +6,11 @@
 // those on the wire: the .gz twin where scripts/serve.mjs sends one (as a compressing static host
 // would); a 304 counts as a request of 0 bytes.
 //   issue 29's targets: default page (a bare link) ≤ 30 requests and ≤ 600 KiB; figure ≤ 400 KiB.
-//   Held by default: ≤ 30 requests, and the bytes measured when this suite was written plus 5%
-//   (default 915 KiB, figure 870 KiB): the wasm build alone is 556 KiB gzip'd (its code 459 KiB),
-//   so the byte targets need the module's code split (training, checkpoints, Unicode tables), which
-//   is not done. Each visit prints how far it is from issue 29's target; --issue-targets asserts them.
+//   Held by default: ≤ 30 requests, and the bytes last measured plus 5% (2026-11-28, after the
+//   modern decoders and their tokenizers were merged: default 954 KiB → held at 1000, figure 909 →
+//   955; the wasm build alone is 623 KiB gzip'd, 556 before the decoders, the page's JS 133, 118
+//   before), so the byte targets need the module's code split (training, checkpoints, the decoders'
+//   tokenizers and Unicode tables), which is not done. Each visit prints how far it is from issue 29's target; --issue-targets asserts them.
 // --expect-over: the same visits served uncompressed (startServer's gzip: false) must exceed the
 // byte limits — the suite's must-fail mode, in the test command, showing that the check can fail.
 //
@@ -28,8 +29,8 @@ requireFiles('bytes suite', [['built site', path.join(dist, 'index.html')], ['Ch
 const KIB = 1024;
 const issueTargets = process.argv.includes('--issue-targets');
 const VISITS = [
-  { name: 'default page (bare link)', query: '', maxRequests: 30, targetKiB: 600, heldKiB: 915 },
-  { name: 'figure embed', query: '?view=figure&step=layer0.head0.weights', maxRequests: 30, targetKiB: 400, heldKiB: 870 },
+  { name: 'default page (bare link)', query: '', maxRequests: 30, targetKiB: 600, heldKiB: 1000 },
+  { name: 'figure embed', query: '?view=figure&step=layer0.head0.weights', maxRequests: 30, targetKiB: 400, heldKiB: 955 },
 ].map((v) => ({ ...v, maxKiB: issueTargets ? v.targetKiB : v.heldKiB }));
 const QUIET_MS = 2000;
 
