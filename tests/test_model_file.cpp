@@ -50,7 +50,7 @@ TEST_CASE("configuration errors name the key, the limit and the value") {
 TEST_CASE("weight errors name the parameter and both shapes") {
   expect_error(R"({"config": {"d_model": 2, "num_heads": 1}, "text": "a b",
                    "layers": [{"W_q": [[1, 0, 0], [0, 1, 0]]}]})",
-               {"layer0.W_q", "[2,3]", "[2,2]"});
+               {"layer0.W_q", "[2, 3]", "[2, 2]"});
   expect_error(R"({"config": {"d_model": 2, "num_heads": 1}, "text": "a b", "layers": [{"W_q": [[1, 0], [0]]}]})",
                {"layers[0].W_q", "ragged", "row 1"});
   expect_error(R"({"config": {"d_model": 2, "num_heads": 1}, "text": "a b", "layers": [{"W_q": [[1, "x"], [0, 1]]}]})",

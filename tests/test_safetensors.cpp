@@ -107,5 +107,5 @@ TEST_CASE("a safetensors model must describe itself, and its table must fit its 
   ew::Model m = ew::model_from_safetensors(st);
   m.text = "a b";
   ew::Trace t;
-  CHECK_THROWS_WITH_AS(ew::run(m, t), doctest::Contains("'layer0.W_q' has shape [4,3], expected [4,4]"), ew::Error);
+  CHECK_THROWS_WITH_AS(ew::run(m, t), doctest::Contains("'layer0.W_q' has shape [4, 3], expected [4, 4]"), ew::Error);
 }

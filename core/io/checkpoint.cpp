@@ -12,6 +12,7 @@
 #include "io/safetensors.h"
 #include "model/config_schema.h"
 #include "model/error.h"
+#include "model/params.h"
 
 namespace ew {
 
@@ -34,12 +35,6 @@ Bytes read_file(const std::string& path, const char* name) {
   if (size > 0 && !f.read(reinterpret_cast<char*>(bytes.data()), size))
     throw Error(std::string(name) + ": cannot be read (" + path + ")");
   return bytes;
-}
-
-std::string shape_str(const std::vector<std::size_t>& shape) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
 }
 
 // The names a binding's tensor may have in the file, in order of preference.

@@ -13,6 +13,7 @@
 // M·KC they have seen and is then reused, so no kernel allocates in steady state. Nothing a
 // kernel keeps changes a result: the same inputs give the same outputs on any call.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -49,6 +50,9 @@ void ew_f32_matmul_packed(float* C, int ldc, const float* A, int lda, const Pack
 // Unpacked operands (e.g. attention weights · V_h, where B changes every call).
 void ew_f32_matmul(float* C, int ldc, const float* A, int lda, const float* B, int ldb,
                    const float* bias, int M, int K, int N, Activation act);
+
+// The index of the first largest of x[0..n) (greedy decoding, accuracy, attribution's target).
+inline int ew_f32_argmax(const float* x, int n) { return static_cast<int>(std::max_element(x, x + n) - x); }
 
 // ---- attention scores ------------------------------------------------------------
 // S (Tq×Tk, row stride lds) = Q (Tq×dk, row stride ldq) · K (Tk×dk, row stride ldk)ᵀ,

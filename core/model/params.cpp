@@ -159,12 +159,6 @@ std::vector<Spec> inventory(const Model& m, int vocab_size, int positions) {
   return s;
 }
 
-std::string shape_str(const std::vector<std::size_t>& shape) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
 void fill_default(Param& p, const Spec& spec, std::uint64_t seed) {
   p.value = xt::xarray<float>::from_shape(spec.shape);
   float* v = p.value.data();
@@ -287,6 +281,12 @@ const Param& Model::at(const std::string& id) const {
 
 Param& Model::at(const std::string& id) {
   return const_cast<Param&>(static_cast<const Model&>(*this).at(id));
+}
+
+std::string shape_str(const std::vector<std::size_t>& shape) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
 }
 
 }  // namespace ew

@@ -13,6 +13,9 @@ namespace ew {
 // canonical order: user-supplied ones are checked (ew::Error naming the id, expected and
 // actual shape), missing ones are created. `vocab_size` and `positions` size the
 // embedding and position tables. Matmul weights are packed for the SIMD kernels.
+// A tensor's shape as messages print it: "[4, 8]".
+std::string shape_str(const std::vector<std::size_t>& shape);
+
 void ensure_params(Model& model, int vocab_size, int positions);
 
 // A cache for interactive use: moves into `next` (parsed, not yet run) those seeded

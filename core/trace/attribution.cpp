@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernels/kernels.h"
 #include "model/error.h"
 #include "model/naming.h"
 #include "trace/record.h"
@@ -22,8 +23,6 @@ struct Target {
   std::string bias_part;  // the head's bias parameter ("cls.b"), "" when it has none
 };
 
-int argmax(const float* p, int n) { return static_cast<int>(std::max_element(p, p + n) - p); }
-
 std::vector<double> table_row(const Model& m, int tok) {
   const int d = m.config.d_model;
   const float* E = m.at("embedding_table").value.data() + static_cast<std::size_t>(tok) * d;
@@ -38,13 +37,13 @@ Target find_target(const Trace& t, const Model& m) {
     const Step& p = t.at("probs");
     g.section = "decoder";
     g.row = p.shape[0] - 1;
-    const int tok = argmax(p.data.data() + static_cast<std::size_t>(g.row) * V, V);
+    const int tok = ew_f32_argmax(p.data.data() + static_cast<std::size_t>(g.row) * V, V);
     g.name = t.text.vocab[tok];
     g.w = table_row(m, tok);
     g.logit = t.at("logits").data[static_cast<std::size_t>(g.row) * V + tok];
   } else if (c.num_labels > 0) {  // the first sentence's label, read from its first token
     const int L = c.num_labels;
-    const int label = argmax(t.at("cls.probs").data.data(), L);
+    const int label = ew_f32_argmax(t.at("cls.probs").data.data(), L);
     g.section = "encoder";
     g.row = 0;
     g.name = label < static_cast<int>(m.label_names.size()) ? m.label_names[label] : "label " + std::to_string(label);
@@ -59,7 +58,7 @@ Target find_target(const Trace& t, const Model& m) {
     if (at == toks.end()) throw Error("logit attribution of a masked-word model needs a [MASK] in the text");
     g.section = "encoder";
     g.row = static_cast<int>(at - toks.begin());
-    const int tok = argmax(t.at("mlm.probs").data.data() + static_cast<std::size_t>(g.row) * V, V);
+    const int tok = ew_f32_argmax(t.at("mlm.probs").data.data() + static_cast<std::size_t>(g.row) * V, V);
     g.name = t.text.vocab[tok];
     g.w = table_row(m, tok);
     g.logit = t.at("mlm.logits").data[static_cast<std::size_t>(g.row) * V + tok];

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernels/kernels.h"
 #include "model/error.h"
 #include "text/tokenizer.h"
 #include "trace/generate.h"
@@ -12,12 +13,6 @@
 
 namespace ew {
 
-namespace {
-
-// Index of the most probable entry of a row of n.
-int argmax(const float* row, int n) { return static_cast<int>(std::max_element(row, row + n) - row); }
-
-}  // namespace
 
 std::vector<std::string> right_tokens(const Task& task, const Example& ex) {
   if (task.classifier) return {task.labels.at(ex.label)};
@@ -63,7 +58,7 @@ void add_head(HeadStats& h, const Step& w, const Step& masked, const std::vector
     }
     if (n > 1) h.entropy += H / std::log(static_cast<double>(n)), ++h.rows;
     if (align && i < static_cast<int>(align->size()) && (*align)[i] >= 0) {
-      h.aligned += argmax(a, cols) == (*align)[i] ? 1 : 0;
+      h.aligned += ew_f32_argmax(a, cols) == (*align)[i] ? 1 : 0;
       ++h.aligned_rows;
     }
   }
@@ -100,7 +95,7 @@ std::vector<std::string> predict(Model& m, Trace& trace, const Task& task, const
     return out;
   }
   const Step& p = trace.at("cls.probs");
-  return {task.labels.at(argmax(p.data.data(), static_cast<int>(p.data.size())))};
+  return {task.labels.at(ew_f32_argmax(p.data.data(), static_cast<int>(p.data.size())))};
 }
 
 Analysis analyze(Model& m, const Task& task, std::uint64_t seed, int n, bool accuracy,

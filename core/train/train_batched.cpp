@@ -800,11 +800,6 @@ double BatchedPass::loss_and_grads(const Model& m, const TokenBatch& b, float* g
   return loss;
 }
 
-namespace {
-
-int argmax(const float* row, int n) { return static_cast<int>(std::max_element(row, row + n) - row); }
-
-}  // namespace
 
 void BatchedPass::set_ablation(const Ablation& a) {
   Impl& I = *impl_;
@@ -837,10 +832,10 @@ void BatchedPass::predict(const Model& m, const Example* ex, int n, int max_len,
     encoder_forward(I, b);
     if (I.mlm) {
       mlm_forward(I, b);
-      for (std::size_t k = 0; k < b.mask_row.size(); ++k) out[b.mask_row[k] / b.T].push_back(argmax(I.logits + k * I.V, I.V));
+      for (std::size_t k = 0; k < b.mask_row.size(); ++k) out[b.mask_row[k] / b.T].push_back(ew_f32_argmax(I.logits + k * I.V, I.V));
     } else {
       classifier_forward(I, b);
-      for (int e = 0; e < n; ++e) out[e].push_back(argmax(I.logits + static_cast<std::size_t>(e) * I.labels, I.labels));
+      for (int e = 0; e < n; ++e) out[e].push_back(ew_f32_argmax(I.logits + static_cast<std::size_t>(e) * I.labels, I.labels));
     }
     return;
   }
@@ -861,7 +856,7 @@ void BatchedPass::predict(const Model& m, const Example* ex, int n, int max_len,
     decoder_forward(I, b);
     for (int e = 0; e < n; ++e) {
       if (done[e]) continue;
-      const int tok = argmax(I.logits + (static_cast<std::size_t>(e) * s + s - 1) * I.V, I.V);
+      const int tok = ew_f32_argmax(I.logits + (static_cast<std::size_t>(e) * s + s - 1) * I.V, I.V);
       next[e] = {tok, tok == eos_};
     }
   });
