@@ -20,11 +20,30 @@ mkdir -p "$work/obj"
 models=$(ls "$root"/models/*.safetensors 2>/dev/null | tr '\n' ';')
 cmake -DOUT="$work/builtin_models.cpp" -DMODELS="${models%;}" -P "$root/cmake/embed_models.cmake"
 newest_header=$(ls -t "$root"/core/*/*.h | head -1)
-for src in "$root"/core/*/*.cpp "$work/builtin_models.cpp"; do
-  obj="$work/obj/$(basename "$src" .cpp).o"
-  if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_header" -nt "$obj" ]; then
-    echo "$cxx ${flags[*]} -c $src -o $obj"
+# The core compiles in unity batches of 14 files, as CMake's EW_UNITY builds it (each batch parses
+# the heavy headers once); the Unicode tables and the models are data, compiled alone.
+batch=() n=0 units=()
+flush() {
+  [ ${#batch[@]} -gt 0 ] || return 0
+  local unit="$work/unity_$n.cpp"
+  printf '#include "%s"\n' "${batch[@]}" >"$unit.new"
+  cmp -s "$unit.new" "$unit" && rm "$unit.new" || mv "$unit.new" "$unit"
+  units+=("$unit"); batch=(); n=$((n + 1))
+}
+for src in "$root"/core/*/*.cpp; do
+  case "$src" in */unicode_data.cpp) units+=("$src"); continue ;; esac
+  batch+=("$src"); [ ${#batch[@]} -eq 14 ] && flush
+done
+flush
+rm -f $(ls "$work"/obj/*.o 2>/dev/null | grep -v -e '/unity_[0-9]*\.o$' -e '/unicode_data\.o$' -e '/builtin_models\.o$')
+for unit in "${units[@]}" "$work/builtin_models.cpp"; do
+  obj="$work/obj/$(basename "$unit" .cpp).o"
+  stale=0
+  [ ! -f "$obj" ] || [ "$unit" -nt "$obj" ] || [ "$newest_header" -nt "$obj" ] && stale=1
+  if [ $stale = 0 ] && [ "${unit##*/unity_}" != "$unit" ]; then
+    for src in $(sed 's/#include "\(.*\)"/\1/' "$unit"); do [ "$src" -nt "$obj" ] && stale=1; done
   fi
+  if [ $stale = 1 ]; then echo "$cxx ${flags[*]} -c $unit -o $obj"; fi
 done | xargs -P 2 -I{} sh -c '{}'
 for target in model_json safetensors tokenizer; do
   bin="$work/fuzz_$target"
