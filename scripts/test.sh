@@ -15,6 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test
+echo "test.sh: set-up (packages, npm) took $SECONDS s"
 jobs=$(nproc 2>/dev/null || echo 2)
 export NODE_PATH=/usr/share/nodejs
 
