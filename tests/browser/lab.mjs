@@ -79,7 +79,11 @@ async function shot(name, width) {
   await page.setViewportSize({ width, height: width < 500 ? 844 : 800 });
   await page.$eval('#view', (e) => e.scrollIntoView());
   await page.screenshot({ path: path.join(artifacts, `lab-${name}-${width}.png`), fullPage: false });
+  // The whole panel (beside the card it scrolls inside its sticky slot: unclipped for the picture).
+  const unclip = (on) => page.$eval('#lab-slot', (e, v) => { for (const k of ['maxHeight', 'overflow', 'position']) e.style[k] = v ? { maxHeight: 'none', overflow: 'visible', position: 'static' }[k] : ''; }, on);
+  await unclip(true);
   await page.locator('#lab-panel').screenshot({ path: path.join(artifacts, `lab-${name}-${width}-panel.png`) });
+  await unclip(false);
 }
 async function noNaN() {
   const text = await page.evaluate(() => document.body.innerText);
@@ -91,7 +95,7 @@ async function noNaN() {
 const RAW_ID = /\b(layer|decoder)\d+\.[\w.]*(head\d+|W_\w+|weights|context)\b/;
 async function rawIdsShown(p = page) {
   return p.$$eval('#lab-panel li, #lab-panel button, #lab-panel th, #lab-tools button, #lab-panel .lab-note',
-    (els, re) => els.map((e) => [e.textContent, e.getAttribute('aria-label') || '']).flat().filter((x) => new RegExp(re).test(x)), RAW_ID.source);
+    (els, re) => els.map((e) => [e.textContent, e.getAttribute('aria-label') || '', e.tagName === 'BUTTON' ? e.title : '']).flat().filter((x) => new RegExp(re).test(x)), RAW_ID.source);
 }
 // Opens the cell `sel` for a new value by clicking it; → the input in it.
 async function openCell(sel) {
@@ -273,7 +277,7 @@ await check('the patching sweep runs in the Worker, equals analyze --patch-sweep
     ...r.residual.flatMap((row, i) => row.restored.map((v, p) => Math.abs(v - nat.residual[i].restored[p]))));
   assert(worst <= 1e-4, `the sweep differs from the CLI's by ${worst}`);
   await shot('sweep', 1280);
-  await page.click(`.lab-sweep-view button[aria-label^="${headLabel}:"]`);
+  await page.click(`.lab-sweep-view button[title^="${headLabel}:"]`);
   const raw = await rawIdsShown();
   assert(!raw.length, `raw ids in the sweep's words: ${raw.slice(0, 4).join(' | ')}`);
   await page.waitForFunction(() => /patched from/.test(document.querySelector('.lab-list')?.textContent || '') && document.getElementById('status').hidden);
@@ -315,7 +319,7 @@ await check('the lab sits beside the step card at 1280 px and right under it at 
         `${lang} 1280: the lab is not beside the card (card ${JSON.stringify(card)}, lab ${JSON.stringify(lab)})`);
       else assert(lab.top >= card.bottom - 1 && lab.top - card.bottom <= 32 && Math.abs(lab.left - card.left) <= 2,
         `${lang} 390: the lab is not right under the card (card ${JSON.stringify(card)}, lab ${JSON.stringify(lab)})`);
-      await p.screenshot({ path: path.join(artifacts, `lab-beside-${width}-${lang}.png`), fullPage: width > 500 });
+      await p.screenshot({ path: path.join(artifacts, `lab-beside-${width}-${lang}.png`), fullPage: true });
     }
     // Scrolled down the card at 1280, the lab stays in view beside it (sticky).
     await p.setViewportSize({ width: 1280, height: 800 });

@@ -12,10 +12,11 @@ const pct = (x) => (100 * x).toFixed(1);
 // A share of the logit difference, to two decimals (float noise around 0 shown as 0.00).
 const share = (x) => (Math.abs(x) < 0.005 ? 0 : x).toFixed(2);
 
+// A cell's button: named by what it shows (its row header says where), described by its full
+// label (an aria-label would hide the visible text from speech users: axe's name mismatch).
 function cellButton(text, label, weight, onClick) {
   const b = el('button', 'lab-cellbtn mono', text);
   b.type = 'button';
-  b.setAttribute('aria-label', label);
   b.title = label;
   b.style.setProperty('--w', Math.max(0, Math.min(1, weight)).toFixed(3));
   b.addEventListener('click', onClick);
