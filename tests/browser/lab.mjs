@@ -173,6 +173,9 @@ await check('a number is typed into its own cell (click, or Enter on it; Escape 
   assert(tr.steps.find((s) => s.id === CELL_STEP).data[2 * tr.steps.find((s) => s.id === CELL_STEP).shape.at(-1)] === 1, 'the cell holds 1 in the trace');
   await page.waitForSelector(`${cell}.lab-changed`);
   await page.waitForFunction((sel) => document.activeElement === document.querySelector(sel), cell);
+  // Traceable: the cell's arithmetic says what it gives and that the lab put 1 there instead.
+  const why = await page.$eval('#view .explain .arith', (e) => e.textContent);
+  assert(/= \S+ by this arithmetic; the what-if lab put 1 here instead/.test(why), `the explanation of the set cell: ${why.slice(-160)}`);
   const title = await page.$eval(`${cell}.lab-changed`, (td) => td.title);
   assert(title.startsWith('was ') && Math.abs(Number(title.slice(4)) - old) < 0.01, `the changed cell says "${title}" (old ${old})`);
   linkWithEdits = page.url();
