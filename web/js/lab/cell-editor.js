@@ -47,6 +47,7 @@ async function commit() {
   const why = await o.opts.apply(o.input.value);
   o.busy = false;
   if (open !== o) return;
+  if (!o.td.isConnected) return closeEditor(false);  // the view was redrawn (the engine refused it: its message is shown)
   if (why) {
     // Said at the cell too (the browser's bubble), wherever the panel is on a narrow screen.
     o.input.setAttribute('aria-invalid', 'true');

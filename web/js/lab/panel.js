@@ -39,13 +39,15 @@ function field(labelText, input) {
 }
 
 // Applies a change to the spec; a refusal leaves the spec as it was (the page shows why).
+// → '' when applied, else the engine's message.
 async function change(edit) {
   const next = structuredClone(labState.spec);
   edit(next);
   try {
     await H.apply(next);
-  } catch {
-    // the page shows the message (hooks.apply); the panel keeps the last good spec
+    return '';
+  } catch (e) {
+    return e.message;  // the page shows it too (hooks.apply); the panel keeps the last good spec
   }
 }
 
@@ -131,9 +133,13 @@ export async function setCell(c, text) {
     return e.message;
   }
   cellMessage('');
-  if (!(id in labState.was) && c.old !== undefined) labState.was[id] = c.old;
-  await change((x) => { x.set[id] = v; });
-  return '';
+  const had = id in labState.was;
+  if (!had && c.old !== undefined) labState.was[id] = c.old;
+  // The engine may still refuse it (a value whose consequences overflow float32): said here too.
+  const why = await change((x) => { x.set[id] = v; });
+  if (why && !had) delete labState.was[id];
+  cellMessage(why);
+  return why;
 }
 
 // The donor sentence, and — for those who know the ids — the steps to patch typed (ID or
