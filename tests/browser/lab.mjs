@@ -217,6 +217,13 @@ await check('a bad id, a non-number typed into a cell and bad URL values show th
     assert((await page.getAttribute(input, 'aria-invalid')) === 'true' && (await page.getAttribute(input, 'aria-describedby')) === 'lab-cell-hint', `"${typed}": the input is marked invalid and described`);
   }
   await page.press(input, 'Escape');
+  // A float32 value whose consequences overflow: the engine refuses it, the lab says why beside
+  // the cell, and the run before it stays (no inf or NaN computed from it on screen).
+  await openCell(cell);
+  await page.keyboard.type('3e38');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /cannot use 3e38 for .*no longer a finite number/.test(document.getElementById('lab-cell-hint').textContent));
+  assert(!(await page.$(`${cell} input`)), 'the editor closes when the engine refuses');
   const after = await getTrace();
   assert(!compareTrace(after, before, { params: false }).length, 'the last good trace stays');
   // What the page fetches after a refusal is the last good run's (the engine holds it again).

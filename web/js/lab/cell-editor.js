@@ -8,7 +8,8 @@ import { t } from '../lib/i18n.js';
 
 let open = null; // {td, input, kids, initial, busy}
 
-// opts: {name, initial (text), apply(text) → Promise<'' | message>, describedBy (id), onClose()}
+// opts: {name, initial (text), apply(text) → Promise<'' | message>, describedBy (id),
+//        onClose(cancelled: Escape or an unchanged value)}
 export function openEditor(td, opts) {
   closeEditor(false);
   const input = el('input', 'lab-cell-input mono');
@@ -66,7 +67,7 @@ export function closeEditor(refocus) {
   o.td.classList.remove('lab-editing');
   o.td.replaceChildren(...o.kids);
   if (refocus && o.td.isConnected) o.td.focus();
-  if (o.opts.onClose) o.opts.onClose();
+  if (o.opts.onClose) o.opts.onClose(refocus);
 }
 
 export const isEditorInput = (node) => !!(node && node.closest && node.closest('.lab-cell-input'));

@@ -5,7 +5,7 @@
 // — lens/attribution switches, the prediction before → after, the sweeps and Reset. It changes
 // the spec only through hooks.apply(spec) (page/lab-page.js), which recomputes; render()
 // redraws the panel from labState and the trace on screen.
-//   hooks: {apply(spec) → Promise, trace(), meta(), stepOnScreen() → step | null,
+//   hooks: {apply(spec, {quiet}?) → Promise, trace(), meta(), stepOnScreen() → step | null,
 //           sweep(kind, donor) → Promise, showError(msg), goTo(id), onToggle(on)}
 import { el } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
@@ -38,13 +38,13 @@ function field(labelText, input) {
   return box;
 }
 
-// Applies a change to the spec; a refusal leaves the spec as it was (the page shows why).
-// → '' when applied, else the engine's message.
-async function change(edit) {
+// Applies a change to the spec; a refusal leaves the spec as it was (the page shows why,
+// unless opts.quiet). → '' when applied, else the engine's message.
+async function change(edit, opts) {
   const next = structuredClone(labState.spec);
   edit(next);
   try {
-    await H.apply(next);
+    await H.apply(next, opts);
     return '';
   } catch (e) {
     return e.message;  // the page shows it too (hooks.apply); the panel keeps the last good spec
@@ -125,9 +125,10 @@ export function cellMessage(text) {
 // else the message why not (shown; the spec and the trace stay as they were).
 export async function setCell(c, text) {
   const id = cellId(c.id, c.shape, c.flat);
+  const name = cellName(H.trace(), id);
   let v;
   try {
-    v = checkNumber(cellName(H.trace(), id), text);
+    v = checkNumber(name, text);
   } catch (e) {
     cellMessage(e.message);  // beside the cell's editor, which keeps it open (nothing was computed)
     return e.message;
@@ -135,8 +136,10 @@ export async function setCell(c, text) {
   cellMessage('');
   const had = id in labState.was;
   if (!had && c.old !== undefined) labState.was[id] = c.old;
-  // The engine may still refuse it (a value whose consequences overflow float32): said here too.
-  const why = await change((x) => { x.set[id] = v; });
+  // The engine may still refuse it (a value whose consequences overflow float32 or divide by
+  // zero further on): said here, in the reader's language, instead of the page's error.
+  const refused = await change((x) => { x.set[id] = v; }, { quiet: true });
+  const why = refused ? t('lab.err.refused', { cell: name, got: String(text).trim().slice(0, 40) }) : '';
   if (why && !had) delete labState.was[id];
   cellMessage(why);
   return why;

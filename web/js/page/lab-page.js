@@ -21,9 +21,10 @@ import { sweepNote } from '../lab/sweep.js';
 
 const BASELINE_MAX_FLOATS = 4e6; // a trace as trained kept whole for the marks: at most 16 MB
 
-// Recomputes the shown settings with `spec`; a refusal (the core's message, shown) restores
-// the spec before it and rejects with that message.
-export async function applySpec(spec) {
+// Recomputes the shown settings with `spec`; a refusal (the core's message, shown unless
+// `quiet`: the lab says it in its own words beside a typed cell) restores the spec before it
+// and rejects with that message.
+export async function applySpec(spec, { quiet = false } = {}) {
   const prev = labState.spec;
   if (isEmpty(prev) && !isEmpty(spec)) await keepBaseline();
   labState.spec = spec;
@@ -35,7 +36,7 @@ export async function applySpec(spec) {
     // page fetches later is what it shows, and say what was wrong.
     labState.spec = prev;
     await requestCompute(app.shownState).catch(() => {});
-    showError(e.message);
+    if (!quiet) showError(e.message);
     render();
     throw e;
   }
@@ -121,7 +122,7 @@ export function installLab() {
   const slot = $('lab-slot'), tools = $('lab-tools');
   if (!slot || !tools) return;
   buildPanel({ tools, slot }, {
-    apply: (spec) => applySpec(spec),
+    apply: (spec, opts) => applySpec(spec, opts),
     trace: () => app.trace,
     meta: () => app.lastMeta,
     stepOnScreen: () => (app.trace ? app.trace.steps[app.index] : null),
@@ -153,6 +154,7 @@ export function installLab() {
 // gets the focus back.
 function editCell({ td, cell }, initial) {
   const { r, c } = td.dataset;
+  cellMessage('');
   openEditor(td, {
     name: cellName(app.trace, cellId(cell.id, cell.shape, cell.flat)),
     initial: initial ?? td.textContent.trim(),
@@ -162,7 +164,7 @@ function editCell({ td, cell }, initial) {
       if (!why) focusRedrawn(cell.id, r, c, td);
       return why;
     },
-    onClose: () => cellMessage(''),
+    onClose: (cancelled) => { if (cancelled) cellMessage(''); },
   });
 }
 
