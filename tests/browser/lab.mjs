@@ -330,6 +330,15 @@ await check('the lab sits beside the step card at 1280 px and right under it at 
       else assert(lab.top >= card.bottom - 1 && lab.top - card.bottom <= 32 && Math.abs(lab.left - card.left) <= 2,
         `${lang} 390: the lab is not right under the card (card ${JSON.stringify(card)}, lab ${JSON.stringify(lab)})`);
       await p.screenshot({ path: path.join(artifacts, `lab-beside-${width}-${lang}.png`), fullPage: true });
+      // Under a tall card the card says what the lab holds and links down to it; beside, it need not.
+      assert((await p.isVisible('#lab-tools .lab-brief')) === (width < 1180), `${lang} ${width}: the lab's brief on the card`);
+      if (width < 1180) {
+        const brief = await p.textContent('#lab-tools .lab-brief');
+        assert(brief.startsWith(lang === 'de' ? '1 Eingriff · ' : '1 intervention · ') && /→/.test(brief), `${lang}: the brief says "${brief}"`);
+        await p.click('#lab-tools .lab-brief a');
+        await p.waitForFunction(() => Math.abs(document.getElementById('lab-panel').getBoundingClientRect().top) < 40);
+        await p.screenshot({ path: path.join(artifacts, `lab-under-${width}-${lang}.png`) });
+      }
     }
     // Scrolled down the card at 1280, the lab stays in view beside it (sticky).
     await p.setViewportSize({ width: 1280, height: 800 });

@@ -61,6 +61,9 @@ export function buildPanel({ tools, slot }, hooks) {
   ui.toggle.setAttribute('aria-controls', 'lab-panel');
   ui.patchHere = button(t('lab.patch.here'), 'lab-patch-here', patchHere);
   ui.patchHere.hidden = true;
+  // Where the panel is under a tall card (narrow screens): what it holds, a link down to it.
+  ui.brief = el('p', 'lab-brief small');
+  ui.brief.hidden = true;
   ui.panel = el('section', 'lab-panel');
   ui.panel.id = 'lab-panel';
   ui.panel.hidden = true;
@@ -74,7 +77,7 @@ export function buildPanel({ tools, slot }, hooks) {
   ui.panel.append(h, el('p', 'muted small', t('lab.help')), ui.prediction, el('h3', 'lab-sub', t('lab.active')), ui.list,
     cellMode(), patchForm(), modeField(), switches(), sweepButtons(), ui.status, (ui.note = el('p', 'lab-note')),
     (ui.views = el('div', 'lab-views')), button(t('lab.reset'), 'lab-reset', () => H.apply(emptySpec()).catch(() => {})));
-  tools.append(ui.toggle, ui.patchHere);
+  tools.append(ui.toggle, ui.patchHere, ui.brief);
   slot.append(ui.panel);
 }
 
@@ -83,6 +86,7 @@ export function setOn(on) {
   ui.toggle.setAttribute('aria-pressed', String(on));
   ui.panel.hidden = !on;
   ui.patchHere.hidden = !on;
+  ui.brief.hidden = !on;
   document.body.classList.toggle('lab-on', on);
   if (on) render();
   if (H.onToggle) H.onToggle(on);
@@ -266,6 +270,12 @@ function listItem([text, id, remove]) {
   return li;
 }
 
+function showBrief(n, prediction) {
+  const go = el('a', 'lab-brief-go', t('lab.brief.go'));
+  go.href = '#lab-panel';
+  ui.brief.replaceChildren([t('lab.brief', { n }), prediction].filter(Boolean).join(' · ') + ' ', go);
+}
+
 // "Patch this step" names the step on screen (after each redraw of the step: lab-page.js).
 export function showHere() {
   const here = H && H.stepOnScreen();
@@ -293,6 +303,7 @@ export function render() {
   const meta = H.meta();
   const p = predictionLine(meta);
   ui.prediction.textContent = isEmpty(s) || !p ? '' : p.line;
+  showBrief(items.length, ui.prediction.textContent);
   ui.note.textContent = (p && !isEmpty(s) && p.note) || (labState.sweep && labState.sweep.note) || '';
   const views = [];
   if (s.lens && trace) views.push(lensGrid(trace, H));

@@ -85,4 +85,6 @@ export default {
   'lab.err.empty': 'Tippen Sie eine Zahl für {cell}: das Feld ist leer. Nichts wurde geändert.',
   'lab.err.range': '{got} ist zu groß für {cell}: der Rechenkern rechnet in float32, dessen Zahlen innerhalb von etwa ±3,4 · 10³⁸ bleiben. Nichts wurde geändert.',
   'lab.err.refused': 'Der Rechenkern kann {got} für {cell} nicht verwenden: damit ist ein danach berechneter Schritt keine endliche Zahl mehr (float32 läuft über, oder eine Summe wird null). Nichts wurde geändert.',
+  'lab.brief': ({ n }) => `${n} ${n === 1 ? 'Eingriff' : 'Eingriffe'}`,
+  'lab.brief.go': 'zum Labor ↓',
 };

@@ -85,4 +85,6 @@ export default {
   'lab.err.empty': 'Type a number for {cell}: the box is empty. Nothing was changed.',
   'lab.err.range': '{got} is too large for {cell}: the engine computes in float32, whose numbers stay within about ±3.4 · 10³⁸. Nothing was changed.',
   'lab.err.refused': 'The engine cannot use {got} for {cell}: with it a step computed after it is no longer a finite number (float32 overflows, or a sum becomes zero). Nothing was changed.',
+  'lab.brief': ({ n }) => `${n} ${n === 1 ? 'intervention' : 'interventions'}`,
+  'lab.brief.go': 'to the lab ↓',
 };
