@@ -305,6 +305,10 @@ await check('the ablation sweep (API, 20 held-out examples) equals analyze --abl
   await api(page, (h) => window.encoderWalkthrough.intervene({ ablate: [h], ablateMode: 'mean', lens: true, attribute: true }), HEAD);
   await page.waitForSelector('.lab-lens table');
   await page.waitForSelector('.lab-attr li');
+  const layers = await page.$$eval('.lab-lens th[scope="row"]', (ths) => ths.map((th) => th.textContent));
+  assert(layers.join() === 'encoder layer 0,decoder layer 0' || layers.join() === 'decoder layer 0', `the lens's layers: ${layers}`);
+  const parts = await page.$$eval('.lab-attr .lab-bar-name', (ns) => ns.map((n) => n.textContent));
+  assert(parts.includes(headLabel) && !(await rawIdsShown()).length, `attribution parts named by ids: ${parts.join(' | ')}`);
   sameAsCli(await getTrace(), ['--ablate', HEAD, '--ablate-mode', 'mean', '--lens', '--attribute', '--generate'], 'mean ablation, lens and attribution');
   assert(/ablate_mode=mean/.test(page.url()) && /lens=1/.test(page.url()) && /attribute=1/.test(page.url()), `link ${page.url()}`);
   await noNaN();

@@ -119,10 +119,12 @@ function cellMode() {
   return box;
 }
 
-// The hint under "Set a cell", or the reason a typed value was refused (class lab-error).
+// The hint under "Set a cell", or the reason a typed value was refused (class lab-error),
+// which stays until the interventions change.
 export function cellMessage(text) {
   ui.cellHint.textContent = text || t(labState.setMode ? 'lab.cell.hint' : 'lab.cell.hintOff');
   ui.cellHint.classList.toggle('lab-error', !!text);
+  ui.errorSpec = text ? labState.spec : null;
 }
 
 // The value typed into cell `c` ({id, shape, flat, old}), checked and applied: '' when applied,
@@ -298,7 +300,7 @@ export function render() {
   if (document.activeElement !== ui.donor && s.patchFrom) ui.donor.value = s.patchFrom;
   if (document.activeElement !== ui.patch) ui.patch.value = s.patch.join('; ');
   ui.setMode.setAttribute('aria-pressed', String(labState.setMode));
-  if (!ui.cellHint.classList.contains('lab-error')) cellMessage('');
+  if (ui.errorSpec !== s) cellMessage('');
   showHere();
   const meta = H.meta();
   const p = predictionLine(meta);
@@ -310,6 +312,7 @@ export function render() {
   if (s.attribute && trace) views.push(attributionBars(trace, meta, H));
   if (labState.sweep) views.push(sweepView(labState.sweep, H, apply));
   ui.views.replaceChildren(...views.filter(Boolean));
+  ui.views.scrollLeft = 0;  // a clicked sweep cell far right had scrolled the old views sideways
 }
 
 // A sweep cell clicked: its intervention applied (and the donor kept for patches).

@@ -75,7 +75,7 @@ function ablationTable(r, trace, apply) {
   return table(byBlock(trace, r.ablations.map((a) => a.ablate)), ({ id, col }) => {
     const a = acc.get(id);
     const drop = r.accuracy > 0 ? (r.accuracy - a) / r.accuracy : 0;
-    return cellButton(`${col} ${pct(a)}%`, t('lab.sweep.cellAblate', { name: ablateName(trace, id), pct: pct(a) }), drop, () => apply((x) => {
+    return cellButton(`${col}\n${pct(a)}%`, t('lab.sweep.cellAblate', { name: ablateName(trace, id), pct: pct(a) }), drop, () => apply((x) => {
       const ids = headParts(trace, id) ? [id] : blockUnits(trace, id);
       x.ablate = [...new Set([...x.ablate, ...ids])];
     }));
@@ -91,7 +91,7 @@ function patchTables(r, trace, apply) {
   const restored = new Map(r.heads.heads.map((id, i) => [id, r.heads.restored[i]]));
   const heads = table(byBlock(trace, r.heads.heads), ({ id, col }) => {
     const v = restored.get(id);
-    return cellButton(`${col} ${share(v)}`, t('lab.sweep.cellHead', { name: headName(trace, id), share: share(v) }), Math.abs(v), () => apply((x) => {
+    return cellButton(`${col}\n${share(v)}`, t('lab.sweep.cellHead', { name: headName(trace, id), share: share(v) }), Math.abs(v), () => apply((x) => {
       x.patchFrom = r.patch_from;
       x.patch = [...new Set([...x.patch, `${id}.context`])];
     }));
