@@ -1,8 +1,9 @@
 // cell-editor.js — a number of a matrix typed into its own cell: the cell (a td of the step
 // view) holds an <input> named for screen readers by the cell's name; Enter applies, Escape or
 // leaving it cancels and gives the focus back to the cell. A refused value keeps the editor
-// open, marked invalid, described by the message and showing it at the cell, and changes nothing. The input's keys and
-// clicks stay in it (the matrix's arrow keys and the page's shortcuts do not see them).
+// open, marked invalid, described by the message and showing it at the cell, and changes
+// nothing. The input's keys and clicks stay in it (the matrix's arrow keys and the page's
+// shortcuts do not see them).
 import { el } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
 
