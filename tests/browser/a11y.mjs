@@ -104,6 +104,22 @@ const STATES = [
     await p.evaluate(() => window.encoderWalkthrough.sweep({ kind: 'ablate', n: 20 }));
     await p.waitForSelector('.lab-sweep-view');
   }],
+  ['the what-if lab beside the card: a number opened in its own cell, a refused value', '?preset=trained-number-words&lab=1&step=layer0.head0.weights', async (p) => {
+    const cell = '#view [data-tensor="layer0.head0.weights"] td.cell[data-r="1"][data-c="1"]';
+    await p.click(cell);
+    await p.waitForSelector(`${cell} input.lab-cell-input`);
+    await p.fill(`${cell} input`, 'abc');
+    await p.press(`${cell} input`, 'Enter');
+    await p.waitForSelector(`${cell} input[aria-invalid="true"]`);
+  }],
+  ['the what-if lab beside the card, dark: a number opened in its own cell, a refused value', '?theme=dark&preset=default&lab=1&step=layer0.head0.weights', async (p) => {
+    const cell = '#view [data-tensor="layer0.head0.weights"] td.cell[data-r="1"][data-c="1"]';
+    await p.click(cell);
+    await p.waitForSelector(`${cell} input.lab-cell-input`);
+    await p.fill(`${cell} input`, 'abc');
+    await p.press(`${cell} input`, 'Enter');
+    await p.waitForSelector(`${cell} input[aria-invalid="true"]`);
+  }],
   ['backward pass, a parameter gradient', '?preset=default', async (p) => {
     await p.check('#backward');
     await settle(p);

@@ -1,9 +1,11 @@
 // attribution.js — the direct logit attribution (core/trace/attribution.h) as a bar chart:
 // attr.parts, one bar per part (embedding, each head, each feed-forward block, the biases),
-// named by the trace's attr_parts; the parts sum to the predicted logit ("attribution").
+// named for a reader (names.js: a head as the map names it) from the trace's attr_parts, whose
+// ids stay as the bars' tooltips; the parts sum to the predicted logit ("attribution").
 import { el } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
 import { fmt } from './format.js';
+import { ablateName } from './names.js';
 
 export function attributionBars(trace, meta) {
   if (meta && meta.attribution_error) return el('p', 'lab-note', t('lab.attrNone', { why: meta.attribution_error }));
@@ -17,8 +19,10 @@ export function attributionBars(trace, meta) {
   const list = el('ul', 'lab-bars');
   s.data.forEach((v, i) => {
     const li = el('li', v < 0 ? 'neg' : 'pos');
-    const name = String(names[i] ?? i);
-    li.append(el('span', 'lab-bar-name mono', name));
+    const id = String(names[i] ?? i), name = ablateName(trace, id);
+    const label = el('span', 'lab-bar-name', name);
+    label.title = `${name} (${id})`;
+    li.append(label);
     const bar = el('span', 'lab-bar');
     bar.style.setProperty('--w', (Math.abs(v) / max).toFixed(4));
     li.append(bar, el('span', 'lab-bar-value mono', fmt(v)));

@@ -3,6 +3,7 @@
 // button that opens that layer's probabilities.
 import { el } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
+import { placeText } from '../model/titles.js';
 
 // hooks: {goTo(id)}. The lens steps' data must be fetched (page/lab-page.js does).
 export function lensGrid(trace, hooks) {
@@ -25,7 +26,7 @@ export function lensGrid(trace, hooks) {
   const vocab = trace.labelsFor(axes.cols) || [];
   for (const s of steps) {
     const tr = el('tr');
-    const th = el('th', 'mono', s.id.replace(/^lens\.|\.probs$/g, ''));
+    const th = el('th', '', placeText(s.place, trace) || s.id.replace(/^lens\.|\.probs$/g, ''));  // "decoder layer 0", as the map says
     th.scope = 'row';
     tr.append(th);
     for (let r = 0; r < T; r++) {

@@ -1,15 +1,18 @@
 // marks.js — the lab on the page's own views, while it is on: a click on a head in the map
-// or on a head thumbnail switches that head off (again: on) instead of going there; a click
-// (or keyboard focus) on a matrix cell makes it the cell a new value goes into, and a digit
-// typed on it starts typing that value; every number that differs from the model as trained
-// is marked (class lab-changed) with its old value as its title ("was 0.97"), and switched-
-// off heads are marked in the map and the thumbnails.
-//   hooks: {trace(), baseline(), toggleHead(id), selectCell(cell), typeIntoCell(text)}
+// or on a head thumbnail switches that head off (again: on) instead of going there; in "set a
+// cell" mode a click on a number of a matrix (or Enter or F2 on it) opens it for a new value in
+// place, and a digit typed on a number starts that value (cell-editor.js); every number that
+// differs from the model as trained is marked (class lab-changed) with its old value as its
+// title ("was 0.97"), and switched-off heads are marked in the map and the thumbnails, their
+// titles naming the head as the map does (names.js).
+//   hooks: {trace(), baseline(), toggleHead(id), editCell({td, cell}, initial | null), redrawn()}
 import { $ } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
 import { labState } from './state.js';
 import { headOf } from './spec.js';
+import { headName } from './names.js';
 import { fmt } from './format.js';
+import { isEditorInput } from './cell-editor.js';
 
 let H = null;
 
@@ -22,7 +25,7 @@ function linkedStep(a) {
 }
 
 function onClick(e) {
-  if (!labState.on || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  if (!labState.on || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || isEditorInput(e.target)) return;
   const a = e.target.closest && e.target.closest('a.map-head, a.multiple[data-step]');
   if (a) {
     const head = headOf(linkedStep(a)?.id);
@@ -32,29 +35,35 @@ function onClick(e) {
     H.toggleHead(head);
     return;
   }
-  selectFrom(e.target);
+  // After the matrix's own click handler, which focuses the cell (and would close the editor).
+  const at = labState.setMode && cellAt(e.target);
+  if (at) setTimeout(() => { if (at.td.isConnected) H.editCell(at, null); });
 }
 
-// The cell under `node` (a td of a matrix inside the step view), made the lab's cell.
-function selectFrom(node) {
+// The cell under `node` (a td of a matrix inside the step view): {td, cell: {id, shape, flat,
+// old}}, or null.
+function cellAt(node) {
   const td = node.closest && node.closest('#view td.cell');
   const m = td && td.closest('[data-tensor]');
   const trace = H.trace();
-  if (!td || !m || !trace) return false;
+  if (!td || !m || !trace) return null;
   const s = trace.get(m.dataset.tensor);
-  if (!s) return false;
-  const R = Number(td.dataset.r), c = Number(td.dataset.c);
-  const flat = R * trace.layout(s).cols + c;
-  H.selectCell({ id: s.id, shape: s.shape, flat, old: s.data ? s.data[flat] : undefined });
-  return true;
+  if (!s) return null;
+  const flat = Number(td.dataset.r) * trace.layout(s).cols + Number(td.dataset.c);
+  return { td, cell: { id: s.id, shape: s.shape, flat, old: s.data ? s.data[flat] : undefined } };
 }
 
+// On a number: a digit (or sign, or point) starts a new value; in "set a cell" mode Enter or F2
+// opens it with the value it has.
 function onKey(e) {
-  if (!labState.on || e.altKey || e.ctrlKey || e.metaKey) return;
-  if (!/^[0-9.+\-]$/.test(e.key)) return;
-  if (!selectFrom(e.target)) return;
+  if (!labState.on || e.altKey || e.ctrlKey || e.metaKey || isEditorInput(e.target)) return;
+  const digit = /^[0-9.+\-]$/.test(e.key);
+  if (!digit && !(labState.setMode && (e.key === 'Enter' || e.key === 'F2'))) return;
+  const at = cellAt(e.target);
+  if (!at) return;
   e.preventDefault();
-  H.typeIntoCell(e.key);
+  e.stopPropagation();
+  H.editCell(at, digit ? e.key : null);
 }
 
 // Marks the numbers of the view that differ from the model as trained, and the heads off.
@@ -80,17 +89,22 @@ export function markChanges() {
     }
   }
   for (const a of document.querySelectorAll('a.map-head, a.multiple[data-step]')) {
-    const off = labState.on && labState.spec.ablate.includes(headOf(linkedStep(a)?.id));
+    const head = headOf(linkedStep(a)?.id);
+    const off = labState.on && labState.spec.ablate.includes(head);
+    if (off === a.classList.contains('lab-off')) continue;
     a.classList.toggle('lab-off', off);
-    if (off) a.title = t('lab.headOff');
-    else if (a.title === t('lab.headOff')) a.removeAttribute('title');
+    // The title it had (the map's name of the head) comes back when the head is on again.
+    if (off) {
+      a.dataset.titleOn = a.getAttribute('title') || '';
+      a.title = t('lab.headOff', { name: headName(trace, head) });
+    } else if (a.dataset.titleOn) a.title = a.dataset.titleOn;
+    else a.removeAttribute('title');
   }
 }
 
 export function installMarks(hooks) {
   H = hooks;
   document.addEventListener('click', onClick, true);
-  document.addEventListener('focusin', (e) => { if (labState.on) selectFrom(e.target); });
   document.addEventListener('keydown', onKey, true);
   // The step view and the map are redrawn by the page: mark them again after each redraw.
   let queued = false;
@@ -100,6 +114,7 @@ export function installMarks(hooks) {
     requestAnimationFrame(() => {
       queued = false;
       markChanges();
+      H.redrawn();
     });
   };
   const obs = new MutationObserver(again);

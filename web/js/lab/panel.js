@@ -1,14 +1,17 @@
-// panel.js — the "What if?" lab's panel: the switch that turns the lab on, the interventions
-// in force (each with its own remove button), a cell's new value, the donor sentence and the
-// steps to patch, lens/attribution switches, the prediction before → after, the sweeps and
-// Reset. It changes the spec only through hooks.apply(spec) (page/lab-page.js), which
-// recomputes; render() redraws the panel from labState and the trace on screen.
-//   hooks: {apply(spec) → Promise, trace(), meta(), cell() → {id, shape, flat, old} | null,
-//           stepOnScreen() → step | null, sweep(kind) → Promise, showError(msg)}
+// panel.js — the "What if?" lab's panel: the switch that turns the lab on (on the step card),
+// the interventions in force named for a reader (each with its own remove button), the "set a
+// cell" mode (a number is typed into its own cell: cell-editor.js), the donor sentence and the
+// steps to patch — picked with "Patch this step" on the step card, typed ids only as a fallback
+// — lens/attribution switches, the prediction before → after, the sweeps and Reset. It changes
+// the spec only through hooks.apply(spec) (page/lab-page.js), which recomputes; render()
+// redraws the panel from labState and the trace on screen.
+//   hooks: {apply(spec, {quiet}?) → Promise, trace(), meta(), stepOnScreen() → step | null,
+//           sweep(kind, donor) → Promise, showError(msg), goTo(id), onToggle(on)}
 import { el } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
 import { labState } from './state.js';
 import { emptySpec, isEmpty, checkNumber, cellId } from './spec.js';
+import { ablateName, cellName, targetName } from './names.js';
 import { lensGrid } from './lens.js';
 import { attributionBars } from './attribution.js';
 import { sweepView } from './sweep.js';
@@ -35,24 +38,32 @@ function field(labelText, input) {
   return box;
 }
 
-// Applies a change to the spec; a refusal leaves the spec as it was (the page shows why).
-async function change(edit) {
+// Applies a change to the spec; a refusal leaves the spec as it was (the page shows why,
+// unless opts.quiet). → '' when applied, else the engine's message.
+async function change(edit, opts) {
   const next = structuredClone(labState.spec);
   edit(next);
   try {
-    await H.apply(next);
-  } catch {
-    // the page shows the message (hooks.apply); the panel keeps the last good spec
+    await H.apply(next, opts);
+    return '';
+  } catch (e) {
+    return e.message;  // the page shows it too (hooks.apply); the panel keeps the last good spec
   }
 }
 
-// Builds the switch and the (hidden) panel into `slot`.
-export function buildPanel(slot, hooks) {
+// Builds the switch and "Patch this step" into `tools` (on the step card) and the (hidden)
+// panel into `slot` (beside the card, or under it on a narrow screen: step.css).
+export function buildPanel({ tools, slot }, hooks) {
   H = hooks;
   ui.toggle = button(t('lab.toggle'), 'lab-toggle', () => setOn(!labState.on));
   ui.toggle.title = t('lab.toggle.title');
   ui.toggle.setAttribute('aria-pressed', 'false');
   ui.toggle.setAttribute('aria-controls', 'lab-panel');
+  ui.patchHere = button(t('lab.patch.here'), 'lab-patch-here', patchHere);
+  ui.patchHere.hidden = true;
+  // Where the panel is under a tall card (narrow screens): what it holds, a link down to it.
+  ui.brief = el('p', 'lab-brief small');
+  ui.brief.hidden = true;
   ui.panel = el('section', 'lab-panel');
   ui.panel.id = 'lab-panel';
   ui.panel.hidden = true;
@@ -64,15 +75,18 @@ export function buildPanel(slot, hooks) {
   ui.prediction = el('p', 'lab-prediction');
   ui.list = el('ul', 'lab-list');
   ui.panel.append(h, el('p', 'muted small', t('lab.help')), ui.prediction, el('h3', 'lab-sub', t('lab.active')), ui.list,
-    modeField(), cellForm(), patchForm(), switches(), sweepButtons(), ui.status, (ui.note = el('p', 'lab-note')),
+    cellMode(), patchForm(), modeField(), switches(), sweepButtons(), ui.status, (ui.note = el('p', 'lab-note')),
     (ui.views = el('div', 'lab-views')), button(t('lab.reset'), 'lab-reset', () => H.apply(emptySpec()).catch(() => {})));
-  slot.append(ui.toggle, ui.panel);
+  tools.append(ui.toggle, ui.patchHere, ui.brief);
+  slot.append(ui.panel);
 }
 
 export function setOn(on) {
   labState.on = on;
   ui.toggle.setAttribute('aria-pressed', String(on));
   ui.panel.hidden = !on;
+  ui.patchHere.hidden = !on;
+  ui.brief.hidden = !on;
   document.body.classList.toggle('lab-on', on);
   if (on) render();
   if (H.onToggle) H.onToggle(on);
@@ -90,53 +104,55 @@ function modeField() {
   return field(t('lab.mode'), s);
 }
 
-function cellForm() {
-  const f = el('form', 'lab-cell');
-  ui.cellName = el('code', 'lab-cell-name', t('lab.cell.none'));
-  ui.cellInput = el('input', 'lab-cell-input');
-  ui.cellInput.inputMode = 'decimal';
-  ui.cellInput.autocomplete = 'off';
-  const row = field(t('lab.cell.value'), ui.cellInput);
-  row.prepend(el('span', 'lab-label', `${t('lab.cell')}: `), ui.cellName);
-  const go = el('button', '', t('lab.cell.apply'));
-  go.type = 'submit';
-  row.append(go);
-  f.append(row);
-  f.addEventListener('submit', (e) => {
-    e.preventDefault();
-    applyCell();
+// "Set a cell": while pressed, a click on a number of a matrix (or Enter on it) opens it for a
+// new value in place (marks.js, cell-editor.js); the line under it says how, or what was wrong.
+function cellMode() {
+  const box = el('div', 'lab-cellmode');
+  ui.setMode = button(t('lab.cell.mode'), 'lab-set-mode', () => {
+    labState.setMode = !labState.setMode;
+    render();
   });
-  return f;
+  ui.cellHint = el('p', 'lab-cell-hint small');
+  ui.cellHint.id = 'lab-cell-hint';
+  ui.cellHint.setAttribute('aria-live', 'polite');
+  box.append(el('h3', 'lab-sub', t('lab.cell.heading')), ui.setMode, ui.cellHint);
+  return box;
 }
 
-// The cell the reader clicked (or typed into) gets the value typed; a non-number is refused.
-function applyCell() {
-  const c = H.cell();
-  if (!c) return H.showError(t('lab.err.noCell'));
+// The hint under "Set a cell", or the reason a typed value was refused (class lab-error),
+// which stays until the interventions change.
+export function cellMessage(text) {
+  ui.cellHint.textContent = text || t(labState.setMode ? 'lab.cell.hint' : 'lab.cell.hintOff');
+  ui.cellHint.classList.toggle('lab-error', !!text);
+  ui.errorSpec = text ? labState.spec : null;
+}
+
+// The value typed into cell `c` ({id, shape, flat, old}), checked and applied: '' when applied,
+// else the message why not (shown; the spec and the trace stay as they were).
+export async function setCell(c, text) {
   const id = cellId(c.id, c.shape, c.flat);
+  const name = cellName(H.trace(), id);
   let v;
   try {
-    v = checkNumber(id, ui.cellInput.value);
+    v = checkNumber(name, text);
   } catch (e) {
-    return H.showError(e.message);
+    cellMessage(e.message);  // beside the cell's editor, which keeps it open (nothing was computed)
+    return e.message;
   }
-  if (!(id in labState.was) && c.old !== undefined) labState.was[id] = c.old;
-  change((x) => { x.set[id] = v; });
+  cellMessage('');
+  const had = id in labState.was;
+  if (!had && c.old !== undefined) labState.was[id] = c.old;
+  // The engine may still refuse it (a value whose consequences overflow float32 or divide by
+  // zero further on): said here, in the reader's language, instead of the page's error.
+  const refused = await change((x) => { x.set[id] = v; }, { quiet: true });
+  const why = refused ? t('lab.err.refused', { cell: name, got: String(text).trim().slice(0, 40) }) : '';
+  if (why && !had) delete labState.was[id];
+  cellMessage(why);
+  return why;
 }
 
-// Focuses the value box with `text` typed so far (a digit typed on a matrix cell lands here).
-export function typeIntoCell(text) {
-  if (!labState.on) return;
-  showCell();
-  ui.cellInput.value = text;
-  ui.cellInput.focus();
-}
-
-export function showCell() {
-  const c = H.cell();
-  ui.cellName.textContent = c ? cellId(c.id, c.shape, c.flat) : t('lab.cell.none');
-}
-
+// The donor sentence, and — for those who know the ids — the steps to patch typed (ID or
+// ID@positions, separated by ;). The usual way is "Patch this step" on the step card.
 function patchForm() {
   const f = el('form', 'lab-patch');
   ui.donor = el('input', 'lab-donor');
@@ -145,10 +161,12 @@ function patchForm() {
   ui.patch = el('input', 'lab-patch-ids mono');
   ui.patch.type = 'text';
   ui.patch.spellcheck = false;
-  ui.patchHere = el('p', 'muted small');
   const go = el('button', '', t('lab.patch.apply'));
   go.type = 'submit';
-  f.append(field(t('lab.patchFrom'), ui.donor), field(t('lab.patch'), ui.patch), ui.patchHere, go);
+  const more = el('details', 'lab-advanced');
+  more.append(el('summary', 'small', t('lab.patch.advanced')), field(t('lab.patch'), ui.patch), go);
+  f.append(el('h3', 'lab-sub', t('lab.patch.heading')), field(t('lab.patchFrom'), ui.donor),
+    el('p', 'muted small', t('lab.patch.how')), more);
   f.addEventListener('submit', (e) => {
     e.preventDefault();
     const ids = ui.patch.value.split(';').map((s) => s.trim()).filter(Boolean);
@@ -158,6 +176,22 @@ function patchForm() {
     });
   });
   return f;
+}
+
+// "Patch this step": the step on screen becomes a patch target, copied from the donor sentence.
+function patchHere() {
+  const step = H.stepOnScreen();
+  if (!step) return;
+  const donor = ui.donor.value.trim() || labState.spec.patchFrom;
+  if (!donor) {
+    H.showError(t('lab.patch.needDonor'));
+    ui.donor.focus();
+    return;
+  }
+  change((x) => {
+    x.patchFrom = donor;
+    if (!x.patch.includes(step.id)) x.patch = [...x.patch, step.id];
+  });
 }
 
 function switches() {
@@ -209,49 +243,76 @@ function setBusy(on) {
   }, 100);
 }
 
-// The interventions in force, each with a button that removes it.
-function listItems(s) {
+// The interventions in force, named for a reader (names.js), each with a button that removes it
+// and its id (the CLI's name) as its tooltip.
+function listItems(s, trace) {
   const items = [];
-  for (const id of s.ablate) items.push([t('lab.item.ablate', { id }), (x) => { x.ablate = x.ablate.filter((a) => a !== id); }]);
+  for (const id of s.ablate) items.push([t('lab.item.ablate', { name: ablateName(trace, id) }), id, (x) => { x.ablate = x.ablate.filter((a) => a !== id); }]);
   for (const [cell, value] of Object.entries(s.set)) {
-    const was = labState.was[cell];
-    const text = was !== undefined ? t('lab.item.setWas', { cell, value, was: fmt(was) }) : t('lab.item.set', { cell, value });
-    items.push([text, (x) => { delete x.set[cell]; }]);
+    const was = labState.was[cell], name = cellName(trace, cell);
+    const text = was !== undefined ? t('lab.item.setWas', { name, value, was: fmt(was) }) : t('lab.item.set', { name, value });
+    items.push([text, cell, (x) => { delete x.set[cell]; }]);
   }
-  for (const id of s.patch) items.push([t('lab.item.patch', { id, donor: s.patchFrom }), (x) => { x.patch = x.patch.filter((p) => p !== id); }]);
-  if (s.patchFrom && !s.patch.length) items.push([t('lab.item.donor', { donor: s.patchFrom }), (x) => { x.patchFrom = ''; }]);
+  // The last target removed takes the donor with it (the engine refuses a donor with nothing to patch).
+  const unpatch = (id) => (x) => {
+    x.patch = x.patch.filter((p) => p !== id);
+    if (!x.patch.length) x.patchFrom = '';
+  };
+  for (const id of s.patch) items.push([t('lab.item.patch', { name: targetName(trace, id), donor: s.patchFrom }), id, unpatch(id)]);
+  if (s.patchFrom && !s.patch.length) items.push([t('lab.item.donor', { donor: s.patchFrom }), '', (x) => { x.patchFrom = ''; }]);
   return items;
+}
+
+function listItem([text, id, remove]) {
+  const li = el('li', '', text + ' ');
+  if (id) li.title = id;
+  const b = button('✕', 'small link', () => change(remove));
+  b.setAttribute('aria-label', t('lab.remove.label', { what: text }));
+  li.append(b);
+  return li;
+}
+
+function showBrief(n, prediction) {
+  const go = el('a', 'lab-brief-go', t('lab.brief.go'));
+  go.href = '#lab-panel';
+  ui.brief.replaceChildren([t('lab.brief', { n }), prediction].filter(Boolean).join(' · ') + ' ', go);
+}
+
+// "Patch this step" names the step on screen (after each redraw of the step: lab-page.js).
+export function showHere() {
+  const here = H && H.stepOnScreen();
+  if (!ui.patchHere || !here) return;
+  const patched = labState.spec.patch.includes(here.id);
+  ui.patchHere.disabled = patched;
+  ui.patchHere.textContent = t(patched ? 'lab.patch.hereDone' : 'lab.patch.here');
+  ui.patchHere.title = t('lab.patch.hereTitle', { name: targetName(H.trace(), here.id) });
 }
 
 // Redraws the panel from labState and the trace on screen.
 export function render() {
   if (!ui.panel || !labState.on) return;
-  const s = labState.spec;
-  const items = listItems(s);
-  ui.list.replaceChildren(...(items.length ? items.map(([text, remove]) => {
-    const li = el('li', '', text + ' ');
-    const b = button('✕', 'small link', () => change(remove));
-    b.setAttribute('aria-label', t('lab.remove.label', { what: text }));
-    li.append(b);
-    return li;
-  }) : [el('li', 'muted', t('lab.none'))]));
+  const s = labState.spec, trace = H.trace();
+  const items = listItems(s, trace);
+  ui.list.replaceChildren(...(items.length ? items.map(listItem) : [el('li', 'muted', t('lab.none'))]));
   ui.mode.value = s.ablateMode;
   ui.lens.checked = s.lens;
   ui.attribute.checked = s.attribute;
   if (document.activeElement !== ui.donor && s.patchFrom) ui.donor.value = s.patchFrom;
   if (document.activeElement !== ui.patch) ui.patch.value = s.patch.join('; ');
-  const here = H.stepOnScreen();
-  ui.patchHere.textContent = here ? t('lab.patch.here', { id: here.id }) : '';
-  showCell();
-  const trace = H.trace(), meta = H.meta();
+  ui.setMode.setAttribute('aria-pressed', String(labState.setMode));
+  if (ui.errorSpec !== s) cellMessage('');
+  showHere();
+  const meta = H.meta();
   const p = predictionLine(meta);
   ui.prediction.textContent = isEmpty(s) || !p ? '' : p.line;
+  showBrief(items.length, ui.prediction.textContent);
   ui.note.textContent = (p && !isEmpty(s) && p.note) || (labState.sweep && labState.sweep.note) || '';
   const views = [];
   if (s.lens && trace) views.push(lensGrid(trace, H));
   if (s.attribute && trace) views.push(attributionBars(trace, meta, H));
   if (labState.sweep) views.push(sweepView(labState.sweep, H, apply));
   ui.views.replaceChildren(...views.filter(Boolean));
+  ui.views.scrollLeft = 0;  // a clicked sweep cell far right had scrolled the old views sideways
 }
 
 // A sweep cell clicked: its intervention applied (and the donor kept for patches).

@@ -50,10 +50,17 @@ export function normalize(raw) {
   return s;
 }
 
-// A typed value (number, or a string such as "0.5") → a finite number, else an Error.
+// The largest magnitude a float32 holds: the engine's numbers are float32.
+const FLOAT32_MAX = 3.4028234663852886e38;
+
+// A typed value (number, or a string such as "0.5") → a finite number a float32 holds, else an
+// Error that says which of the three it is: nothing typed, not a number, or too large.
 export function checkNumber(cell, v) {
+  const name = String(cell).slice(0, 120), got = String(v).slice(0, 40);
+  if (typeof v === 'string' && !v.trim()) throw new Error(t('lab.err.empty', { cell: name }));
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(v) ? Number(v) : NaN;
-  if (!Number.isFinite(n)) throw new Error(t('lab.err.number', { cell: String(cell).slice(0, 80), got: String(v).slice(0, 40) }));
+  if (Number.isNaN(n)) throw new Error(t('lab.err.number', { cell: name, got }));
+  if (!(Math.abs(n) <= FLOAT32_MAX)) throw new Error(t('lab.err.range', { cell: name, got }));
   return n;
 }
 

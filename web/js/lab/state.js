@@ -11,6 +11,7 @@ export const labState = {
   was: {}, // cell id → its value before the reader set it
   sweep: null, // {kind, result, ms} of the last sweep
   busy: false,
+  setMode: true, // "Set a cell": a click on a number opens it for a new value (cell-editor.js)
 };
 
 // What links keep of the lab (page/url.js): lab=1 while it is on, and the interventions.

@@ -12,18 +12,19 @@ import { goTo } from './step-card.js';
 import { writeURL } from './url.js';
 import { coreErrorText } from '../engine/core-errors.js';
 import { labState } from '../lab/state.js';
-import { normalize, isEmpty, emptySpec, fromURL, publicSpec } from '../lab/spec.js';
-import { buildPanel, render, setOn, typeIntoCell, showCell } from '../lab/panel.js';
+import { normalize, isEmpty, emptySpec, fromURL, publicSpec, cellId } from '../lab/spec.js';
+import { buildPanel, render, setOn, setCell, cellMessage, showHere } from '../lab/panel.js';
+import { openEditor } from '../lab/cell-editor.js';
+import { cellName } from '../lab/names.js';
 import { installMarks, markChanges } from '../lab/marks.js';
 import { sweepNote } from '../lab/sweep.js';
 
 const BASELINE_MAX_FLOATS = 4e6; // a trace as trained kept whole for the marks: at most 16 MB
 
-let selected = null; // the cell a typed value goes into: {id, shape, flat, old}
-
-// Recomputes the shown settings with `spec`; a refusal (the core's message, shown) restores
-// the spec before it and rejects with that message.
-export async function applySpec(spec) {
+// Recomputes the shown settings with `spec`; a refusal (the core's message, shown unless
+// `quiet`: the lab says it in its own words beside a typed cell) restores the spec before it
+// and rejects with that message.
+export async function applySpec(spec, { quiet = false } = {}) {
   const prev = labState.spec;
   if (isEmpty(prev) && !isEmpty(spec)) await keepBaseline();
   labState.spec = spec;
@@ -35,7 +36,7 @@ export async function applySpec(spec) {
     // page fetches later is what it shows, and say what was wrong.
     labState.spec = prev;
     await requestCompute(app.shownState).catch(() => {});
-    showError(e.message);
+    if (!quiet) showError(e.message);
     render();
     throw e;
   }
@@ -96,7 +97,7 @@ export async function sweep(raw) {
     throw new Error(msg);
   }
   delete r.ok;
-  labState.sweep = { kind, result: r, note: sweepNote(kind, r), ms: performance.now() - t0 };
+  labState.sweep = { kind, result: r, note: sweepNote(kind, r, app.trace), ms: performance.now() - t0 };
   render();
   return r;
 }
@@ -118,13 +119,12 @@ export function dropLabSpec() {
 }
 
 export function installLab() {
-  const slot = $('lab-slot');
-  if (!slot) return;
-  buildPanel(slot, {
-    apply: (spec) => applySpec(spec),
+  const slot = $('lab-slot'), tools = $('lab-tools');
+  if (!slot || !tools) return;
+  buildPanel({ tools, slot }, {
+    apply: (spec, opts) => applySpec(spec, opts),
     trace: () => app.trace,
     meta: () => app.lastMeta,
-    cell: () => selected,
     stepOnScreen: () => (app.trace ? app.trace.steps[app.index] : null),
     sweep: (kind, donor) => sweep(kind === 'patch' ? { kind, patchFrom: donor } : { kind }),
     showError,
@@ -144,10 +144,33 @@ export function installLab() {
       next.ablate = next.ablate.includes(id) ? next.ablate.filter((a) => a !== id) : [...next.ablate, id];
       applySpec(next).catch(() => {});
     },
-    selectCell: (cell) => {
-      selected = cell;
-      showCell();
-    },
-    typeIntoCell: (text) => typeIntoCell(text),
+    editCell,
+    redrawn: showHere,
   });
+}
+
+// A number of the step view opened for a new value in its own cell (cell-editor.js): `initial`
+// is the digit typed on it, or null for the number it shows. Once applied, the redrawn cell
+// gets the focus back.
+function editCell({ td, cell }, initial) {
+  const { r, c } = td.dataset;
+  cellMessage('');
+  openEditor(td, {
+    name: cellName(app.trace, cellId(cell.id, cell.shape, cell.flat)),
+    initial: initial ?? td.textContent.trim(),
+    describedBy: 'lab-cell-hint',
+    apply: async (text) => {
+      const why = await setCell(cell, text);
+      if (!why) focusRedrawn(cell.id, r, c, td);
+      return why;
+    },
+    onClose: (cancelled) => { if (cancelled) cellMessage(''); },
+  });
+}
+
+// The focus to the cell at the same place once the view is redrawn (a few frames at most).
+function focusRedrawn(id, r, c, old, frames = 30) {
+  const td = document.querySelector(`#view [data-tensor="${CSS.escape(id)}"] td.cell[data-r="${r}"][data-c="${c}"]`);
+  if (td && (td !== old || frames === 0)) td.focus();
+  else if (frames > 0) requestAnimationFrame(() => focusRedrawn(id, r, c, old, frames - 1));
 }

@@ -8,6 +8,7 @@
 import { t, has } from '../lib/i18n.js';
 import { el } from '../lib/dom.js';
 import { decoderOnly } from '../model/stack.js';
+import { placeText } from '../model/titles.js';
 import { modernLabel, attnNote, attnInfo } from './map-decoder.js';
 
 // ---- the model of the map: sections → layers → blocks, each block a set of step indices ----
@@ -240,6 +241,7 @@ function headPicker(b, trace, index, href) {
     const kv = gqa && gqa.KV < gqa.H ? gqa.kvHead(head) : -1;
     const a = link(target, href, kv >= 0 ? `${head}→${kv}` : String(head), 'map-head');
     a.setAttribute('aria-label', kv >= 0 ? t('decoders.map.headKv', { n: head, k: kv }) : t('map.head', { n: head }));
+    a.title = placeText(trace.steps[target].place, trace);  // the head's full name, as the lab names it (lab/names.js)
     if (step.place.head === head) a.setAttribute('aria-current', 'true');
     box.append(a);
   }

@@ -12,7 +12,8 @@ import grad from './grad.js';
 import linear from './linear.js';
 import norm from './norm.js';
 import { colName, rowName, symOf } from './common.js';
-import { exact } from '../../lib/format.js';
+import { exact, term } from '../../lib/format.js';
+import { t } from '../../lib/i18n.js';
 
 export const KINDS = Object.freeze({ ...embedding, ...linear, ...attention, ...norm, ...elementwise, ...decoder, ...grad });
 
@@ -40,5 +41,22 @@ export function explain(trace, step, R, c) {
   const entry = kindOf(step.kind);
   out.check = entry.explain({ trace, step, L, R, c, v, lines: out.lines, H: out.highlights, inp });
   if (!out.lines.length) out.lines.push({ t: `= ${exact(v)}`, cls: 'result' });
+  if (step.intervened) sayIntervened(out, v);
   return out;
+}
+
+// A step an intervention changed (the what-if lab: a head switched off, a number typed, a
+// patch): a number that does not follow from the arithmetic shown says so, with what the
+// arithmetic gives, instead of ending it with "= <the number held>".
+function sayIntervened(out, v) {
+  const c = out.check;
+  if (typeof c !== 'number' || !Number.isFinite(c)) {
+    out.lines.push({ t: t('explain.intervened.step'), cls: 'muted' });
+    return;
+  }
+  if (Math.abs(c - v) <= 1e-4 * Math.max(1, Math.abs(v))) return;
+  const line = { t: t('explain.intervened.cell', { x: term(c), v: exact(v) }), cls: 'result' };
+  const last = out.lines.map((l) => l.cls).lastIndexOf('result');
+  if (last >= 0) out.lines.splice(last, 1, line);
+  else out.lines.push(line);
 }

@@ -88,4 +88,7 @@ export default {
   'explain.grad.noLabelRow': 'Zeile {r} hat kein Label: sie geht nicht in den Verlust ein',
   'explain.grad.ceOther': 'p − One-Hot, hier nicht die richtige Antwort {y}',
   'explain.grad.ceRight': 'p − One-Hot bei der richtigen Antwort: p − 1, gerechnet als minus die Summe der übrigen Wahrscheinlichkeiten, ohne Auslöschung',
+  // a number the what-if lab replaced (kinds/index.js)
+  'explain.intervened.step': 'Das Labor „Was wäre, wenn?“ hat diesen Schritt geändert: eine Zahl hier folgt womöglich nicht aus der Rechnung darüber.',
+  'explain.intervened.cell': '= {x} nach dieser Rechnung; das Labor „Was wäre, wenn?“ hat stattdessen {v} eingesetzt',
 };

@@ -87,4 +87,7 @@ export default {
   'explain.grad.noLabelRow': 'row {r} has no label: it is not in the loss',
   'explain.grad.ceOther': 'p − onehot, here not the right answer {y}',
   'explain.grad.ceRight': 'p − onehot at the right answer: p − 1 as minus the other probabilities, without cancellation',
+  // a number the what-if lab replaced (kinds/index.js)
+  'explain.intervened.step': 'The what-if lab changed this step: a number here may not follow from the arithmetic above.',
+  'explain.intervened.cell': '= {x} by this arithmetic; the what-if lab put {v} here instead',
 };
