@@ -507,7 +507,11 @@ await check('offline: after one visit the page reloads and recomputes with no ne
   await p.waitForFunction(() => !!navigator.serviceWorker.controller || caches.keys().then((k) => k.length > 0));
   await ctx.setOffline(true);
   await p.reload();
-  await p.evaluate(() => window.encoderWalkthrough.ready);
+  // Bounded: an engine that cannot load offline (a file the service worker did not keep) must fail
+  // this check, not hang the run.
+  await p.waitForFunction(() => window.encoderWalkthrough, null, { timeout: 30000 });
+  await Promise.race([p.evaluate(() => window.encoderWalkthrough.ready),
+    new Promise((_, no) => setTimeout(() => no(new Error('offline: the engine was not ready after 60 s (a file the service worker did not keep?)')), 60000))]);
   await p.evaluate(() => window.encoderWalkthrough.setState({ text: 'snow on snow on snow' }));
   const tokens = await p.evaluate(() => window.encoderWalkthrough.getTrace().tokens);
   assert(JSON.stringify(tokens) === JSON.stringify(['snow', 'on', 'snow', 'on', 'snow']), `offline tokens ${tokens}`);

@@ -230,6 +230,9 @@ function visitedFiles() {
   const urls = performance.getEntriesByType('resource').map((e) => e.name).filter(own);
   const build = BUILD_FILES[app.build];
   if (build) urls.push(new URL(build, location.href).href, new URL(build.replace(/\.js$/, '.wasm'), location.href).href);
+  // The threaded build's pthreads each load its .worker.js (from the engine's Worker: not in this
+  // page's resource entries); offline, without it, the engine never becomes ready.
+  if (build && app.build.endsWith('_mt')) urls.push(new URL(build.replace(/\.js$/, '.worker.js'), location.href).href);
   // The shipped model the Worker fetched for the preset on screen (a bare link's first visit).
   const preset = (app.presets || []).find((p) => p.name === (app.shownState && app.shownState.preset));
   const weights = preset && preset.model && preset.model.weights;
