@@ -98,42 +98,51 @@ bash tests/fuzz/run.sh 20
 # The browser suites in two lanes at once (the machine has 2 cores; a suite mostly waits on its
 # page's Worker): each lane runs its suites in order, stopping at the first failure, into a log
 # printed whole when both lanes end; either lane failing fails the run.
+# Every browser suite is bounded (20 minutes; each takes under 5): a hang becomes a named failure,
+# not a CI run stopped at its limit (an offline reload of the threaded page once waited forever).
+bounded() {
+  timeout -k 10 1200 "$@" || {
+    local rc=$?
+    [ "$rc" -eq 124 ] && echo "test.sh: '$*' was still running after 1200 s: stopped" >&2
+    return "$rc"
+  }
+}
 browser_lane_a() {
   section "browser: the page in headless Chromium"
-  node tests/browser/run.mjs --cli build/native-release/encoder-walkthrough
+  bounded node tests/browser/run.mjs --cli build/native-release/encoder-walkthrough
   section "browser: Hugging Face checkpoints opened in the page (?model=, loadCheckpoint, the file picker) vs the native CLI; bad checkpoints"
-  node tests/browser/checkpoints.mjs --cli build/native-release/encoder-walkthrough
+  bounded node tests/browser/checkpoints.mjs --cli build/native-release/encoder-walkthrough
   section "browser: accessibility (axe-core over the page's states, keyboard, announcements, colour contrast, step layout)"
-  node tests/browser/a11y.mjs
+  bounded node tests/browser/a11y.mjs
   section "blog embeds: figure iframes, the web component, exports, the single-file build (Chromium)"
-  node tests/browser/blog.mjs --cli build/native-release/encoder-walkthrough
+  bounded node tests/browser/blog.mjs --cli build/native-release/encoder-walkthrough
   section "browser: several <encoder-walkthrough> elements on one page: each its own theme, width and language; the alignment's cells open their head"
-  node tests/browser/elements.mjs --cli build/native-release/encoder-walkthrough
+  bounded node tests/browser/elements.mjs --cli build/native-release/encoder-walkthrough
   section "browser: step titles, notes and the notation key on every step (English, German)"
-  node tests/browser/notes.mjs
+  bounded node tests/browser/notes.mjs
   section "browser: what a recompute skips (an unchanged formula, fitted columns, lab marks) leaves the step card a fresh load shows"
-  node tests/browser/recompute.mjs
+  bounded node tests/browser/recompute.mjs
   section "browser: a first visit's requests and gzip bytes (default page ≤ 30, and today's bytes + 5 %; the gap to issue 29's 600 / 400 KiB printed), and the must-fail mode: served uncompressed exceeds the limits (~25 s)"
-  node tests/browser/bytes.mjs
-  node tests/browser/bytes.mjs --expect-over
+  bounded node tests/browser/bytes.mjs
+  bounded node tests/browser/bytes.mjs --expect-over
 }
 browser_lane_b() {
   section "browser: every step of every model named — each preset, each checkpoint family, en and de: no ⟦, no i18n miss, no raw Ġ/▁, nothing named wrong; five planted defects must fail (tests/browser/names.mjs)"
-  node tests/browser/names.mjs
+  bounded node tests/browser/names.mjs
   section "browser: the modern decoders (Llama, Qwen2/3, Gemma 3; sharded) opened in the page vs the native CLI; every step titled and noted in en/de; the map; bad checkpoints"
-  node tests/browser/decoders.mjs --cli build/native-release/encoder-walkthrough
+  bounded node tests/browser/decoders.mjs --cli build/native-release/encoder-walkthrough
   section "browser: trained models (generate, backward pass, training, weights) vs the native CLI"
-  node tests/browser/trained.mjs --cli build/native-release/encoder-walkthrough
+  bounded node tests/browser/trained.mjs --cli build/native-release/encoder-walkthrough
   section "browser: the what-if lab (switch a head off, type into a cell, patch, sweep) vs the native CLI (~20 s)"
-  node tests/browser/lab.mjs --cli build/native-release/encoder-walkthrough
+  bounded node tests/browser/lab.mjs --cli build/native-release/encoder-walkthrough
   section "browser: the architecture map, the phone layout, the opening (tests/browser/map.mjs, ~25 s)"
-  node tests/browser/map.mjs --cli build/native-release/encoder-walkthrough
+  bounded node tests/browser/map.mjs --cli build/native-release/encoder-walkthrough
   section "browser: labels, presets opening on their step, skipped characters, BPE's corpus, errors from the catalog (en, de)"
-  node tests/browser/labels.mjs
+  bounded node tests/browser/labels.mjs
   section "browser: the threaded build where the page is cross-origin isolated, today's build where not (tests/browser/isolated.mjs)"
-  node tests/browser/isolated.mjs --cli build/native-release/encoder-walkthrough
+  bounded node tests/browser/isolated.mjs --cli build/native-release/encoder-walkthrough
   section "browser: the page in German (lang=, the browser's preference, the switcher, embed mode, the web component)"
-  node tests/browser/i18n.mjs --strict-english
+  bounded node tests/browser/i18n.mjs --strict-english
 }
 section "browser: two lanes at once (logs follow: lane A, then lane B)"
 logs=$(mktemp -d)

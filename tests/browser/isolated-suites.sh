@@ -25,7 +25,8 @@ export EW_ISOLATED=1
 one() {
   local s=$1 t0 rc
   t0=$(date +%s)
-  node "tests/browser/$s.mjs" --cli "$cli" --artifacts "artifacts/isolated-$s" >"$logs/$s.log" 2>&1
+  # bounded (20 minutes; exit 124 when stopped): a hang fails the suite instead of the CI run
+  timeout -k 10 1200 node "tests/browser/$s.mjs" --cli "$cli" --artifacts "artifacts/isolated-$s" >"$logs/$s.log" 2>&1
   rc=$?
   echo "$rc $(( $(date +%s) - t0 ))" >"$logs/$s.rc"
 }
