@@ -80,6 +80,16 @@ async function shot(page, name) {
 }
 
 // ---- 1. axe over the page's states -----------------------------------------------------------
+// A number of the attention weights opened in its own cell, and a value the lab refuses typed in.
+async function openCellRefused(p) {
+  const cell = '#view [data-tensor="layer0.head0.weights"] td.cell[data-r="1"][data-c="1"]';
+  await p.click(cell);
+  await p.waitForSelector(`${cell} input.lab-cell-input`);
+  await p.fill(`${cell} input`, 'abc');
+  await p.press(`${cell} input`, 'Enter');
+  await p.waitForSelector(`${cell} input[aria-invalid="true"]`);
+}
+
 const STATES = [
   ['first load', '', null],
   ['attention weights, a cell selected', '?preset=default&step=layer0.head0.weights', async (p) => { await p.click('#view .matrix.result td.cell[data-r="1"][data-c="2"]'); }],
@@ -104,22 +114,10 @@ const STATES = [
     await p.evaluate(() => window.encoderWalkthrough.sweep({ kind: 'ablate', n: 20 }));
     await p.waitForSelector('.lab-sweep-view');
   }],
-  ['the what-if lab beside the card: a number opened in its own cell, a refused value', '?preset=trained-number-words&lab=1&step=layer0.head0.weights', async (p) => {
-    const cell = '#view [data-tensor="layer0.head0.weights"] td.cell[data-r="1"][data-c="1"]';
-    await p.click(cell);
-    await p.waitForSelector(`${cell} input.lab-cell-input`);
-    await p.fill(`${cell} input`, 'abc');
-    await p.press(`${cell} input`, 'Enter');
-    await p.waitForSelector(`${cell} input[aria-invalid="true"]`);
-  }],
-  ['the what-if lab beside the card, dark: a number opened in its own cell, a refused value', '?theme=dark&preset=default&lab=1&step=layer0.head0.weights', async (p) => {
-    const cell = '#view [data-tensor="layer0.head0.weights"] td.cell[data-r="1"][data-c="1"]';
-    await p.click(cell);
-    await p.waitForSelector(`${cell} input.lab-cell-input`);
-    await p.fill(`${cell} input`, 'abc');
-    await p.press(`${cell} input`, 'Enter');
-    await p.waitForSelector(`${cell} input[aria-invalid="true"]`);
-  }],
+  ['the what-if lab beside the card: a number opened in its own cell, a refused value', '?preset=trained-number-words&lab=1&step=layer0.head0.weights', openCellRefused],
+
+  ['the what-if lab beside the card, dark: a number opened in its own cell, a refused value', '?theme=dark&preset=default&lab=1&step=layer0.head0.weights', openCellRefused],
+
   ['backward pass, a parameter gradient', '?preset=default', async (p) => {
     await p.check('#backward');
     await settle(p);
