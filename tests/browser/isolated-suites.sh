@@ -47,6 +47,19 @@ for s in "${suites[@]}"; do
   if [ "$rc" != 0 ]; then failed=$((failed + 1)); grep -E '^(FAIL|     )' "$logs/$s.log" | head -30; fi
   grep -E '^skip |build readout|passed, .* failed' "$logs/$s.log"
 done
+# Must fail: the page not naming the threaded build's .worker.js to the service worker (the
+# defect that once hung an offline reload) must fail run.mjs's offline check, and only it.
+if printf '%s\n' "${suites[@]}" | grep -qx run; then
+  timeout -k 10 1200 node tests/browser/run.mjs --cli "$cli" --artifacts artifacts/isolated-plant --plant-offline-no-worker \
+    >"$logs/plant.log" 2>&1 && plant_rc=0 || plant_rc=$?
+  if [ "$plant_rc" != 0 ] && grep -q 'not ready after 60 s' "$logs/plant.log" && grep -qE 'passed, 1 failed$' "$logs/plant.log"; then
+    echo "== must fail: run.mjs isolated with the .worker.js not kept offline: caught ($(grep -E 'passed, 1 failed$' "$logs/plant.log"))"
+  else
+    failed=$((failed + 1))
+    echo "== must fail: run.mjs isolated with the .worker.js not kept offline: NOT caught as planted (exit $plant_rc)"
+    grep -E '^(FAIL|     )|passed, ' "$logs/plant.log" | head -20
+  fi
+fi
 echo "isolated suites: ${#suites[@]} run, $failed failed, $(( $(date +%s) - t0 )) s in all (-j $jobs)"
 rm -rf "$logs"
 [ "$failed" = 0 ]

@@ -497,8 +497,21 @@ await check('d_model 512, 8 heads, 128 tokens: computes off the main thread (tim
 });
 
 // ---- offline ---------------------------------------------------------------------------------------
+// --plant-offline-no-worker (a must-fail run, isolated-suites.sh): the page's code no longer names
+// the threaded build's .worker.js to the service worker, so this check must fail.
+const plantNoWorker = process.argv.includes('--plant-offline-no-worker');
 await check('offline: after one visit the page reloads and recomputes with no network (service worker)', async () => {
   const ctx = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+  let planted = 0;
+  if (plantNoWorker)
+    await ctx.route(/\/js\/.*\.js(\?|$)/, async (route) => {
+      try {
+        const r = await route.fetch();
+        const body = await r.text(), out = body.replaceAll("'.worker.js'", "'.js'").replaceAll('".worker.js"', '".js"');
+        if (out !== body) planted++;
+        await route.fulfill({ response: r, body: out });
+      } catch { /* the context is gone */ }
+    });
   const p = await ctx.newPage();
   p.on('pageerror', (e) => problems.push(`page error (offline check): ${e.message}`));
   await p.goto(`${base}?text=${encodeURIComponent('the frost was hard')}`);
@@ -510,6 +523,7 @@ await check('offline: after one visit the page reloads and recomputes with no ne
   // Bounded: an engine that cannot load offline (a file the service worker did not keep) must fail
   // this check, not hang the run.
   await p.waitForFunction(() => window.encoderWalkthrough, null, { timeout: 30000 });
+  if (plantNoWorker) assert(planted > 0, 'plant: no ".worker.js" in the page\'s served code: nothing was planted');
   await Promise.race([p.evaluate(() => window.encoderWalkthrough.ready),
     new Promise((_, no) => setTimeout(() => no(new Error('offline: the engine was not ready after 60 s (a file the service worker did not keep?)')), 60000))]);
   await p.evaluate(() => window.encoderWalkthrough.setState({ text: 'snow on snow on snow' }));
