@@ -25,11 +25,15 @@ const arg = (name, def) => {
 };
 const dist = path.resolve(root, arg('--dist', 'dist'));
 const nodeModule = path.resolve(root, arg('--node-module', 'build/wasm/node/encoder_walkthrough_node.js'));
+// The SIMD128 module whole: dist/ serves it split in two (wasm/tools/split.mjs); this page inlines it
+// unsplit (a file:// page cannot fetch a deferred half).
+const wholeWasm = path.resolve(root, arg('--wasm', existsSync(path.join(root, 'build/wasm/encoder_walkthrough.whole.wasm'))
+  ? 'build/wasm/encoder_walkthrough.whole.wasm' : path.join(dist, 'encoder_walkthrough.wasm')));
 const require = createRequire(import.meta.url);
 const esbuild = require('esbuild');
 const katex = require('katex');
 const KATEX = path.join(root, 'node_modules/katex/dist');
-for (const f of [path.join(dist, 'index.html'), path.join(dist, 'encoder_walkthrough.wasm'), nodeModule]) {
+for (const f of [path.join(dist, 'index.html'), wholeWasm, nodeModule]) {
   if (!existsSync(f)) {
     console.error(`build-single: ${f} is missing (build the wasm preset first)`);
     process.exit(1);
@@ -38,7 +42,7 @@ for (const f of [path.join(dist, 'index.html'), path.join(dist, 'encoder_walkthr
 
 // ---- the engine Worker, as a string ------------------------------------------------------------
 async function workerSource() {
-  const wasm = readFileSync(path.join(dist, 'encoder_walkthrough.wasm'));
+  const wasm = readFileSync(wholeWasm);
   const packed = gzipSync(wasm, { level: 9 }).toString('base64');
   const modelDir = path.join(dist, 'models');
   const models = existsSync(modelDir) ? readdirSync(modelDir).filter((f) => f.endsWith('.safetensors')).sort()

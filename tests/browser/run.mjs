@@ -560,13 +560,15 @@ await check('screenshots (desktop, phone, embed) saved under artifacts/', async 
 });
 
 // ---- the builds the Worker falls back to (issue 13) ---------------------------------------------
-// The Worker loads relaxed SIMD → SIMD128 → scalar, skipping a build whose file fails to load;
-// here the faster builds' files answer 404 (a host without them; Chromium itself validates all).
-await check('fallback builds: without the relaxed files SIMD128 runs, without SIMD files the scalar build; both match the native CLI', async () => {
+// The Worker loads the split SIMD128 build → relaxed SIMD → scalar (build-pick.js), skipping a
+// build whose file fails to load; here the earlier builds' files answer 404 (a host without them;
+// Chromium itself validates all).
+await check('fallback builds: without the threaded build SIMD128 runs, without the SIMD128 files relaxed SIMD, without any SIMD file the scalar build; each matches the native CLI', async () => {
   for (const [build, hide, label] of [
     // (_mt: the threaded build, which leads when the suite runs isolated, EW_ISOLATED=1)
-    ['simd', /encoder_walkthrough_relaxed(_mt)?\.(js|wasm)$/, /SIMD128 build/],
-    ['scalar', /encoder_walkthrough(_relaxed(_mt)?)?\.(js|wasm)$/, /scalar build/],
+    ['simd', /encoder_walkthrough_relaxed_mt\.(js|wasm)$/, /SIMD128 build/],
+    ['relaxed', /encoder_walkthrough(_relaxed_mt|\.deferred)?\.(js|wasm)$/, /relaxed-SIMD build/],
+    ['scalar', /encoder_walkthrough(_relaxed(_mt)?|\.deferred)?\.(js|wasm)$/, /scalar build/],
   ]) {
     const ctx = await browser.newContext({ viewport: { width: 1200, height: 800 }, serviceWorkers: 'block' });
     await ctx.route(hide, (r) => r.fulfill({ status: 404, body: 'not here' }));

@@ -16,6 +16,10 @@ export const BUILD_FILES = {
   simd: 'encoder_walkthrough.js',
   scalar: 'encoder_walkthrough_scalar.js',
 };
+// The builds split in two (wasm/tools/split.mjs): their deferred half, loaded on first use.
+export const SPLIT_BUILDS = {
+  simd: 'encoder_walkthrough.deferred.wasm',
+};
 
 // 'relaxed' | 'simd' | 'scalar' for this WebAssembly implementation.
 export function pickBuild(wasm) {
@@ -35,11 +39,15 @@ export function threadCount(env) {
   return Math.max(1, Math.min(cores, MAX_THREADS));
 }
 
-// The builds this WebAssembly implementation can run, fastest first (a build whose file fails
-// to load is skipped for the next one). The threaded build leads only where relaxed SIMD
-// validates and the scope is cross-origin isolated; elsewhere the list is exactly as before.
+// The builds this WebAssembly implementation can run, in the order tried (a build whose file
+// fails to load is skipped for the next one). The threaded build leads where relaxed SIMD
+// validates and the scope is cross-origin isolated. Elsewhere the split SIMD128 build leads even
+// where relaxed SIMD validates: its first paint downloads half the bytes (issue 29), and the
+// relaxed build's fused multiply-add is worth 0.98× on a preset's trace and 1.13–1.21× on a
+// BERT-sized layer (docs/benchmarks.md); the relaxed build follows it as a fallback.
 export function usableBuilds(wasm, env = {}) {
-  const order = ['relaxed', 'simd', 'scalar'];
-  const usable = order.slice(order.indexOf(pickBuild(wasm)));
-  return usable[0] === 'relaxed' && threadCount(env) > 1 ? ['relaxed_mt', ...usable] : usable;
+  const picked = pickBuild(wasm);
+  if (picked === 'scalar') return ['scalar'];
+  if (picked === 'simd') return ['simd', 'scalar'];
+  return threadCount(env) > 1 ? ['relaxed_mt', 'simd', 'relaxed', 'scalar'] : ['simd', 'relaxed', 'scalar'];
 }

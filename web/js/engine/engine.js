@@ -13,8 +13,15 @@ export class EngineClient {
     this.pending = new Map();
     this.failed = null;
     this.worker = makeWorker();
+    this.loaded = []; // files the Worker loaded after its start (a split build's deferred half)
+    this.onLoaded = null;
     this.worker.onmessage = (e) => {
-      const { id, result, error, code, params, progress } = e.data;
+      const { id, result, error, code, params, progress, loaded } = e.data;
+      if (loaded) {
+        this.loaded.push(loaded);
+        if (this.onLoaded) this.onLoaded(loaded);
+        return;
+      }
       const p = this.pending.get(id);
       if (!p) return;
       if (progress) {

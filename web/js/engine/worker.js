@@ -9,9 +9,9 @@
 // 'thumbs' reduced copies (block maxima) of step regions for thumbnails; parameters travel
 // the same way, eagerly when small, else on request ('params'). A request for data carries
 // the trace's generation and is refused once a newer trace has replaced it.
-// The module is the fastest build this browser validates and can load: relaxed SIMD (FMA) →
-// SIMD128 → scalar, led by relaxed SIMD with threads where the page is cross-origin isolated
-// (builds.js).
+// The module is the first build this browser validates and can load (build-pick.js): the split
+// SIMD128 build → relaxed SIMD (FMA) → scalar, led by relaxed SIMD with threads where the page
+// is cross-origin isolated.
 import { usableBuilds, threadCount, BUILD_FILES } from './build-pick.js';
 import { loadBuild } from './load-build.js';
 import { TRAINED_ACTIONS } from './worker-trained.js';
@@ -32,7 +32,8 @@ async function createModule(opts) {
   const errors = [];
   for (const b of usableBuilds(WebAssembly, globalThis)) {
     try {
-      const { default: factory } = await loadBuild(b);
+      // A split build's deferred half is named to the page once loaded (its service worker keeps it).
+      const { default: factory } = await loadBuild(b, (url) => postMessage({ loaded: url }));
       const M = await factory({ ...opts }); // a fresh object: a failed attempt may have changed its own
       threads = b === 'relaxed_mt' ? M.setThreads(threadCount(globalThis)) : 1;
       build = b;

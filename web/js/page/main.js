@@ -220,7 +220,13 @@ ready
     // Not for the single-file build (data-single-file): its folder's sw.js is someone else's.
     if ('serviceWorker' in navigator && location.protocol.startsWith('http') && !document.documentElement.hasAttribute('data-single-file'))
       return navigator.serviceWorker.register('sw.js').then(() => navigator.serviceWorker.ready)
-        .then((reg) => reg.active && reg.active.postMessage({ type: 'cache', urls: visitedFiles() }));
+        .then((reg) => {
+          if (!reg.active) return;
+          reg.active.postMessage({ type: 'cache', urls: visitedFiles() });
+          // A split build's deferred half, once the Worker loads it (the first backward pass,
+          // checkpoint, training run or sweep): kept for offline use from then on.
+          if (app.engine && 'onLoaded' in app.engine) app.engine.onLoaded = (u) => reg.active.postMessage({ type: 'cache', urls: [u] });
+        });
   })
   .catch(() => {});
 
@@ -233,6 +239,7 @@ function visitedFiles() {
   // The threaded build's pthreads each load its .worker.js (from the engine's Worker: not in this
   // page's resource entries); offline, without it, the engine never becomes ready.
   if (build && app.build.endsWith('_mt')) urls.push(new URL(build.replace(/\.js$/, '.worker.js'), location.href).href);
+  if (app.engine && Array.isArray(app.engine.loaded)) urls.push(...app.engine.loaded);
   // The shipped model the Worker fetched for the preset on screen (a bare link's first visit).
   const preset = (app.presets || []).find((p) => p.name === (app.shownState && app.shownState.preset));
   const weights = preset && preset.model && preset.model.weights;
