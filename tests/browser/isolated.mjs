@@ -4,7 +4,8 @@
 // dist/encoder_walkthrough_relaxed_mt.js with more than one thread, say so in the readout, and
 // give the native CLI's --json trace (tests/wasm/compare.mjs: 1e-5 of each step's scale) on a
 // model big enough for the kernels to split their work; the same site served plainly must not
-// be isolated and must run today's build (relaxed SIMD, one thread); and served plainly but
+// be isolated and must run the unthreaded build every browser starts on (the split SIMD128
+// build, engine/build-pick.js); and served plainly but
 // reloaded under the service worker (web/sw.js adds the headers, for static hosts), isolated
 // again. No console errors, no CSP violations. ≤ 60 s.
 //
@@ -75,7 +76,7 @@ for (const isolated of [true, false]) {
     const text = await perf(page);
     const m = /on (\d+) threads/.exec(text);
     if (isolated) assert(m && Number(m[1]) > 1, `readout "${text}" names no thread count > 1`);
-    else assert(!m && /relaxed-SIMD build/.test(text), `readout "${text}" is not today's relaxed build`);
+    else assert(!m && /SIMD128 build/.test(text), `readout "${text}" is not the unthreaded SIMD128 build`);
   });
   await check(`${what}: a d_model 128, 2-layer encoder-decoder trace equals the native CLI's`, async () => {
     await page.evaluate((s) => window.encoderWalkthrough.setState(s), BIG);
