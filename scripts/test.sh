@@ -61,7 +61,7 @@ cmake --build --preset native-asan -j"$jobs" --target ew_tests
 ctest --preset native-asan -j"$jobs" -E "reference_|planted_"
 
 section "wasm: build (module, site in dist/) + ctest in Node"
-cmake --preset wasm -DEW_WERROR=ON >/dev/null
+cmake --preset wasm -DEW_WERROR=ON -DEW_QUICK_LINK=OFF >/dev/null
 cmake --build --preset wasm -j"$jobs"
 ctest --preset wasm
 

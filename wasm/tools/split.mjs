@@ -37,7 +37,10 @@ const wasmSplit = (args) => execFileSync('wasm-split', [...FEATURES, ...args], {
 
 // The first paint's calls, on the instrumented module; returns the profile's bytes.
 async function profile(instrumented) {
-  const { default: factory } = await import(pathToFileURL(glue).href);
+  // Imported as a .mjs copy: the glue is an ES module in a folder no package.json types.
+  const copy = path.join(tmp, 'glue.mjs');
+  copyFileSync(glue, copy);
+  const { default: factory } = await import(pathToFileURL(copy).href);
   const M = await factory({ wasmBinary: instrumented, locateFile: (p) => p, print: () => {}, printErr: () => {} });
   JSON.parse(M.presetsJson());
   JSON.parse(M.configSchemaJson());
