@@ -12,7 +12,7 @@
 import { RemoteEngine } from './js/engine/remote-engine.js';
 import { useSchema, fromURL } from './js/model/settings.js';
 import { FigureElementView } from './js/embed/component-view.js';
-import { chooseLang, setLang, LANG_NAMES, t } from './js/lib/i18n.js';
+import { chooseLang, setLang, loadLang, LANG_NAMES, t } from './js/lib/i18n.js';
 
 const here = new URL('.', import.meta.url);
 let shared = null; // {engine, presets} once the engine answered 'init'
@@ -56,7 +56,7 @@ class EncoderWalkthroughElement extends HTMLElement {
       const { engine, presets } = await setUp();
       const q = new URLSearchParams();
       for (const a of this.attributes) q.set(a.name, a.value);
-      const badLang = this.useLang(q);
+      const badLang = await this.useLang(q);
       const parsed = fromURL(q.toString(), presets);
       if (badLang) parsed.errors.push(badLang);
       shown = this.view.show(engine, presets, parsed, q);
@@ -75,8 +75,9 @@ class EncoderWalkthroughElement extends HTMLElement {
   // host page's <html lang> is left alone). Elements in different languages each draw in
   // their own (the view switches the shared catalog wherever it writes: component-view.js).
   // Returns the note for a lang attribute this site has no catalog for ('' otherwise).
-  useLang(q) {
+  async useLang(q) {
     const c = chooseLang(q.has('lang') ? `?lang=${encodeURIComponent(q.get('lang'))}` : '', navigator.languages || [navigator.language]);
+    await loadLang(c.lang); // its catalog, fetched the first time an element asks (i18n.js)
     setLang(c.lang, null);
     this.view.language = c.lang;
     this.view.lang = c.fromURL ? c.lang : undefined;

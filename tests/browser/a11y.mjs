@@ -104,7 +104,11 @@ const STATES = [
   // lang=de (the ui branch wires it into the page); the step is redrawn in German here too, so
   // this branch's German messages are checked whether or not the page reads lang= yet.
   ['German, decoder self-attention', '?lang=de&preset=default&step=decoder0.self.head0.weights', async (p) => {
-    await p.evaluate(async () => (await import('./js/lib/i18n.js')).setLang('de'));
+    await p.evaluate(async () => {
+      const i18n = await import('./js/lib/i18n.js');
+      await i18n.loadLang('de');
+      i18n.setLang('de');
+    });
     await goTo(p, 'decoder0.self.head0.scaled');
     await goTo(p, 'decoder0.self.head0.weights');
     const text = await p.textContent('#view');

@@ -23,9 +23,10 @@ import { traceFromCli } from '../web/page-trace.mjs';
 import { defaults, buildModel, useSchema } from '../../web/js/model/settings.js';
 import { cellColor } from '../../web/js/lib/colors.js';
 import { valueRange } from '../../web/js/model/layout.js';
-import { setLang, t } from '../../web/js/lib/i18n.js';
+import { setLang, t, loadAllLangs } from '../../web/js/lib/i18n.js';
 import { stepTitle } from '../../web/js/model/titles.js';
 import { kindOf, explain } from '../../web/js/view/kinds/index.js';
+await loadAllLangs(); // the German catalog too (the page fetches a language's catalog when asked: i18n.js)
 
 const cli = path.resolve(root, arg('--cli', 'build/native-release/encoder-walkthrough'));
 const dist = path.resolve(root, arg('--dist', 'dist'));

@@ -41,7 +41,8 @@ import process from 'node:process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { root, arg, launchChromium, checks, assert, requireFiles, serverOptions } from '../harness.mjs';
-import { CATALOGS, fill } from '../../web/js/lib/i18n.js';
+import { CATALOGS, fill, loadAllLangs } from '../../web/js/lib/i18n.js';
+await loadAllLangs(); // the German catalog too (the page fetches a language's catalog when asked: i18n.js)
 
 const dist = path.resolve(root, arg('--dist', 'dist'));
 const exe = arg('--chromium', process.env.CHROMIUM || '/usr/bin/chromium');

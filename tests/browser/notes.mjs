@@ -181,7 +181,9 @@ for (const [name, query] of [['trained number-words', '?lang=de&preset=trained-n
     // passed from here).
     await page.evaluate(async (q) => {
       const i18n = await import('./js/lib/i18n.js');
-      i18n.setLang(i18n.chooseLang(q, []).lang);
+      const lang = i18n.chooseLang(q, []).lang;
+      await i18n.loadLang(lang);
+      i18n.setLang(lang);
     }, query);
     const rows = await walkPage();
     assertWalk(rows, 'de', name);

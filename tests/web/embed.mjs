@@ -17,7 +17,8 @@ import { pngWithText } from '../../web/js/lib/png-text.js';
 import { traceJson, f32, exportStep } from '../../web/js/embed/export.js';
 import { traceFromCli } from './page-trace.mjs';
 import { stepTitle, stepFormula } from '../../web/js/model/titles.js';
-import { setLang } from '../../web/js/lib/i18n.js';
+import { setLang, loadAllLangs } from '../../web/js/lib/i18n.js';
+await loadAllLangs(); // the German catalog too (the page fetches a language's catalog when asked: i18n.js)
 
 const cli = path.resolve(root, arg('--cli', 'build/native-release/encoder-walkthrough'));
 let failures = 0;

@@ -11,7 +11,9 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { root, checks, assert } from '../harness.mjs';
-import { CATALOGS, LANG_NAMES, chooseLang, setLang, t, num, fill } from '../../web/js/lib/i18n.js';
+import { CATALOGS, LANG_NAMES, chooseLang, setLang, t, num, fill, loadAllLangs } from '../../web/js/lib/i18n.js';
+
+await loadAllLangs(); // every catalog (the page fetches a language's when it is asked for)
 
 const { check, results } = checks(6);
 const ALL = process.argv.includes('--all');

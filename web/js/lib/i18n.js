@@ -9,11 +9,27 @@
 // component sets its element's own wherever it writes: embed/component-view.js). A new area: i18n/en/<area>.js and i18n/de/<area>.js, each
 // imported and listed once in i18n/en.js and i18n/de.js.
 import { EN } from './i18n/en.js';
-import { DE } from './i18n/de.js';
 
-export const CATALOGS = { en: EN, de: DE };
+// The languages; English is in the page's code, every other catalog is fetched when a reader,
+// a link or an element asks for it (loadLang: issue 29, an English reader does not download the
+// German catalog, nor the reverse beyond English's).
+const LOADERS = {
+  de: () => import('./i18n/de.js').then((m) => m.DE),
+};
 // Each language named in itself (the language switcher shows these).
 export const LANG_NAMES = { en: 'English', de: 'Deutsch' };
+// The catalogs loaded so far (every language of LANG_NAMES once loadLang has run for it).
+export const CATALOGS = { en: EN };
+
+// Loads language `l`'s catalog (once); resolves when setLang(l) and withLang(l) can use it.
+// A language this page does not have resolves at once (setLang then shows English).
+export async function loadLang(l) {
+  if (!CATALOGS[l] && LOADERS[l]) CATALOGS[l] = await LOADERS[l]();
+  return CATALOGS[l] || null;
+}
+export function loadAllLangs() {
+  return Promise.all(Object.keys(LANG_NAMES).map(loadLang));
+}
 
 let lang = 'en';
 let catalog = EN;
@@ -28,7 +44,7 @@ export function chooseLang(search, preferred = []) {
   const asked = new URLSearchParams(search).get('lang');
   if (asked !== null) {
     const l = asked.trim().toLowerCase();
-    if (CATALOGS[l]) return { lang: l, fromURL: true, bad: null };
+    if (LANG_NAMES[l]) return { lang: l, fromURL: true, bad: null };
   }
   const pick = pickPreferred(preferred);
   return { lang: pick, fromURL: false, bad: asked !== null ? asked : null };
@@ -36,14 +52,17 @@ export function chooseLang(search, preferred = []) {
 function pickPreferred(preferred) {
   for (const p of preferred || []) {
     const primary = String(p).toLowerCase().split('-')[0];
-    if (CATALOGS[primary]) return primary;
+    if (LANG_NAMES[primary]) return primary;
   }
   return 'en';
 }
 
 // `root`: the element whose lang attribute says the language (the page's <html>; a web
 // component passes null: the host page's <html> is not ours to change).
+// A language whose catalog is not loaded yet (loadLang) is a bug: said on the console (the
+// suites fail on it), and English shown.
 export function setLang(l, root = typeof document !== 'undefined' ? document.documentElement : null) {
+  if (LANG_NAMES[l] && !CATALOGS[l] && typeof console !== 'undefined') console.error(`i18n: '${l}' set before loadLang('${l}')`);
   lang = CATALOGS[l] ? l : 'en';
   catalog = CATALOGS[lang];
   if (root) root.lang = lang;

@@ -1,15 +1,19 @@
 // language.js — the page's language, set before anything renders (main.js imports this module
-// first): `lang=` in the URL, else the browser's preference (navigator.languages), else English
+// first and waits for languageReady): `lang=` in the URL, else the browser's preference (navigator.languages), else English
 // (i18n.js chooseLang). Also the language switcher in the header, which reloads the page with
 // lang= set — the address bar holds the whole state (url.js), so the step and settings stay —
 // and the notice for a lang= this page does not have. Weights trained or loaded in the page live
 // in the engine Worker and do not survive the reload (download them first).
-import { chooseLang, setLang, currentLang, applyStatic, t, LANG_NAMES, CATALOGS } from '../lib/i18n.js';
+import { chooseLang, setLang, currentLang, applyStatic, t, LANG_NAMES, loadLang } from '../lib/i18n.js';
 import { el } from '../lib/dom.js';
 
 const choice = chooseLang(location.search, navigator.languages || [navigator.language]);
-setLang(choice.lang);
-applyStatic();
+// Resolves once the reader's catalog is loaded and set, and the static markup follows it
+// (main.js waits for it before anything renders; English needs no fetch).
+export const languageReady = loadLang(choice.lang).then(() => {
+  setLang(choice.lang);
+  applyStatic();
+});
 
 // The note for a lang= value the page does not have, as an item of the page's list of bad
 // link settings ('' when the link is fine).
@@ -42,7 +46,7 @@ export function installLangSwitch(doc = document) {
   sel.id = 'lang-select';
   const lab = el('label', 'small', t('i18n.language'));
   lab.htmlFor = sel.id;
-  for (const l of Object.keys(CATALOGS)) {
+  for (const l of Object.keys(LANG_NAMES)) {
     const o = el('option', '', LANG_NAMES[l]);
     o.value = l;
     o.lang = l;

@@ -4,7 +4,7 @@
 //   app.js (shared state), compute.js (the queue to the engine Worker), form.js (settings),
 //   toc.js (map and step list), step-card.js (the step on screen), url.js, messages.js;
 //   the training panel (../train/) and the embeds (../embed/) get what they need passed in.
-import './language.js'; // first: the reader's language, before any module renders text
+import { languageReady } from './language.js'; // first: the reader's language, before any module renders text
 import { app } from './app.js';
 import { $ } from '../lib/dom.js';
 import { EngineClient } from '../engine/engine.js';
@@ -36,8 +36,6 @@ import { installPhoneBar, describeModel, closePanels } from './layout-shell.js';
 import { showIntro, introModel } from './intro.js';
 import { installLab, labTraceShown, readLabURL, dropLabSpec, intervene, sweep } from './lab-page.js';
 
-// The reader's language is set by language.js (imported first); the static markup follows it.
-document.title = t('shell.docTitle');
 
 // A new trace: show its settings and steps, and stay on the step on screen (the reader may
 // have moved while this computed) unless the request names one (a link, setState({step})).
@@ -81,6 +79,10 @@ function onKey(e) {
 
 // ---- start ---------------------------------------------------------------------------------
 async function start() {
+  // The reader's language (language.js, imported first; its catalog may be fetched): the static
+  // markup follows it, and nothing renders before it is set.
+  await languageReady;
+  document.title = t('shell.docTitle');
   const viewNotes = setupView(location.search, () => app.trace && showStep(app.index, { keepCell: true }));
   $('step-meta').after(exportMenu((format) => exportFromPage(app.shownState.step, format)));
   startAutoHeight(() => (app.shownState ? app.shownState.step : ''));
