@@ -125,6 +125,16 @@ const STATES = [
   ['backward pass, a parameter gradient', '?preset=default', async (p) => {
     await p.check('#backward');
     await settle(p);
+    // The backward pass's trace (its first run loads the module's deferred half, so it can land
+    // after settle() saw the forward trace's grid): wait until the trace has gradient steps.
+    await p.waitForFunction(async () => {
+      try {
+        return (await window.encoderWalkthrough.getTrace()).steps.some((s) => s.kind === 'grad');
+      } catch {
+        return false; // a newer trace replaced the one being read: ask again
+      }
+    }, null, { timeout: 20000, polling: 250 });
+    await settle(p);
     const id = await p.evaluate(async () => (await window.encoderWalkthrough.getTrace()).steps.filter((s) => s.kind === 'grad').pop().id);
     await goTo(p, id);
   }],

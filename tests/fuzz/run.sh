@@ -45,20 +45,35 @@ for unit in "${units[@]}" "$work/builtin_models.cpp"; do
   fi
   if [ $stale = 1 ]; then echo "$cxx ${flags[*]} -c $unit -o $obj"; fi
 done | xargs -P 2 -I{} sh -c '{}'
-for target in model_json safetensors tokenizer; do
-  bin="$work/fuzz_$target"
+# Each target: link, replay its past crashes, fuzz. Two at a time (the machine has 2 cores; each
+# fuzzer is one process): the third starts when one of the first two ends.
+fuzz_one() {
+  local target=$1 bin="$work/fuzz_$1"
   echo "fuzz: linking $target"
   "$cxx" "${flags[@]}" -fsanitize=fuzzer "fuzz_$target.cpp" "$work"/obj/*.o -o "$bin"
-  regressions=(regressions/$target/*)
+  local regressions=(regressions/$target/*)
   if [ -e "${regressions[0]}" ]; then
     echo "fuzz: $target: replaying ${#regressions[@]} regression input(s)"
-    "$bin" "${regressions[@]}" >"$work/$target-regressions.log" 2>&1 || { cat "$work/$target-regressions.log"; exit 1; }
+    "$bin" "${regressions[@]}" >"$work/$target-regressions.log" 2>&1 || { cat "$work/$target-regressions.log"; return 1; }
   fi
   mkdir -p "$work/corpus-$target"
   echo "fuzz: $target: ${seconds} s"
   (cd "$work" && "$bin" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
      "corpus-$target" "$root/tests/fuzz/corpus/$target" >"$target.log" 2>&1) ||
-    { tail -40 "$work/$target.log"; echo "fuzz: $target FAILED (see $work/$target.log; the input is $work/crash-*)"; exit 1; }
+    { tail -40 "$work/$target.log"; echo "fuzz: $target FAILED (see $work/$target.log; the input is $work/crash-*)"; return 1; }
   grep -E "^#[0-9]+ *DONE|Done [0-9]+ runs" "$work/$target.log" | tail -1 | sed "s/^/fuzz: $target: /"
-done
+}
+targets=(model_json safetensors tokenizer)
+run_bg() {
+  rm -f "$work/$1.rc"
+  if fuzz_one "$1"; then echo 0 >"$work/$1.rc"; else echo 1 >"$work/$1.rc"; fi
+}
+run_bg model_json &
+run_bg safetensors &
+wait -n || true
+run_bg tokenizer
+wait
+failed=0
+for t in "${targets[@]}"; do [ "$(cat "$work/$t.rc" 2>/dev/null)" = 0 ] || { echo "fuzz: $t failed" >&2; failed=1; }; done
+[ "$failed" = 0 ] || exit 1
 echo "fuzz: no crash"
