@@ -101,6 +101,9 @@ const STATES = [
   ['embed mode', '?embed=1&step=layer0.head0.weights', null],
   ['figure view', '?view=figure&step=layer0.head0.weights', null],
   ['dark theme, attention weights', '?theme=dark&preset=default&step=layer0.head0.weights', null],
+  // A trained preset's model panel (its rounds, the lock) and the notation key's current row.
+  ['trained model, light', '?preset=trained-number-words', null],
+  ['trained model, dark', '?theme=dark&preset=trained-dates', null],
   // lang=de (the ui branch wires it into the page); the step is redrawn in German here too, so
   // this branch's German messages are checked whether or not the page reads lang= yet.
   ['German, decoder self-attention', '?lang=de&preset=default&step=decoder0.self.head0.weights', async (p) => {
