@@ -34,10 +34,13 @@ function loadOrt(threads) {
 }
 
 // Our web flavour (dist/<base>.js, an ES module factory; it fetches <base>.wasm next to itself).
+// The SIMD128 module: the same code whole (build/wasm/encoder_walkthrough.whole.wasm), as dist/
+// serves it split in two (wasm/tools/split.mjs) for a page's Worker, which this page is not.
+const WHOLE = { 'encoder_walkthrough.wasm': '/build/wasm/encoder_walkthrough.whole.wasm' };
 async function loadOurs(base) {
   const url = new URL(`/dist/${base}.js`, location.href).href;
   const { default: create } = await import(/* @vite-ignore */ url);
-  return create({ print: log, printErr: log, locateFile: (p) => '/dist/' + p });
+  return create({ print: log, printErr: log, locateFile: (p) => WHOLE[p] || '/dist/' + p });
 }
 
 // threads > 1: the "relaxed" rows are the threaded module (relaxed SIMD + pthreads) with its pool

@@ -42,6 +42,7 @@ const dist = path.join(root, 'dist'), nm = path.join(root, 'bench/node/node_modu
 requireFiles('bench/browser/run.mjs', [
   ...['encoder_walkthrough', 'encoder_walkthrough_scalar', ...(relaxed ? ['encoder_walkthrough_relaxed'] : [])]
     .map((b) => [`our web module (cmake --build --preset wasm)`, path.join(dist, b + '.wasm')]),
+  ['our SIMD128 module whole (cmake --build --preset wasm: wasm/tools/split.mjs)', path.join(root, 'build/wasm/encoder_walkthrough.whole.wasm')],
   ['TensorFlow.js (npm ci in bench/node)', path.join(nm, '@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm-simd.wasm')],
   ['onnxruntime-web (npm ci in bench/node)', path.join(nm, 'onnxruntime-web/dist/ort-wasm-simd-threaded.wasm')],
   ['Chromium', exe],

@@ -22,6 +22,7 @@ import { execFileSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import os from 'node:os';
+import { unicodeTables, moveTables } from './move-tables.mjs';
 import path from 'node:path';
 import process from 'node:process';
 
@@ -68,6 +69,33 @@ async function profile(instrumented) {
   return Buffer.from(M.HEAPU8.subarray(ptr, ptr + n));
 }
 
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+
+// The split module in Node, as the page's Worker runs it (web/js/engine/split-module.js): the
+// deferred module instantiated over the primary's exports must leave every moved table's bytes
+// where the code reads them (and they must not be there before).
+async function verifyTables(where, tables) {
+  const copy = path.join(tmp, 'glue.mjs');
+  const { default: factory } = await import(pathToFileURL(copy).href + '?verify');
+  const primary = new WebAssembly.Module(readFileSync(wasm));
+  let instance = null;
+  const M = await factory({
+    print: () => {}, printErr: () => {}, locateFile: (p) => p,
+    instantiateWasm(imports, receive) {
+      const placeholder = new Proxy({}, { get: () => () => { throw new Error('split.mjs: a placeholder ran before the deferred module was loaded'); } });
+      instance = new WebAssembly.Instance(primary, { ...imports, placeholder });
+      receive(instance, primary);
+      return instance.exports;
+    },
+  });
+  const at = (r) => Buffer.from(M.HEAPU8.buffer, r.start, r.end - r.start);
+  for (const [name, r] of Object.entries(where))
+    if (at(r).equals(tables[name])) throw new Error(`split.mjs: ${name} is still in the primary module's memory`);
+  new WebAssembly.Instance(new WebAssembly.Module(readFileSync(deferred)), { primary: instance.exports });
+  for (const [name, r] of Object.entries(where))
+    if (!at(r).equals(tables[name])) throw new Error(`split.mjs: the deferred module did not write ${name} at ${r.start}`);
+}
+
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'ew-split-'));
 try {
   copyFileSync(wasm, whole);
@@ -75,6 +103,17 @@ try {
   wasmSplit(['--instrument', whole, '-o', inst]);
   writeFileSync(prof, await profile(readFileSync(inst)));
   wasmSplit([whole, `--profile=${prof}`, '-o1', wasm, '-o2', deferred]);
+  // The Unicode tables only the deferred code reads go with it (move-tables.mjs).
+  const tables = unicodeTables(path.join(ROOT, 'core/text/unicode_data.cpp'));
+  const moved = moveTables(readFileSync(whole), readFileSync(wasm), readFileSync(deferred), tables);
+  if (moved.moved) {
+    writeFileSync(wasm, moved.primary);
+    writeFileSync(deferred, moved.deferred);
+    await verifyTables(moved.where, tables);
+    console.log(`split.mjs: ${moved.note} (${(moved.moved / 1024).toFixed(0)} KiB) of core/text/unicode_data.cpp moved to the deferred module`);
+  } else {
+    console.log(`split.mjs: the Unicode tables stay in the first-paint module: ${moved.note}`);
+  }
   const kib = (f) => `${(readFileSync(f).length / 1024).toFixed(0)} KiB (${(gzipSync(readFileSync(f), { level: 9 }).length / 1024).toFixed(0)} gzip)`;
   console.log(`split.mjs: ${path.basename(whole)} ${kib(whole)} → first paint ${path.basename(wasm)} ${kib(wasm)} + on demand ${path.basename(deferred)} ${kib(deferred)}`);
 } finally {
