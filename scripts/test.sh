@@ -112,6 +112,8 @@ browser_lane_a() {
   bounded node tests/browser/run.mjs --cli build/native-release/encoder-walkthrough
   section "browser: Hugging Face checkpoints opened in the page (?model=, loadCheckpoint, the file picker) vs the native CLI; bad checkpoints"
   bounded node tests/browser/checkpoints.mjs --cli build/native-release/encoder-walkthrough
+  echo "planted: the split module's deferred half without its Unicode tables must fail the Unicode-text check (a must-fail run; exits 0 only when caught):"
+  bounded node tests/browser/checkpoints.mjs --cli build/native-release/encoder-walkthrough --plant-no-tables
   section "browser: accessibility (axe-core over the page's states, keyboard, announcements, colour contrast, step layout)"
   bounded node tests/browser/a11y.mjs
   section "blog embeds: figure iframes, the web component, exports, the single-file build (Chromium)"

@@ -125,6 +125,17 @@ const { check: checkAll, results } = checks(8);
 const only = arg('--only', '');
 const check = (name, fn) => (name.includes(only) ? checkAll(name, fn) : Promise.resolve());
 await checkBuildMode(checkAll, browser, base);
+// A wasm module without its data section (id 11): the --plant-no-tables run.
+function withoutData(b) {
+  const parts = [b.subarray(0, 8)];
+  for (let i = 8; i < b.length;) {
+    let size = 0, shift = 0, j = i + 1, x;
+    do { x = b[j++]; size += (x & 0x7f) * 2 ** shift; shift += 7; } while (x & 0x80);
+    if (b[i] !== 11) parts.push(b.subarray(i, j + size));
+    i = j + size;
+  }
+  return Buffer.concat(parts);
+}
 async function newPage(viewport = { width: 1280, height: 800 }) {
   const page = await browser.newPage({ viewport });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -164,6 +175,32 @@ const setText = (page, text, text2) => page.evaluate(([a, b]) => window.encoderW
 const docs = Object.fromEntries(CASES.map((c) => [c.dir, cliDoc(c)]));
 const page = await newPage();
 
+const UNICODE_CHECK = 'Unicode text (accents, dashes, CJK, an emoji) tokenizes and runs as the CLI does: BERT and GPT-2';
+async function unicodeText(p) {
+  for (const c of [{ ...CASES[0], text: 'Café naïve — Ångström, 日本語 «ok»!', text2: undefined }, { ...CASES[1], text: 'Café naïve — 日本語 🙂 ok' }]) {
+    await open(p, `?model=${encodeURIComponent(`/ck/${c.dir}/`)}&text=${encodeURIComponent(c.text)}`);
+    const bad = compare(`${c.dir} on "${c.text}"`, await trace(p), cliDoc(c));
+    assert(!bad.length, bad.slice(0, 5).join('\n'));
+  }
+}
+// --plant-no-tables (a must-fail run, in the test command): the deferred module served without
+// its data section, so the Unicode tables never reach memory; only this check runs, and it must fail.
+if (process.argv.includes('--plant-no-tables')) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+  let planted = 0;
+  await ctx.route(/encoder_walkthrough\.deferred\.wasm$/, (r) => {
+    planted++;
+    r.fulfill({ status: 200, contentType: 'application/wasm', body: withoutData(readFileSync(path.join(dist, 'encoder_walkthrough.deferred.wasm'))) });
+  });
+  const before = { ...results() };
+  await check(`must fail: ${UNICODE_CHECK}, the deferred module without its tables`, async () => unicodeText(await ctx.newPage()));
+  const { passed, failed } = results();
+  const caught = failed === before.failed + 1 && passed === before.passed && before.failed === 0 && planted > 0;
+  console.log(`checkpoints --plant-no-tables: ${caught ? 'caught' : `FAIL: not caught (planted ${planted}, ${passed} passed, ${failed} failed)`}`);
+  await browser.close();
+  process.exit(caught ? 0 : 1);
+}
+
 for (const c of CASES) {
   const url = `/ck/${c.dir}/`;
   await check(`${c.dir}: ?model=URL opens it with the link's text; every step equals the CLI's`, async () => {
@@ -196,6 +233,11 @@ for (const c of CASES) {
     assert(!bad.length, bad.slice(0, 5).join('\n'));
   });
 }
+
+// Text beyond ASCII: accents stripped through NFD (BERT's WordPiece), punctuation and letters by
+// Unicode category, CJK, an emoji as bytes (GPT-2). The page's module carries the Unicode tables in
+// its deferred half (wasm/tools/move-tables.mjs): a table missing or misplaced changes the tokens.
+await check(UNICODE_CHECK, () => unicodeText(page));
 
 await check('GPT-2 [T, 50257]: probs shows a top-10 list per row and the page draws a bounded number of cells', async () => {
   await open(page, `?model=/ck/gpt2-lm/&text=${encodeURIComponent(CASES[1].text)}&step=probs`);
