@@ -40,6 +40,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
+import { withoutSection } from '../../wasm/tools/move-tables.mjs';
 import { root, arg, launchChromium, checks, assert, requireFiles, serverOptions, checkBuildMode } from '../harness.mjs';
 
 const TOL = 1e-5; // relative to each step's largest |value| (float32 in both, same kernels up to SIMD width)
@@ -125,17 +126,6 @@ const { check: checkAll, results } = checks(8);
 const only = arg('--only', '');
 const check = (name, fn) => (name.includes(only) ? checkAll(name, fn) : Promise.resolve());
 await checkBuildMode(checkAll, browser, base);
-// A wasm module without its data section (id 11): the --plant-no-tables run.
-function withoutData(b) {
-  const parts = [b.subarray(0, 8)];
-  for (let i = 8; i < b.length;) {
-    let size = 0, shift = 0, j = i + 1, x;
-    do { x = b[j++]; size += (x & 0x7f) * 2 ** shift; shift += 7; } while (x & 0x80);
-    if (b[i] !== 11) parts.push(b.subarray(i, j + size));
-    i = j + size;
-  }
-  return Buffer.concat(parts);
-}
 async function newPage(viewport = { width: 1280, height: 800 }) {
   const page = await browser.newPage({ viewport });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -190,7 +180,7 @@ if (process.argv.includes('--plant-no-tables')) {
   let planted = 0;
   await ctx.route(/encoder_walkthrough\.deferred\.wasm$/, (r) => {
     planted++;
-    r.fulfill({ status: 200, contentType: 'application/wasm', body: withoutData(readFileSync(path.join(dist, 'encoder_walkthrough.deferred.wasm'))) });
+    r.fulfill({ status: 200, contentType: 'application/wasm', body: withoutSection(readFileSync(path.join(dist, 'encoder_walkthrough.deferred.wasm')), 11) });
   });
   const before = { ...results() };
   await check(`must fail: ${UNICODE_CHECK}, the deferred module without its tables`, async () => unicodeText(await ctx.newPage()));

@@ -76,6 +76,10 @@ function sections(b) {
   }
   return out;
 }
+// The module without its sections of this id (tests/browser/checkpoints.mjs --plant-no-tables).
+export function withoutSection(b, id) {
+  return Buffer.concat([b.subarray(0, 8), ...sections(b).filter((s) => s.id !== id).map((s) => b.subarray(s.head, s.end))]);
+}
 // Active segments of memory 0 with an i32.const offset: [{offset, bytes}].
 function dataSegments(b, sec) {
   const segs = [];
