@@ -34,7 +34,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { KINDS, explain } from '../../web/js/view/kinds/index.js';
-import { setLang } from '../../web/js/lib/i18n.js';
+import { setLang, loadAllLangs } from '../../web/js/lib/i18n.js';
+await loadAllLangs(); // the German catalog too (the page fetches a language's catalog when asked: i18n.js)
 
 const modPath = path.resolve(root, arg('--module', 'build/wasm/node/encoder_walkthrough_node.js'));
 if (!existsSync(modPath)) {

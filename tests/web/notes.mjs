@@ -17,11 +17,12 @@ import process from 'node:process';
 import { root, arg, loadWasmModule } from '../harness.mjs';
 import { traceOf as pageTrace, checkpointTraceOf } from './page-trace.mjs';
 import { execFileSync } from 'node:child_process';
-import { setLang, t } from '../../web/js/lib/i18n.js';
+import { setLang, loadAllLangs, t } from '../../web/js/lib/i18n.js';
 import { stepTitle, stepCrumbs } from '../../web/js/model/titles.js';
 import { noteFor } from '../../web/js/view/notes/index.js';
 import { scaledFacts, attendedFacts } from '../../web/js/view/notes/attention.js';
 import { notationEntries } from '../../web/js/view/notation.js';
+await loadAllLangs(); // the German catalog too (the page fetches a language's catalog when asked: i18n.js)
 
 const modPath = path.resolve(root, arg('--module', 'build/wasm/node/encoder_walkthrough_node.js'));
 if (!existsSync(modPath)) {
