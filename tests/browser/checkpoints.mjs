@@ -743,6 +743,9 @@ await check('the single file (file://) opens a checkpoint from the file picker; 
   const bad = compare('bert-mlm in the single file', await trace(single), docs[c.dir]);
   assert(!bad.length, bad.slice(0, 5).join('\n'));
   await clean(single, 'single file');
+  // The progress bar goes once the model is open (a display rule once overrode its hidden attribute:
+  // an indeterminate bar kept running under every opened checkpoint).
+  assert(!(await single.isVisible('#ckpt-progress')), 'the progress bar is still shown after the checkpoint opened');
   await single.evaluate(() => window.encoderWalkthrough.setState({ step: 'mlm.probs' }));
   await single.screenshot({ path: path.join(artifacts, 'checkpoints-single-800.png') });
   await single.setViewportSize({ width: 390, height: 844 });
