@@ -247,6 +247,9 @@ await check('Reset, then "Patch this step" on the card patches the step on scree
   const target = `${HEAD}.context`;
   await api(page, (id) => window.encoderWalkthrough.goTo(id), target);
   await page.waitForFunction((id) => window.encoderWalkthrough.getState().step === id, target);
+  // The card drawn for it (the state names the step before the card is redrawn: on the threaded
+  // build the title was once read from the step before).
+  await page.waitForFunction((id) => document.querySelector('#step-meta .meta-v.mono')?.textContent === id, target);
   const title = (await page.$eval('#step-title', (h) => h.textContent)).trim();
   await page.click('#lab-tools .lab-patch-here');
   await page.waitForFunction((id) => document.querySelector(`.lab-list li[title="${id}"]`) && document.getElementById('status').hidden, target);
