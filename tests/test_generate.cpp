@@ -64,3 +64,33 @@ TEST_CASE("generate: a limit, and a model without a decoder") {
   ew::Model enc = ew::model_from_string(R"({"config": {"decoder_layers": 0}, "text": "a b"})");
   CHECK_THROWS_WITH_AS(ew::generate_greedy(enc, t), doctest::Contains("needs a decoder"), ew::Error);
 }
+
+TEST_CASE("generate: the per-round callback of an encoder–decoder sees every round in order, and changes nothing") {
+  const char* file = R"({"weights": "builtin:number-words", "text": "three hundred forty two"})";
+  ew::Model a = ew::model_from_string(file), b = ew::model_from_string(file);
+  ew::Trace ta, tb;
+  std::vector<ew::GenRound> seen;
+  std::vector<int> order;
+  std::vector<bool> last;
+  const auto ra = ew::generate_greedy(a, ta, 32, [&](const ew::GenProgress& e) {
+    seen.push_back(*e.pick);
+    order.push_back(e.round);
+    last.push_back(e.last);
+    CHECK(std::string(e.phase) == "full");
+    CHECK(e.cache_rows == 0);
+    CHECK(ta.text.vocab.at(static_cast<std::size_t>(e.id)) == e.pick->token);
+  });
+  const auto rb = ew::generate_greedy(b, tb);
+  REQUIRE(ra.size() == rb.size());
+  REQUIRE(seen.size() == ra.size());
+  for (std::size_t k = 0; k < ra.size(); ++k) {
+    CHECK(order[k] == static_cast<int>(k));
+    CHECK(seen[k].token == ra[k].token);
+    CHECK(seen[k].prob == ra[k].prob);
+    CHECK(seen[k].decoder_input == ra[k].decoder_input);
+    CHECK(ra[k].token == rb[k].token);
+    CHECK(ra[k].prob == rb[k].prob);
+    CHECK(last[k] == (k + 1 == ra.size()));
+  }
+  CHECK(ta.at("probs").data == tb.at("probs").data);
+}

@@ -155,3 +155,103 @@ TEST_CASE("kv cache: generation through the cache picks the tokens a full recomp
     CHECK_FALSE(tb.find("layer1.k_cache"));
   }
 }
+
+// Streaming (issue 30 item 5): the per-round callback sees every round, in order, as the returned
+// rounds hold it (token, probability, input), with its phase and the cache's rows and geometry;
+// a run with the callback returns what a run without it returns (the same ids, rounds, timing
+// fields filled, and the same final trace, value for value). An end token picked in a decode
+// round leaves the cache as a step of the trace too: prompt + rounds − 1 rows.
+TEST_CASE("kv cache: the per-round callback streams every round in order and changes no result") {
+  for (bool rotary : {false, true}) {
+    const std::vector<int> prompt = {3, 7, 1, 9};
+    const int max_len = 6;
+    Model a = causal_model(rotary), b = causal_model(rotary);
+    full_last_row(a, {3, 7, 1, 9, 0, 0, 0, 0, 0, 0, 0});
+    full_last_row(b, {3, 7, 1, 9, 0, 0, 0, 0, 0, 0, 0});
+    set_ids(a, prompt);
+    set_ids(b, prompt);
+    Trace ta, tb;
+    std::vector<int> ids_a, ids_b;
+    GenTiming ma, mb;
+    struct Seen {
+      int round, id, cache_rows, prompt, layers, kv_heads, head_dim;
+      std::string token, input, phase;
+      float prob;
+      double ms;
+      bool last;
+    };
+    std::vector<Seen> seen;
+    const auto ra = generate_causal(a, ta, max_len, &ids_a, &ma, [&](const GenProgress& e) {
+      REQUIRE(e.pick);
+      seen.push_back({e.round, e.id, e.cache_rows, e.prompt, e.layers, e.kv_heads, e.head_dim, e.pick->token, e.pick->decoder_input,
+                      e.phase, e.pick->prob, e.ms, e.last});
+      CHECK(e.max_len == max_len);
+    });
+    const auto rb = generate_causal(b, tb, max_len, &ids_b, &mb);
+    INFO("rotary " << rotary);
+    CHECK(ids_a == ids_b);
+    REQUIRE(ra.size() == rb.size());
+    REQUIRE(seen.size() == ra.size());
+    const AttnGeom g = attn_geom(a);
+    double decode_ms = 0;
+    for (std::size_t k = 0; k < ra.size(); ++k) {
+      CHECK(ra[k].token == rb[k].token);
+      CHECK(ra[k].prob == rb[k].prob);
+      CHECK(ra[k].decoder_input == rb[k].decoder_input);
+      CHECK(seen[k].round == static_cast<int>(k));
+      CHECK(seen[k].token == ra[k].token);
+      CHECK(seen[k].prob == ra[k].prob);
+      CHECK(seen[k].input == ra[k].decoder_input);
+      CHECK(a.vocab[static_cast<std::size_t>(seen[k].id)] == ra[k].token);
+      CHECK(seen[k].phase == (k == 0 ? "prefill" : k + 1 == ra.size() ? "record" : "decode"));
+      CHECK(seen[k].last == (k + 1 == ra.size()));
+      CHECK(seen[k].prompt == 4);
+      CHECK(seen[k].cache_rows == 4 + static_cast<int>(k));
+      CHECK(seen[k].layers == 3);
+      CHECK(seen[k].kv_heads == g.KV);
+      CHECK(seen[k].head_dim == g.hd);
+      if (seen[k].phase == "decode") decode_ms += seen[k].ms;
+    }
+    CHECK(seen.front().ms == ma.prefill_ms);  // the callback's times are GenTiming's, not measured beside it
+    CHECK(decode_ms == doctest::Approx(ma.decode_ms).epsilon(1e-12));
+    CHECK(seen.back().ms == ma.record_ms);
+    CHECK(ma.decode_rounds == mb.decode_rounds);
+    REQUIRE(ta.size() == tb.size());
+    for (std::size_t i = 0; i < ta.size(); ++i) {
+      CHECK(ta[i].id == tb[i].id);
+      CHECK(ta[i].data == tb[i].data);
+    }
+    // The final trace's cache has as many rows as the last round's callback said.
+    CHECK(ta.at("layer0.k_cache").shape[0] == seen.back().cache_rows);
+    CHECK(ta.at("layer0.k_cache").shape[1] == g.dkv());
+
+    // An end token chosen in a decode round (the first round j ≥ 1 whose token is new): generation
+    // stops there, and the kept trace (that round's input, recorded whole) still shows the cache
+    // it read: prompt + j rows, as that round's callback said.
+    int j = 1;
+    while (j + 1 < max_len && std::find(ids_a.begin(), ids_a.begin() + j, ids_a[static_cast<std::size_t>(j)]) != ids_a.begin() + j) ++j;
+    REQUIRE_MESSAGE(j + 1 < max_len, "every generated token repeats an earlier one: no decode round can end first");
+    Model c = causal_model(rotary);
+    full_last_row(c, {3, 7, 1, 9, 0, 0, 0, 0, 0, 0, 0});
+    set_ids(c, prompt);
+    c.arch.eos_id = ids_a[static_cast<std::size_t>(j)];
+    Trace tc;
+    std::vector<GenProgress> ends;
+    const auto rc = generate_causal(c, tc, max_len, nullptr, nullptr, [&](const GenProgress& e) { ends.push_back(e); });
+    REQUIRE(rc.size() == static_cast<std::size_t>(j + 1));
+    REQUIRE(ends.size() == rc.size());
+    CHECK(ends.back().last);
+    CHECK(std::string(ends.back().phase) == "decode");
+    CHECK(ends.back().cache_rows == 4 + j);
+    REQUIRE(tc.find("layer0.k_cache"));
+    CHECK(tc.at("layer0.k_cache").shape[0] == 4 + j);
+    const Step& kc = tc.at("layer2.v_cache");
+    const Step& v = tc.at("layer2.v");
+    double worst = 0, scale = 0;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      worst = std::max(worst, std::fabs(static_cast<double>(kc.data[i]) - v.data[i]));
+      scale = std::max(scale, std::fabs(static_cast<double>(v.data[i])));
+    }
+    CHECK(worst <= 1e-6 * scale);
+  }
+}

@@ -226,7 +226,7 @@ void Session::forward(Model& model, const RunOptions& options) {
   if (options.generate && model.arch.lm_head) {
     std::vector<int> ids;
     GenTiming timing;
-    const std::vector<GenRound> rounds = generate_causal(model, trace_, options.max_len, &ids, &timing);
+    const std::vector<GenRound> rounds = generate_causal(model, trace_, options.max_len, &ids, &timing, options.on_round);
     report_["generated"] = generated_tokens(rounds);
     report_["generated_ids"] = ids;
     // The prompt's run (prefill) and the rounds through the key/value cache (decode) apart.
@@ -234,7 +234,7 @@ void Session::forward(Model& model, const RunOptions& options) {
                          {"decode_rounds", timing.decode_rounds}, {"record_ms", timing.record_ms}};
     report_["rounds"] = rounds_json(rounds);
   } else if (options.generate && model.config.decoder_layers > 0) {
-    const std::vector<GenRound> rounds = generate_greedy(model, trace_, options.max_len);
+    const std::vector<GenRound> rounds = generate_greedy(model, trace_, options.max_len, options.on_round);
     report_["generated"] = generated_tokens(rounds);
     report_["rounds"] = rounds_json(rounds);
   } else {
@@ -300,6 +300,7 @@ void Session::run(const RunOptions& options) {
   model_ = std::move(model);
   model_from_checkpoint_ = from_checkpoint;
   options_ = options;
+  options_.on_round = nullptr;  // a later restore() or rerun() streams nothing to a caller gone by then
   good_ = true;
   ok_ = true;
   const json answered = answers(model_, options);
@@ -350,7 +351,9 @@ void Session::intervened_forward(Model& model, const RunOptions& options) {
   const InterventionSpec& spec = options.intervene;
   if (options.generate && (spec.patch_from || !spec.patch.empty()))
     throw Error("patching and generation do not go together: the decoder's length changes every round");
-  forward(model, options);
+  RunOptions quiet = options;  // the baseline's rounds are not the ones shown: only the intervened run streams
+  quiet.on_round = nullptr;
+  forward(model, quiet);
   json baseline = answers(model, options);
   for (const char* key : {"generated"})
     if (report_.contains(key)) baseline[key] = report_[key];

@@ -29,6 +29,7 @@
 #include "io/checkpoint.h"
 #include "io/trace_json.h"
 #include "model/model.h"
+#include "trace/generate.h"
 #include "trace/intervene.h"
 #include "trace/trace.h"
 
@@ -73,6 +74,9 @@ struct RunOptions {
   // index) and the true tokens at the [MASK]s, in order. A GPT-2 LM head needs none.
   std::optional<std::string> label;
   std::vector<std::string> mask_targets;
+  // Sees each generation round as it ends (generate.h's GenProgress): the wasm Engine streams
+  // them to the page. Not from JSON; it changes no result.
+  GenCallback on_round;
 };
 
 // {"backward", "generate", "max_len", "user_weights", "prediction", "fills", "lens",

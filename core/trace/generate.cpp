@@ -34,14 +34,15 @@ std::vector<std::vector<int>> greedy_decode(int n, int max_len, const GreedyStep
   return out;
 }
 
-std::vector<GenRound> generate_greedy(Model& model, Trace& trace, int max_len) {
+std::vector<GenRound> generate_greedy(Model& model, Trace& trace, int max_len, const GenCallback& on_round) {
   if (model.config.decoder_layers == 0) throw Error("generation needs a decoder (config.decoder_layers > 0)");
   if (max_len < 1) throw Error("generation needs a limit of at least one token");
   std::vector<GenRound> rounds;
   std::string so_far;  // the decoder input after <s>, as text (the ids of a seeded model's vocabulary are the run's)
   model.target_given = true;
-  greedy_decode(1, max_len, [&](int, const std::vector<std::vector<int>>&, const std::vector<bool>&,
+  greedy_decode(1, max_len, [&](int round, const std::vector<std::vector<int>>&, const std::vector<bool>&,
                                 std::vector<GreedyPick>& next) {
+    const auto t0 = std::chrono::steady_clock::now();
     model.target = so_far;
     run(model, trace);
     const Step& p = trace.at("probs");  // [S, V]
@@ -50,6 +51,17 @@ std::vector<GenRound> generate_greedy(Model& model, Trace& trace, int max_len) {
     const int best = static_cast<int>(std::max_element(last, last + V) - last);
     rounds.push_back({so_far, trace.text.vocab.at(static_cast<std::size_t>(best)), last[best]});
     next[0] = {best, rounds.back().token == "</s>"};
+    if (on_round) {
+      GenProgress e;
+      e.round = round;
+      e.max_len = max_len;
+      e.id = best;
+      e.pick = &rounds.back();
+      e.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      e.phase = "full";
+      e.last = next[0].end || round + 1 == max_len;
+      on_round(e);
+    }
     if (!next[0].end) so_far += (so_far.empty() ? "" : " ") + rounds.back().token;
   });
   return rounds;
@@ -99,7 +111,7 @@ void rec_cache(Trace& t, const Model& m, const KvCache& c, int prompt) {
 }  // namespace
 
 std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, std::vector<int>* ids,
-                                      GenTiming* timing) {
+                                      GenTiming* timing, const GenCallback& on_round) {
   if (!model.arch.lm_head || !model.tokens) throw Error("generation needs a language-model head (GPT2LMHeadModel) and tokens");
   if (max_len < 1) throw Error("generation needs a limit of at least one token");
   std::vector<GenRound> rounds;
@@ -116,7 +128,11 @@ std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, s
   const int prompt = static_cast<int>(g.ids.size());
   std::optional<KvCache> cache;
   std::vector<float> z;
+  GenTiming own;  // the rounds are timed whether or not the caller asks (on_round reports each)
+  if (!timing) timing = &own;
+  const AttnGeom geom = attn_geom(model);
   using clock = std::chrono::steady_clock;
+  const auto since = [](clock::time_point t0) { return std::chrono::duration<double, std::milli>(clock::now() - t0).count(); };
   for (int round = 0; round < max_len; ++round) {
     const bool final_round = round + 1 == max_len || static_cast<int>(g.ids.size()) >= model.config.max_tokens;
     const auto t0 = clock::now();
@@ -136,18 +152,37 @@ std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, s
       if (cached && !cache && !final_round) cache = cache_from_trace(model, trace);
       if (cache && final_round && cache->len + 1 == static_cast<int>(g.ids.size())) rec_cache(trace, model, *cache, prompt);
     }
-    if (timing) {
-      const double ms = std::chrono::duration<double, std::milli>(clock::now() - t0).count();
-      (round == 0 ? timing->prefill_ms : cache && !final_round ? timing->decode_ms : timing->record_ms) += ms;
-      timing->decode_rounds += round > 0 && cache && !final_round;
-    }
+    const double ms = since(t0);
+    const bool decoded = round > 0 && cache && !final_round;
+    (round == 0 ? timing->prefill_ms : decoded ? timing->decode_ms : timing->record_ms) += ms;
+    timing->decode_rounds += decoded;
     std::string input;
     for (const auto& piece : g.pieces) input += (input.empty() ? "" : " ") + piece;
     rounds.push_back({input, model.vocab.at(static_cast<std::size_t>(best)), prob});
-    if (best == model.arch.eos_id) {
-      if (!final_round) {  // the kept trace is this round's input, recorded whole
+    const bool end = best == model.arch.eos_id;
+    if (on_round) {
+      GenProgress e;
+      e.round = round;
+      e.max_len = max_len;
+      e.id = best;
+      e.pick = &rounds.back();
+      e.ms = ms;
+      e.phase = round == 0 ? "prefill" : decoded ? "decode" : cache ? "record" : "full";
+      e.last = end || final_round;
+      e.prompt = prompt;
+      e.cache_rows = cache ? prompt + round : 0;  // positions 0 … prompt+round−1 have their K and V
+      e.layers = model.config.num_layers;
+      e.kv_heads = geom.KV;
+      e.head_dim = geom.hd;
+      on_round(e);
+    }
+    if (end) {
+      if (!final_round) {  // the kept trace is this round's input, recorded whole, with the cache it read
+        const auto t1 = clock::now();
         model.head_last_row_only = false;
         run(model, trace);
+        if (round > 0 && cache && cache->len == static_cast<int>(g.ids.size())) rec_cache(trace, model, *cache, prompt);
+        timing->record_ms += since(t1);
       }
       break;
     }

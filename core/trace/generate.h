@@ -40,10 +40,30 @@ struct GenRound {
   float prob = 0.0f;          // its probability
 };
 
+// A round as it ends, for a caller that shows generation as it happens (the page streams it
+// token by token). The same numbers the returned rounds and GenTiming hold: `ms` is the time
+// this round added to its GenTiming field. Nothing is recomputed for it.
+struct GenProgress {
+  int round = 0;                     // 0-based; round k chose the (k+1)-th token
+  int max_len = 0;                   // the limit of rounds asked for
+  int id = -1;                       // the chosen token's id
+  const GenRound* pick = nullptr;    // its text, probability and the round's input
+  double ms = 0;                     // this round's milliseconds
+  const char* phase = "";            // "prefill" (the prompt's recorded run), "decode" (one row
+                                     // through the cache), "record" (the last round, recorded whole),
+                                     // "full" (a recorded run of the whole input, no cache)
+  bool last = false;                 // generation ends with this round (the limit or the end token)
+  int prompt = 0;                    // the prompt's tokens (0: an encoder–decoder's round)
+  int cache_rows = 0;                // K/V rows computed once this round ends (positions 0 … prompt+round−1); 0: no cache
+  int layers = 0, kv_heads = 0, head_dim = 0;  // the cache's geometry (attn_geom): per row, per layer, KV·hd numbers for K and as many for V
+};
+using GenCallback = std::function<void(const GenProgress&)>;
+
 // Decodes at most max_len tokens; returns every round, the last one ending in </s> unless the
 // limit stopped it. model.target is left as the last round's decoder input and `trace` as the
 // last round's trace. Throws ew::Error when the model has no decoder.
-std::vector<GenRound> generate_greedy(Model& model, Trace& trace, int max_len = 32);
+// `on_round` (when given) sees every round as it ends, in order (phase "full").
+std::vector<GenRound> generate_greedy(Model& model, Trace& trace, int max_len = 32, const GenCallback& on_round = {});
 
 // Greedy generation of a causal language model (model.arch.lm_head, GPT-2) from model.tokens:
 // each round runs the model, takes the most probable token after the last position, and
@@ -53,15 +73,18 @@ std::vector<GenRound> generate_greedy(Model& model, Trace& trace, int max_len = 
 // The prompt's round is a recorded run (prefill); each later round but the last decodes one row
 // through the key/value cache (kv_cache.h); the last round is recorded whole, with the cache as
 // steps "layer{i}.k_cache" / ".v_cache" (kind "kv_cache"). `timing` (when given) receives the
-// prefill's, the decode rounds' and the last round's milliseconds apart.
+// prefill's, the decode rounds' and the last round's milliseconds apart. `on_round` (when given)
+// sees every round as it ends, in order, before the next one starts; it changes no result.
 struct GenTiming {
   double prefill_ms = 0;  // the prompt's run (round 0)
   double decode_ms = 0;   // the rounds through the cache, one row each
   int decode_rounds = 0;
-  double record_ms = 0;   // the last round, recorded whole (the trace the reader sees)
+  double record_ms = 0;   // the last round, recorded whole (the trace the reader sees); also the
+                          // rounds after the prompt's when there is no cache (interventions), and
+                          // the re-run that records an end token's round whole
 };
 std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, std::vector<int>* ids = nullptr,
-                                      GenTiming* timing = nullptr);
+                                      GenTiming* timing = nullptr, const GenCallback& on_round = {});
 
 // The generated tokens of those rounds (without </s> or <|endoftext|>).
 std::vector<std::string> generated_tokens(const std::vector<GenRound>& rounds);
