@@ -174,7 +174,7 @@ TEST_CASE("kv cache: the per-round callback streams every round in order and cha
     std::vector<int> ids_a, ids_b;
     GenTiming ma, mb;
     struct Seen {
-      int round, id, cache_rows, prompt, layers, kv_heads, head_dim;
+      int round, id, cache_rows, prompt, layers, kv_heads, head_dim, heads;
       std::string token, input, phase;
       float prob;
       double ms;
@@ -183,7 +183,7 @@ TEST_CASE("kv cache: the per-round callback streams every round in order and cha
     std::vector<Seen> seen;
     const auto ra = generate_causal(a, ta, max_len, &ids_a, &ma, [&](const GenProgress& e) {
       REQUIRE(e.pick);
-      seen.push_back({e.round, e.id, e.cache_rows, e.prompt, e.layers, e.kv_heads, e.head_dim, e.pick->token, e.pick->decoder_input,
+      seen.push_back({e.round, e.id, e.cache_rows, e.prompt, e.layers, e.kv_heads, e.head_dim, e.heads, e.pick->token, e.pick->decoder_input,
                       e.phase, e.pick->prob, e.ms, e.last});
       CHECK(e.max_len == max_len);
     });
@@ -210,6 +210,7 @@ TEST_CASE("kv cache: the per-round callback streams every round in order and cha
       CHECK(seen[k].layers == 3);
       CHECK(seen[k].kv_heads == g.KV);
       CHECK(seen[k].head_dim == g.hd);
+      CHECK(seen[k].heads == g.H);
       if (seen[k].phase == "decode") decode_ms += seen[k].ms;
     }
     CHECK(seen.front().ms == ma.prefill_ms);  // the callback's times are GenTiming's, not measured beside it
@@ -241,6 +242,8 @@ TEST_CASE("kv cache: the per-round callback streams every round in order and cha
     REQUIRE(rc.size() == static_cast<std::size_t>(j + 1));
     REQUIRE(ends.size() == rc.size());
     CHECK(ends.back().last);
+    CHECK(ends.back().end);
+    CHECK_FALSE(ends.front().end);
     CHECK(std::string(ends.back().phase) == "decode");
     CHECK(ends.back().cache_rows == 4 + j);
     REQUIRE(tc.find("layer0.k_cache"));

@@ -21,6 +21,10 @@
 //   e.loadCheckpoint(name) -> consumes the staged files: {ok, name, model_type, architecture,
 //                      params, bytes, …} or {ok: false, error}; e.clearCheckpointFiles()
 //   e.runCheckpoint(text, text2, optionsJson) -> run()'s reply for the loaded checkpoint
+//   e.onRound(fn | null) -> fn(roundJson) is called as each generation round of the next
+//                      run/runCheckpoint ends (generate.h's GenProgress: {round, max_len, id,
+//                      token, prob, input, ms, phase, last, end, prompt, cache_rows,
+//                      layers, kv_heads, head_dim, heads}); null: none
 //   Module.tasksJson(), new Module.TrainSession(): training in the Worker (train_bindings.cpp)
 //   e.delete()
 //   Module.presetsJson(), Module.configSchemaJson() (config_schema.h), Module.kernelIsa(), new Module.MatmulBench(M, K, N),
@@ -67,7 +71,8 @@ class Engine {
   // data, with {"ok": true} and the timings; or {ok: false, error, code?, params?}.
   std::string run(const std::string& model_json, const std::string& options_json) {
     try {
-      const ew::RunOptions o = ew::run_options_from_json(nlohmann::json::parse(options_json));
+      ew::RunOptions o = ew::run_options_from_json(nlohmann::json::parse(options_json));
+      o.on_round = round_callback();
       session_.run({ew::ModelSource::Kind::Json, model_json, std::nullopt, std::nullopt, std::nullopt}, o);
       nlohmann::ordered_json meta = ew::session_json(session_, kMetadata);
       meta["ok"] = true;
@@ -92,7 +97,8 @@ class Engine {
   // The checkpoint the page opened (session.h: load_checkpoint), with this text (and text2).
   std::string runCheckpoint(const std::string& text, const std::string& text2, const std::string& options_json) {
     try {
-      const ew::RunOptions o = ew::run_options_from_json(nlohmann::json::parse(options_json));
+      ew::RunOptions o = ew::run_options_from_json(nlohmann::json::parse(options_json));
+      o.on_round = round_callback();
       session_.run({ew::ModelSource::Kind::Checkpoint, "", text, text2.empty() ? std::nullopt : std::optional<std::string>(text2),
                     std::nullopt}, o);
       nlohmann::ordered_json meta = ew::session_json(session_, kMetadata);
@@ -120,6 +126,10 @@ class Engine {
     }
   }
   void clearCheckpointFiles() { session_.clear_staged_checkpoint(); }
+
+  // A JavaScript function that sees each generation round as it ends (the Worker posts it to
+  // the page), or null.
+  void onRound(val fn) { on_round_ = fn; }
 
   // The forward pass again, same model and text; returns milliseconds (−1: nothing run).
   double rerun() { return session_.rerun(); }
@@ -167,7 +177,22 @@ class Engine {
     }
   }
 
+  // on_round_ as a GenCallback: each round as JSON (none when no function is set).
+  ew::GenCallback round_callback() const {
+    if (!on_round_.isNull() && !on_round_.isUndefined() && on_round_.typeOf().as<std::string>() == "function")
+      return [fn = on_round_](const ew::GenProgress& e) {
+        const nlohmann::json j = {{"round", e.round},   {"max_len", e.max_len},       {"id", e.id},
+                                  {"token", e.pick->token}, {"prob", e.pick->prob},   {"input", e.pick->decoder_input},
+                                  {"ms", e.ms},         {"phase", e.phase},           {"last", e.last},  {"end", e.end},
+                                  {"prompt", e.prompt}, {"cache_rows", e.cache_rows}, {"layers", e.layers},
+                                  {"kv_heads", e.kv_heads}, {"head_dim", e.head_dim}, {"heads", e.heads}};
+        fn(j.dump());
+      };
+    return {};
+  }
+
   ew::Session session_;
+  val on_round_ = val::null();
 };
 
 
@@ -248,7 +273,8 @@ EMSCRIPTEN_BINDINGS(encoder_walkthrough) {
       .function("stageCheckpointFile", &Engine::stageCheckpointFile)
       .function("stagedView", &Engine::stagedView)
       .function("loadCheckpoint", &Engine::loadCheckpoint)
-      .function("clearCheckpointFiles", &Engine::clearCheckpointFiles);
+      .function("clearCheckpointFiles", &Engine::clearCheckpointFiles)
+      .function("onRound", &Engine::onRound);
   emscripten::class_<MatmulBench>("MatmulBench")
       .constructor<int, int, int>()
       .function("run", &MatmulBench::run)

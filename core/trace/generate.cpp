@@ -60,6 +60,7 @@ std::vector<GenRound> generate_greedy(Model& model, Trace& trace, int max_len, c
       e.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       e.phase = "full";
       e.last = next[0].end || round + 1 == max_len;
+      e.end = next[0].end;
       on_round(e);
     }
     if (!next[0].end) so_far += (so_far.empty() ? "" : " ") + rounds.back().token;
@@ -169,11 +170,13 @@ std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, s
       e.ms = ms;
       e.phase = round == 0 ? "prefill" : decoded ? "decode" : cache ? "record" : "full";
       e.last = end || final_round;
+      e.end = end;
       e.prompt = prompt;
       e.cache_rows = cache ? prompt + round : 0;  // positions 0 … prompt+round−1 have their K and V
       e.layers = model.config.num_layers;
       e.kv_heads = geom.KV;
       e.head_dim = geom.hd;
+      e.heads = geom.H;
       on_round(e);
     }
     if (end) {

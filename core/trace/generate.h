@@ -53,9 +53,11 @@ struct GenProgress {
                                      // through the cache), "record" (the last round, recorded whole),
                                      // "full" (a recorded run of the whole input, no cache)
   bool last = false;                 // generation ends with this round (the limit or the end token)
+  bool end = false;                  // the chosen token is the end token (</s>, arch.eos_id): not appended
   int prompt = 0;                    // the prompt's tokens (0: an encoder–decoder's round)
   int cache_rows = 0;                // K/V rows computed once this round ends (positions 0 … prompt+round−1); 0: no cache
   int layers = 0, kv_heads = 0, head_dim = 0;  // the cache's geometry (attn_geom): per row, per layer, KV·hd numbers for K and as many for V
+  int heads = 0;                     // the query heads (H ≥ kv_heads: grouped-query attention shares K/V heads)
 };
 using GenCallback = std::function<void(const GenProgress&)>;
 
