@@ -2,7 +2,7 @@
 // one engine Worker (worker.js: one wasm instance) for every <encoder-walkthrough> element of
 // that page. Relays the Worker protocol to the parent window:
 //   parent → here: {type: 'encoder-walkthrough:engine', id, action, ...payload}
-//   here → parent: {type: 'encoder-walkthrough:engine', id, result | error | progress},
+//   here → parent: {type: 'encoder-walkthrough:engine', id, result | error | progress | stream},
 //                  and once {type: 'encoder-walkthrough:engine', ready: true}
 // Only messages from the parent window are served, answered to the origin that sent them;
 // the step data's buffers are transferred, not copied.
@@ -28,7 +28,7 @@ worker.onmessage = (e) => {
   const { id, ...msg } = e.data;
   const c = calls.get(id);
   if (!c) return;
-  if (msg.progress) return reply(c, msg);
+  if (msg.progress || msg.stream) return reply(c, msg);  // the call goes on
   calls.delete(id);
   const r = msg.result;
   const transfer = r ? [r.steps && r.steps.buffer, r.params && r.params.buffer, r.buffer].filter(Boolean) : [];

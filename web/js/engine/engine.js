@@ -2,6 +2,8 @@
 // returns a Promise; progress messages go to an optional callback. One module Worker,
 // started once; if it cannot start (no module workers, the wasm fails to load), every call
 // rejects with a message the page shows, in the reader's language (catalog area `errors`).
+// A generating run streams its rounds ({id, stream}, worker.js) to onStream(round, id), for
+// the call still pending with that id; the page decides whether it is still the one it shows.
 import { t, has } from '../lib/i18n.js';
 
 export class EngineClient {
@@ -15,8 +17,9 @@ export class EngineClient {
     this.worker = makeWorker();
     this.loaded = []; // files the Worker loaded after its start (a split build's deferred half)
     this.onLoaded = null;
+    this.onStream = null;
     this.worker.onmessage = (e) => {
-      const { id, result, error, code, params, progress, loaded } = e.data;
+      const { id, result, error, code, params, progress, loaded, stream } = e.data;
       if (loaded) {
         this.loaded.push(loaded);
         if (this.onLoaded) this.onLoaded(loaded);
@@ -24,6 +27,10 @@ export class EngineClient {
       }
       const p = this.pending.get(id);
       if (!p) return;
+      if (stream) {
+        if (this.onStream) this.onStream(stream, id);
+        return;
+      }
       if (progress) {
         if (p.onProgress) p.onProgress(progress);
         return;

@@ -10,6 +10,7 @@ export class RemoteEngine {
     this.origin = url.origin;
     this.nextId = 1;
     this.pending = new Map();
+    this.onStream = null; // as engine.js: a generating run's rounds, as they end
     const frame = document.createElement('iframe');
     frame.src = url.href;
     frame.title = t('embed.engineFrame');
@@ -35,9 +36,10 @@ export class RemoteEngine {
     document.body.append(frame);
   }
 
-  answer({ id, result, error, code, params, progress }) {
+  answer({ id, result, error, code, params, progress, stream }) {
     const p = this.pending.get(id);
     if (!p) return;
+    if (stream) return this.onStream && this.onStream(stream, id);
     if (progress) return p.onProgress && p.onProgress(progress);
     this.pending.delete(id);
     if (error) p.reject(new Error(code && has(`errors.${code}`) ? t(`errors.${code}`, params || {}) : error));  // as engine.js

@@ -3,7 +3,10 @@
 // asks for the step data it shows. sql.js-style protocol:
 //   in:  {id, action: 'init' | 'run' | 'steps' | 'thumbs' | 'params' | 'sweep' | 'openCheckpoint', ...}
 //        ('run' with checkpoint: {text, text2} runs the checkpoint worker-checkpoint.js opened)
-//   out: {id, result} | {id, error} | {id, progress}
+//   out: {id, result} | {id, error} | {id, progress} | {id, stream}
+//        ('run' with options.generate: one {id, stream: round} per generation round as it ends,
+//        before the result — the core's GenProgress (wasm/bindings.cpp onRound) plus `at`, the
+//        worker's clock (performance.timeOrigin + now) when it was posted)
 // 'run' sends the trace's metadata and only the data of the steps in `want` (ids) and their
 // step inputs, packed into ONE transferred ArrayBuffer; 'steps' sends more steps by index,
 // 'thumbs' reduced copies (block maxima) of step regions for thumbnails; parameters travel
@@ -161,8 +164,17 @@ async function handle(msg) {
       const options = msg.options ? { ...msg.options, prediction: true } : {};
       // msg.checkpoint {text, text2}: the checkpoint opened before (worker-checkpoint.js).
       const ck = msg.checkpoint;
-      const meta = JSON.parse(ck ? engine.runCheckpoint(String(ck.text), String(ck.text2 || ''), JSON.stringify(options))
-        : engine.run(msg.model, JSON.stringify(options)));
+      // Generation streams: each round is posted as it ends, while the engine goes on.
+      if (options.generate)
+        engine.onRound((json) => postMessage({ id: msg.id, stream: { ...JSON.parse(json), at: performance.timeOrigin + performance.now() } }));
+      let reply;
+      try {
+        reply = ck ? engine.runCheckpoint(String(ck.text), String(ck.text2 || ''), JSON.stringify(options))
+          : engine.run(msg.model, JSON.stringify(options));
+      } finally {
+        if (options.generate) engine.onRound(null);
+      }
+      const meta = JSON.parse(reply);
       const t1 = performance.now();
       if (!meta.ok) {
         // A model that failed to parse leaves the last trace in place; one that failed while
