@@ -17,7 +17,7 @@
 //   node tests/browser/decoders.mjs [--cli build/native-release/encoder-walkthrough] [--dist dist]
 //                                   [--chromium /usr/bin/chromium] [--artifacts artifacts] [--only TEXT]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
@@ -42,6 +42,50 @@ for (const e of readdirSync(dist)) symlinkSync(path.join(dist, e), path.join(sit
 symlinkSync(ck, path.join(site, 'ck'));
 
 const TEXT = 'the cat sat on the mat and the dog ran';
+
+// A Llama big enough that its 32 rounds take long enough to watch (≈ 10 M parameters, 6 layers,
+// 6 query heads sharing 2 K/V heads of 64): random F32 weights written here (a seeded uniform
+// stream), with the tokenizer and rotary settings of llama-llama3-f32. Streaming is proved on it.
+function writeStreamLlama(dir) {
+  const from = path.join(ck, 'llama-llama3-f32');
+  mkdirSync(dir, { recursive: true });
+  for (const f of ['tokenizer.json', 'tokenizer_config.json']) copyFileSync(path.join(from, f), path.join(dir, f));
+  const cfg = JSON.parse(readFileSync(path.join(from, 'config.json'), 'utf8'));
+  Object.assign(cfg, { hidden_size: 384, num_attention_heads: 6, num_key_value_heads: 2, head_dim: 64, num_hidden_layers: 6, intermediate_size: 1024 });
+  writeFileSync(path.join(dir, 'config.json'), JSON.stringify(cfg, null, 2));
+  const d = cfg.hidden_size, q = cfg.num_attention_heads * cfg.head_dim, kv = cfg.num_key_value_heads * cfg.head_dim, ff = cfg.intermediate_size;
+  const tensors = [['model.embed_tokens.weight', [cfg.vocab_size, d]], ['model.norm.weight', [d]]];
+  for (let i = 0; i < cfg.num_hidden_layers; i++) {
+    const p = `model.layers.${i}.`;
+    tensors.push([p + 'input_layernorm.weight', [d]], [p + 'self_attn.q_proj.weight', [q, d]], [p + 'self_attn.k_proj.weight', [kv, d]],
+      [p + 'self_attn.v_proj.weight', [kv, d]], [p + 'self_attn.o_proj.weight', [d, q]], [p + 'post_attention_layernorm.weight', [d]],
+      [p + 'mlp.gate_proj.weight', [ff, d]], [p + 'mlp.up_proj.weight', [ff, d]], [p + 'mlp.down_proj.weight', [d, ff]]);
+  }
+  let seed = 20261128;
+  const uniform = () => {  // mulberry32
+    seed = (seed + 0x6d2b79f5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+  const header = {}, parts = [];
+  let off = 0;
+  for (const [name, shape] of tensors) {
+    const n = shape.reduce((a, b) => a * b, 1), a = new Float32Array(n);
+    const norm = shape.length === 1, scale = 1.7 / Math.sqrt(shape[1] || 1);
+    for (let i = 0; i < n; i++) a[i] = norm ? 1 : (2 * uniform() - 1) * scale;
+    header[name] = { dtype: 'F32', shape, data_offsets: [off, off + 4 * n] };
+    parts.push(Buffer.from(a.buffer));
+    off += 4 * n;
+  }
+  let h = JSON.stringify(header);
+  h += ' '.repeat((8 - (h.length % 8)) % 8);
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(h.length));
+  writeFileSync(path.join(dir, 'model.safetensors'), Buffer.concat([len, Buffer.from(h), ...parts]));
+}
+const STREAM = 'llama-stream-f32';
+writeStreamLlama(path.join(ck, STREAM));
 const CASES = ['llama-llama3-f32', 'qwen2-sharded-f32', 'qwen3-qknorm-untied-bf16', 'gemma3-layertypes-f32', 'gemma3-bare-f16', 'llama-bare-mqa-f16', 'gemma3-v5-pattern-bf16'];
 const cliDoc = (dir) => JSON.parse(execFileSync(cli, ['--checkpoint', path.join(ck, dir), '--text', TEXT, '--json'], { maxBuffer: 1 << 30 }).toString());
 
@@ -70,7 +114,12 @@ const { server, url: base } = await startServer(site, 0, '127.0.0.1', serverOpti
 const browser = await launchChromium(chromium, exe);
 const problems = [];
 const { check: checkAll, results } = checks(8);
-const only = arg('--only', '');
+// --plant-batched-stream (a must-fail run, in the test command): the served Worker holds every
+// generation round back and posts them all after the run, before its result (the page then gets
+// each round in order, only not while it is computed); only the streaming check runs, and it must fail.
+const PLANT = process.argv.includes('--plant-batched-stream');
+let planted = 0;
+const only = PLANT ? 'generation streams token by token' : arg('--only', '');
 const check = (name, fn) => (name.includes(only) ? checkAll(name, fn) : Promise.resolve());
 async function newPage(viewport = { width: 1280, height: 900 }) {
   const page = await browser.newPage({ viewport });
@@ -232,6 +281,140 @@ for (const c of ['llama-llama3-f32', 'gemma3-layertypes-f32']) {
     await page.evaluate(() => document.getElementById('gen-box').scrollIntoView());
     await page.screenshot({ path: path.join(artifacts, `decoders-${c.split('-')[0]}-generate-1280.png`) });
   });
+}
+
+// Generation streams (issues 30 item 5, 31 item 1). In the page, before it loads: every Worker
+// message's stream round is logged with the Worker's time (`at`, when the round ended) and the time
+// it arrived; each round added to #rounds with the time it appeared; and a hold that queues every
+// message from round `hold` on (in order) until __release(), for screenshots mid-stream.
+const STREAM_PROBE = () => {
+  const S = (window.__stream = { log: [], shown: [], hold: null, queue: [] });
+  const desc = Object.getOwnPropertyDescriptor(Worker.prototype, 'onmessage');
+  Object.defineProperty(Worker.prototype, 'onmessage', {
+    configurable: true,
+    get() { return desc.get.call(this); },
+    set(fn) {
+      const w = this;
+      desc.set.call(this, (e) => {
+        const d = e.data;
+        if (d && d.stream) S.log.push({ round: d.stream.round, at: d.stream.at, received: performance.timeOrigin + performance.now() });
+        if (S.queue.length || (S.hold !== null && d && d.stream && d.stream.round >= S.hold)) return S.queue.push(() => fn.call(w, e));
+        fn.call(w, e);
+      });
+    },
+  });
+  window.__release = () => {
+    S.hold = null;
+    for (const f of S.queue.splice(0)) f();
+  };
+  document.addEventListener('DOMContentLoaded', () => {
+    new MutationObserver((ms) => {
+      for (const m of ms) for (const n of m.addedNodes) if (n.nodeName === 'LI') S.shown.push({ text: n.textContent, at: performance.timeOrigin + performance.now() });
+    }).observe(document.getElementById('rounds'), { childList: true });
+  });
+};
+const streamWant = JSON.parse(execFileSync(cli, ['--checkpoint', path.join(ck, STREAM), '--text', TEXT, '--generate', '--json'], { maxBuffer: 1 << 30 }).toString());
+const HOLD = 4;
+// Generates with the stream checkpoint in `lang` and `theme`: screenshots held at round HOLD and at
+// the end (1280 and 390 px), then what the page shows against the CLI's generation.
+async function streamRun(lang, theme, after = async () => {}) {
+  const sp = await newPage();
+  await sp.addInitScript(STREAM_PROBE);
+  if (PLANT)
+    await sp.route(/\/js\/engine\/worker\.js$/, async (r) => {
+      const body = await (await r.fetch()).text();
+      const out = body.replace(/postMessage\(\{id:(\w+)\.id,stream:/, '(self.__held=self.__held||[]).push({id:$1.id,stream:')
+        .replace(/,postMessage\(\{id:(\w+)\.id,result:/, ',(self.__held||[]).splice(0).forEach((m)=>postMessage(m)),postMessage({id:$1.id,result:');
+      if (out !== body) planted++;
+      r.fulfill({ status: 200, contentType: 'text/javascript', body: out });
+    });
+  await open(sp, url(STREAM).replace('lang=en', `lang=${lang}`) + (theme === 'dark' ? '&theme=dark' : ''));
+  assert(await isCheckpoint(sp), `not opened: ${await sp.textContent('#notice')}`);
+  await sp.evaluate((h) => { window.__stream.hold = h; }, HOLD);
+  const gen = sp.evaluate(() => window.encoderWalkthrough.generate());
+  const shot = async (when) => {
+    for (const width of [1280, 390]) {
+      await sp.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      // On a phone the panel opens from "Input & settings".
+      if (width === 390 && (await sp.getAttribute('#show-input', 'aria-expanded')) !== 'true') await sp.click('#show-input');
+      await sp.evaluate(() => document.getElementById('gen-live').scrollIntoView({ block: 'start' }));
+      await sp.screenshot({ path: path.join(artifacts, `decoders-stream-${when}-${lang}-${theme}-${width}.png`) });
+    }
+    await sp.setViewportSize({ width: 1280, height: 900 });
+  };
+  const n = streamWant.rounds.length;
+  if (n > HOLD + 1) {
+    await sp.waitForFunction((h) => window.__stream.queue.length > 0 && document.querySelectorAll('#rounds li').length === h, HOLD, { timeout: 20000 });
+    const mid = await sp.evaluate(() => [document.getElementById('gen-progress-text').textContent, document.getElementById('kv-strip').children.length]);
+    await shot('mid');
+    await sp.evaluate(() => window.__release());
+    if (lang === 'en') assert(mid[0] === `Round ${HOLD} of at most 32…`, `mid-stream progress: "${mid[0]}"`);
+    const prompt0 = streamWant.rounds[0].decoder_input.split(' ').length;
+    assert(mid[1] === prompt0 + HOLD - 1, `mid-stream the strip has ${mid[1]} rows, want ${prompt0} + ${HOLD} − 1`);
+  }
+  const tokens = await gen;
+  await shot('end');
+  const got = await sp.evaluate(() => ({
+    S: window.__stream,
+    output: document.getElementById('gen-output').textContent,
+    progress: document.getElementById('gen-progress-text').textContent,
+    rows: document.querySelectorAll('#kv-strip .kv-row').length,
+    newest: [...document.querySelectorAll('#kv-strip .kv-row')].findIndex((c) => c.classList.contains('kv-new')),
+    size: document.getElementById('kv-size').textContent,
+    alt: document.getElementById('kv-strip').getAttribute('aria-label'),
+    timing: document.getElementById('gen-timing').textContent,
+  }));
+  await after(sp);
+  await sp.close().catch(() => {});
+  return { tokens, got };
+}
+
+await check(`${STREAM}: generation streams token by token — the CLI's tokens, the first on the page before the last round is computed; the cache strip and its size; prefill and decode apart`, async () => {
+  const { tokens, got } = await streamRun('en', 'light', async (sp) => {
+    await sp.click('#kv-strip');  // the strip opens the final trace's K cache
+    await sp.waitForFunction(() => document.querySelector('#step-meta .mono')?.textContent === 'layer0.k_cache', null, { timeout: 15000 });
+  });
+  const want = streamWant, n = want.rounds.length;
+  assert(n >= 12, `the stream checkpoint generates only ${n} rounds (an early end token): pick another seed`);
+  assert(tokens.join(' ') === want.generated.join(' '), `page ${tokens.join(' ')}\nCLI  ${want.generated.join(' ')}`);
+  const { log, shown } = got.S;
+  assert(log.map((r) => r.round).join() === [...Array(n).keys()].join(), `stream rounds ${log.map((r) => r.round)} for ${n} rounds`);
+  // Streaming, not a list drawn at the end: round 1 was on the page before the Worker ended the last round.
+  const first = shown[0].at, lastDone = log[n - 1].at;
+  console.log(`  stream: round 1 on the page ${(first - log[0].at).toFixed(1)} ms after the Worker ended it; the last round ended ${(lastDone - first).toFixed(1)} ms after that`);
+  assert(first < lastDone, `round 1 appeared ${(first - lastDone).toFixed(1)} ms after the last round was computed: not streamed`);
+  // The cache: the prompt's rows and one per generated token but the last (its K and V would be
+  // the next round's) — the final trace's layer0.k_cache, as the CLI records it.
+  const prompt = want.rounds[0].decoder_input.split(' ').length, rows = prompt + n - 1;
+  const kc = want.steps.find((st) => st.id === 'layer0.k_cache');
+  assert(kc && kc.shape[0] === rows && kc.shape[1] === 2 * 64, `CLI k_cache ${kc && kc.shape}, want [${rows}, 128]`);
+  assert(got.rows === rows && got.newest === rows - 1, `strip: ${got.rows} rows (newest ${got.newest}), want ${rows}`);
+  const numbers = rows * 6 * 2 * 64;
+  for (const part of [`${rows} rows × 6 layers × 2 K/V heads × 64 numbers per head = ${numbers.toLocaleString('en')} numbers for K and as many for V: ${(2 * numbers * 4 / 1024).toFixed(1)} KiB in float32`,
+    'The 6 query heads share 2 K/V heads'])
+    assert(got.size.includes(part), `size: "${got.size}" lacks "${part}"`);
+  assert(got.alt.startsWith(`Key/value cache with ${rows} rows: rows 0–${prompt - 1} are the prompt's ${prompt} tokens`), `text alternative: ${got.alt}`);
+  assert(want.timing.decode_rounds === n - 2, `CLI decode rounds ${want.timing.decode_rounds} for ${n} rounds`);
+  assert(new RegExp(`^Prefill \\(the prompt, ${prompt} tokens\\): [\\d.,]+ ms · decode: [\\d.,]+ ms per token \\(${n - 2} tokens through the cache, [\\d.,]+ tokens/s\\) · last round recorded whole for the walkthrough: [\\d.,]+ ms$`).test(got.timing),
+    `readout: "${got.timing}"`);
+  assert(/^\d+ rounds: /.test(got.progress), `progress at the end: "${got.progress}"`);
+});
+await check(`${STREAM} (de, dark): the stream in German and the dark theme; the strip's rows, size and readout`, async () => {
+  const { tokens, got } = await streamRun('de', 'dark');
+  const n = streamWant.rounds.length, prompt = streamWant.rounds[0].decoder_input.split(' ').length, rows = prompt + n - 1;
+  assert(tokens.join(' ') === streamWant.generated.join(' '), `page ${tokens.join(' ')}`);
+  assert(got.rows === rows, `strip: ${got.rows} rows, want ${rows}`);
+  assert(got.size.includes(`${rows} Zeilen × 6 Schichten × 2 K/V-Köpfe × 64`) && got.size.includes((rows * 768).toLocaleString('de')), `size: "${got.size}"`);
+  assert(got.timing.startsWith(`Prefill (der Prompt, ${prompt} Tokens): `) && got.timing.includes(`(${n - 2} Tokens durch den Cache, `), `readout: "${got.timing}"`);
+});
+
+if (PLANT) {
+  await browser.close();
+  server.close();
+  const { passed, failed } = results();
+  const caught = failed === 1 && passed === 0 && planted > 0;
+  console.log(`decoders --plant-batched-stream: ${caught ? 'caught' : `FAIL: not caught (planted ${planted}, ${passed} passed, ${failed} failed)`}`);
+  process.exit(caught ? 0 : 1);
 }
 
 // Bad checkpoints: the page shows the core's message, which is the CLI's.
