@@ -133,6 +133,7 @@ browser_lane_b() {
   bounded node tests/browser/names.mjs
   section "browser: the modern decoders (Llama, Qwen2/3, Gemma 3; sharded) opened in the page vs the native CLI; every step titled and noted in en/de; the map; bad checkpoints"
   bounded node tests/browser/decoders.mjs --cli build/native-release/encoder-walkthrough
+  bounded node tests/browser/decoders.mjs --cli build/native-release/encoder-walkthrough --plant-batched-stream  # must fail: rounds posted after the run, not as they end (exits 0 only when caught)
   section "browser: trained models (generate, backward pass, training, weights) vs the native CLI"
   bounded node tests/browser/trained.mjs --cli build/native-release/encoder-walkthrough
   section "browser: the what-if lab (switch a head off, type into a cell, patch, sweep) vs the native CLI (~20 s)"
