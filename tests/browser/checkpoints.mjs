@@ -512,6 +512,19 @@ await check('GPT-2 generates in the page as the CLI’s --generate does: the Gen
   assert(pieces.some((p) => p.includes('\u0120')) === /␣/.test(r.rounds.join(' ') + r.out) && !/\u0120/.test(r.rounds.join(' ') + r.out), `raw byte-level pieces: ${r.rounds.slice(0, 2)} ${r.out}`);
   const bad = compare('gpt2-lm generated', await trace(page), want);
   assert(!bad.length, bad.slice(0, 5).join('\n'));
+  // The K/V cache strip: the prompt's rows and one per round after the first (the last token's K
+  // and V would be the next round's) — the final trace's k_cache — with GPT-2's size (as many K/V
+  // heads as query heads: no sharing said), and prefill and decode apart, as many decode rounds as
+  // the CLI's.
+  const kc = want.steps.find((st) => st.id === 'layer0.k_cache');
+  const prompt = want.rounds[0].decoder_input.split(' ').length, rows = prompt + want.rounds.length - 1;
+  const L = want.steps.filter((st) => /^layer\d+\.k_cache$/.test(st.id)).length, H = want.config.num_heads, hd = kc.shape[1] / H;
+  const panel = await page.evaluate(() => ({ rows: document.querySelectorAll('#kv-strip .kv-row').length, size: document.getElementById('kv-size').textContent,
+    timing: document.getElementById('gen-timing').textContent }));
+  assert(kc.shape[0] === rows && panel.rows === rows, `cache rows: page ${panel.rows}, CLI k_cache ${kc.shape[0]}, prompt ${prompt} + ${want.rounds.length} rounds − 1`);
+  const numbers = rows * L * H * hd;
+  assert(panel.size.startsWith(`Size: ${rows} rows × ${L} layers × ${H} K/V heads × ${hd} numbers per head = ${numbers.toLocaleString('en')} numbers`) && !/share/.test(panel.size), `size: ${panel.size}`);
+  assert(panel.timing.startsWith(`Prefill (the prompt, ${prompt} tokens): `) && (want.timing.decode_rounds === 0 || panel.timing.includes(`(${want.timing.decode_rounds} tokens through the cache, `)), `readout: ${panel.timing} (CLI: ${JSON.stringify(want.timing)})`);
   await page.evaluate(() => document.getElementById('gen-box').scrollIntoView());
   await page.screenshot({ path: path.join(artifacts, 'checkpoints-generate-1280.png') });
   // A limit: the CLI's --json with "max_len" is not a flag, so the first rounds of the full run.

@@ -408,6 +408,29 @@ await check(`${STREAM} (de, dark): the stream in German and the dark theme; the 
   assert(got.timing.startsWith(`Prefill (der Prompt, ${prompt} Tokens): `) && got.timing.includes(`(${n - 2} Tokens durch den Cache, `), `readout: "${got.timing}"`);
 });
 
+await check(`${STREAM}: a stale stream draws nothing — the reader types while it streams`, async () => {
+  const sp = await newPage();
+  await sp.addInitScript(STREAM_PROBE);
+  await open(sp, url(STREAM));
+  await sp.evaluate(() => { window.__stream.hold = 2; });
+  const gen = sp.evaluate(() => window.encoderWalkthrough.generate().then(() => 'resolved', (e) => e.message));
+  await sp.waitForFunction(() => window.__stream.queue.length > 0 && document.querySelectorAll('#rounds li').length === 2, null, { timeout: 20000 });
+  // A new text (app.state replaced at once), then the rest of the stream: none of it may be drawn.
+  const after = await sp.evaluate(() => {
+    const typed = window.encoderWalkthrough.setState({ text: 'the dog sat' });
+    window.__release();
+    window.__typed = typed;
+    return { rows: document.querySelectorAll('#rounds li').length, live: document.getElementById('gen-live').hidden, out: document.getElementById('gen-output').textContent };
+  });
+  assert(after.rows === 2 && after.live, `after typing, the old stream still drew: ${after.rows} rounds listed, panel hidden ${after.live}`);
+  await gen;
+  await sp.evaluate(() => window.__typed);
+  const end = await sp.evaluate(() => ({ text: window.encoderWalkthrough.getState().text, live: document.getElementById('gen-live').hidden,
+    rows: document.querySelectorAll('#rounds li').length }));
+  assert(end.text === 'the dog sat' && end.live && end.rows === 0, `the new text's page: ${JSON.stringify(end)}`);
+  await sp.close();
+});
+
 if (PLANT) {
   await browser.close();
   server.close();

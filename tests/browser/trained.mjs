@@ -199,6 +199,12 @@ await check('typing an input with an unknown word: shown as <unk> with a note; t
   assert(tr.text.vocab[unk] === '<unk>', `zillion's id ${unk} is ${tr.text.vocab[unk]}`);
   const viaApi = await api(() => window.encoderWalkthrough.generate());
   assert(JSON.stringify(viaApi) === JSON.stringify(nat.generated), `generate() ${viaApi} vs native ${nat.generated}`);
+  // Streamed like a decoder-only model's, without a cache: each round a whole recorded run.
+  const panel = await page.evaluate(() => ({ progress: document.getElementById('gen-progress-text').textContent, timing: document.getElementById('gen-timing').textContent,
+    cache: document.getElementById('kv-box').hidden }));
+  assert(panel.progress === `${nat.rounds.length} rounds: the model chose its end token.` && panel.cache &&
+    new RegExp(`^each round a whole recorded run: [\\d.,]+ ms per round \\(${nat.rounds.length} rounds\\)$`).test(panel.timing), `generation panel: ${JSON.stringify(panel)}`);
+  await page.locator('#gen-box').screenshot({ path: path.join(artifacts, 'trained-generate-panel.png') });
   await shot('generate', false);
 });
 

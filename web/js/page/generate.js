@@ -40,6 +40,7 @@ export function installGenerate(h) {
   box.hidden = true;
   const bar = el('progress');
   bar.id = 'gen-progress';
+  bar.setAttribute('aria-labelledby', 'gen-progress-text');
   const status = el('span', 'gen-progress-text small');
   status.id = 'gen-progress-text';
   status.setAttribute('role', 'status');
@@ -79,8 +80,7 @@ export async function generate({ maxTokens } = {}) {
     throw new Error(t('generate.badMax', { value: String(maxTokens) }));
   $('generate').disabled = true;
   if (app.engine) app.engine.onStream = onStream;  // the engine may have been replaced since install
-  const mine = { state: app.state, checkpoint: app.checkpoint, dec: decoderOnly(app.trace), heads: app.trace.config.num_heads,
-    rounds: [], id: null, stale: false, done: null };
+  const mine = { state: app.state, checkpoint: app.checkpoint, dec: decoderOnly(app.trace), rounds: [], id: null, stale: false, done: null };
   live = mine;
   $('rounds').replaceChildren();
   $('gen-output').textContent = '';
@@ -90,6 +90,10 @@ export async function generate({ maxTokens } = {}) {
     showRounds();
     drawLive();
     return app.rounds ? app.rounds.generated.slice() : [];
+  } catch (e) {
+    mine.stale = true;  // a run that failed half-way: its rounds are no answer (the page says why)
+    drawLive();
+    throw e;
   } finally {
     $('generate').disabled = false;
   }
@@ -113,7 +117,7 @@ function onStream(round, id) {
     return;
   }
   g.rounds.push({ ...round, shownAt: performance.timeOrigin + performance.now() });
-  appendRound(round, g.rounds.length - 1, g.dec, false);
+  appendRound(round, g.rounds.length - 1, g.dec, false, true);
   const tokens = g.rounds.filter((r) => !r.end).map((r) => shownPiece(r.token, g.dec));
   $('gen-output').textContent = t('generate.output', { tokens: tokens.join(' ') });
   drawLive();
@@ -129,8 +133,9 @@ function roundText(r, k, dec) {
 }
 
 // One round of the list: {decoder_input, token, prob} (the reply's rounds) or a streamed round
-// ({input, token, prob}); `current` marks the round the walkthrough shows.
-function appendRound(r, k, dec, current) {
+// ({input, token, prob}); `current` marks the round the walkthrough shows. A streamed round is
+// revisited once the reply lists it (its list replaces the streamed one).
+function appendRound(r, k, dec, current, streamed = false) {
   const rt = roundText({ decoder_input: r.decoder_input ?? r.input, token: r.token, prob: r.prob }, k, dec);
   const b = el(dec ? 'span' : 'button', 'round');
   b.type = 'button';
@@ -139,9 +144,8 @@ function appendRound(r, k, dec, current) {
     el('strong', 'round-tok mono', rt.token), el('span', 'round-p muted', ` ${rt.p}`));
   b.title = t(dec ? 'generate.round.decoderOnly' : 'generate.round', { n: k + 1, input: rt.input, token: rt.token, p: rt.p });
   if (current) b.setAttribute('aria-current', 'step');
-  if (!dec)
+  if (!dec && !streamed)
     b.addEventListener('click', () => {
-      if (!app.rounds || !app.rounds.list[k]) return;  // a round still streaming: the list is not the reply's yet
       chooseRound(k, app.state);
       hooks.requestCompute(app.state).catch(() => {});
     });
