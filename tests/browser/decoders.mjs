@@ -416,8 +416,9 @@ await check(`${STREAM}: a stale stream draws nothing — the reader types while 
   const gen = sp.evaluate(() => window.encoderWalkthrough.generate().then(() => 'resolved', (e) => e.message));
   await sp.waitForFunction(() => window.__stream.queue.length > 0 && document.querySelectorAll('#rounds li').length === 2, null, { timeout: 20000 });
   // A new text (app.state replaced at once), then the rest of the stream: none of it may be drawn.
-  const after = await sp.evaluate(() => {
+  const after = await sp.evaluate(async () => {
     const typed = window.encoderWalkthrough.setState({ text: 'the dog sat' });
+    await new Promise((r) => setTimeout(r, 0));  // setState replaces the state after its first await
     window.__release();
     window.__typed = typed;
     return { rows: document.querySelectorAll('#rounds li').length, live: document.getElementById('gen-live').hidden, out: document.getElementById('gen-output').textContent };
