@@ -313,6 +313,14 @@ const STREAM_PROBE = () => {
     }).observe(document.getElementById('rounds'), { childList: true });
   });
 };
+// axe-core (npm) over the generation panel, as a11y.mjs runs it over the page (colour contrast
+// included), evaluated in the page (its CSP allows no injected <script>).
+const axeSource = readFileSync(path.join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
+async function panelViolations(page) {
+  if (!(await page.evaluate(() => !!window.axe))) await page.evaluate(axeSource);
+  const r = await page.evaluate(() => window.axe.run(document.getElementById('gen-box'), { resultTypes: ['violations'] }));
+  return r.violations.map((v) => `${v.id} ×${v.nodes.length}: ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(', ')}`);
+}
 const streamWant = JSON.parse(execFileSync(cli, ['--checkpoint', path.join(ck, STREAM), '--text', TEXT, '--generate', '--json'], { maxBuffer: 1 << 30 }).toString());
 const HOLD = 4;
 // Generates with the stream checkpoint in `lang` and `theme`: screenshots held at round HOLD and at
@@ -364,6 +372,7 @@ async function streamRun(lang, theme, after = async () => {}) {
     alt: document.getElementById('kv-strip').getAttribute('aria-label'),
     timing: document.getElementById('gen-timing').textContent,
   }));
+  got.axe = await panelViolations(sp);
   await after(sp);
   await sp.close().catch(() => {});
   return { tokens, got };
@@ -398,6 +407,7 @@ await check(`${STREAM}: generation streams token by token — the CLI's tokens, 
   assert(new RegExp(`^Prefill \\(the prompt, ${prompt} tokens\\): [\\d.,]+ ms · decode: [\\d.,]+ ms per token \\(${n - 2} tokens through the cache, [\\d.,]+ tokens/s\\) · last round recorded whole for the walkthrough: [\\d.,]+ ms$`).test(got.timing),
     `readout: "${got.timing}"`);
   assert(/^\d+ rounds: /.test(got.progress), `progress at the end: "${got.progress}"`);
+  assert(!got.axe.length, `axe over the generation panel (light): ${got.axe.join('; ')}`);
 });
 await check(`${STREAM} (de, dark): the stream in German and the dark theme; the strip's rows, size and readout`, async () => {
   const { tokens, got } = await streamRun('de', 'dark');
@@ -405,6 +415,7 @@ await check(`${STREAM} (de, dark): the stream in German and the dark theme; the 
   assert(tokens.join(' ') === streamWant.generated.join(' '), `page ${tokens.join(' ')}`);
   assert(got.rows === rows, `strip: ${got.rows} rows, want ${rows}`);
   assert(got.size.includes(`${rows} Zeilen × 6 Schichten × 2 K/V-Köpfe × 64`) && got.size.includes((rows * 768).toLocaleString('de')), `size: "${got.size}"`);
+  assert(!got.axe.length, `axe over the generation panel (dark, de): ${got.axe.join('; ')}`);
   assert(got.timing.startsWith(`Prefill (der Prompt, ${prompt} Tokens): `) && got.timing.includes(`(${n - 2} Tokens durch den Cache, `), `readout: "${got.timing}"`);
 });
 

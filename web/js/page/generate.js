@@ -151,6 +151,10 @@ function appendRound(r, k, dec, current, streamed = false) {
     });
   const li = el('li');
   li.append(b);
+  // A decoder-only model's rounds are text, not buttons: the list itself takes the focus, so a
+  // keyboard scrolls it (it scrolls past 220 px).
+  if (dec) $('rounds').tabIndex = 0;
+  else $('rounds').removeAttribute('tabindex');
   $('rounds').append(li);
   $('rounds').scrollTop = $('rounds').scrollHeight;
 }
