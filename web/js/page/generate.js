@@ -203,11 +203,12 @@ function drawLive() {
 // core's geometry: rows × layers × K/V heads × head_dim, for K and for V, in float32.
 function drawCache(g, last, finished) {
   const box = $('kv-box');
-  box.hidden = !g.dec;
-  if (!g.dec) return;
   const rows = last.cache_rows;
+  const uncached = g.rounds.some((r) => r.phase === 'full');  // the lab's interventions: every round whole
+  box.hidden = !g.dec || (!rows && !uncached);  // one round alone (a limit of 1) needs no cache
+  if (box.hidden) return;
   const strip = $('kv-strip');
-  if (!rows) {  // no cache: the lab's interventions run every round whole
+  if (!rows) {
     strip.hidden = true;
     $('kv-legend').replaceChildren();
     $('kv-caption').textContent = t('generate.cache.none');
