@@ -82,7 +82,7 @@ node tests/web/kinds.mjs
 node tests/web/adamw.mjs
 node tests/web/notes.mjs
 node tests/web/pieces.mjs
-node tests/web/chat.mjs && node tests/web/chat.mjs --plant-no-generation-prompt
+node tests/web/chat.mjs; node tests/web/chat.mjs --plant-no-generation-prompt  # the second must fail inside: exits 0 only when caught
 
 section "page: the embedding modules in Node (view keys, .npy via NumPy, PNG chunk, JSON export = CLI)"
 node tests/web/embed.mjs --cli build/native-release/encoder-walkthrough
