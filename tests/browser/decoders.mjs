@@ -284,7 +284,12 @@ await check('chat template: chat=1 wraps the text in the checkpoint\'s template;
     await page.evaluate(() => document.getElementById('chat-field').scrollIntoView());
     await page.screenshot({ path: path.join(artifacts, `decoders-chat-${lang}-1280.png`) });
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.screenshot({ path: path.join(artifacts, `decoders-chat-${lang}-390.png`), fullPage: true });
+    await page.screenshot({ path: path.join(artifacts, `decoders-chat-tokens-${lang}-390.png`), fullPage: true });
+    await page.click('#show-input');  // the phone's input panel, where the switch is
+    await page.evaluate(() => document.getElementById('chat-field').scrollIntoView());
+    assert(await page.isVisible('#chat-prompt pre'), 'the prompt is not shown on a phone');
+    await page.screenshot({ path: path.join(artifacts, `decoders-chat-${lang}-390.png`) });
+    await page.click('#show-input');
     await page.setViewportSize({ width: 1280, height: 900 });
   }
   await clean(page, 'chat');
@@ -313,6 +318,7 @@ await check('chat template: one that does not parse and one that raises turn the
   await open(page, chatUrl('chat-broken', 'de'));
   notice = await page.textContent('#notice');
   assert(/Die Chat-Vorlage ist aus: die Chat-Vorlage in tokenizer_config\.json lässt sich nicht lesen/.test(notice), `notice (de): ${notice}`);
+  await page.evaluate(() => document.getElementById('notice').scrollIntoView());
   await page.screenshot({ path: path.join(artifacts, 'decoders-chat-broken-de-1280.png') });
   assert(problems.length === before, problems.slice(before).join('\n'));
 });
