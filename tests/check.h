@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,18 @@ inline std::vector<float> seeded_floats(std::uint64_t seed, const std::string& k
   const auto s = ew::seeded_stream(seed, key);
   for (std::size_t i = 0; i < n; ++i) v[i] = scale * ew::seeded_uniform(s, i);
   return v;
+}
+
+// Bitwise equality of two float vectors (determinism: the same bits, not merely close).
+inline bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+// "1 2 3" for 123: a number as the digit tokens the trained tasks read.
+inline std::string spaced_digits(int n) {
+  std::string out;
+  for (char c : std::to_string(n)) out += (out.empty() ? "" : " ") + std::string(1, c);
+  return out;
 }
 
 // Passes when |got − want| ≤ rtol·|want| + atol for every element.

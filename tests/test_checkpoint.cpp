@@ -72,7 +72,7 @@ const char* kBertConfig = R"({"model_type": "bert", "architectures": ["BertForPr
   "num_attention_heads": 2, "num_hidden_layers": 1, "intermediate_size": 8, "max_position_embeddings": 3,
   "vocab_size": 5, "type_vocab_size": 2})";
 
-ew::Checkpoint load(const std::string& config, std::string weights) {
+ew::Checkpoint load_checkpoint(const std::string& config, std::string weights) {
   ew::CheckpointFiles f;
   f.config_json = config;
   f.safetensors = ew::HeapBytes(weights);
@@ -84,7 +84,7 @@ ew::Checkpoint load(const std::string& config, std::string weights) {
 }  // namespace
 
 TEST_CASE("nn.Linear's [out, in] weight is transposed into our in×out parameter") {
-  const ew::Checkpoint c = load(kBertConfig, bytes_of(tiny_bert()));
+  const ew::Checkpoint c = load_checkpoint(kBertConfig, bytes_of(tiny_bert()));
   const auto& W = c.model.at("layer0.W_q").value;  // [in, out]
   for (std::size_t i = 0; i < 4; ++i)
     for (std::size_t o = 0; o < 4; ++o) CHECK(W(i, o) == static_cast<float>(100 * o + i));
@@ -101,9 +101,9 @@ TEST_CASE("nn.Linear's [out, in] weight is transposed into our in×out parameter
 TEST_CASE("a tied decoder copy must be the token table") {
   ew::SafeTensors st = tiny_bert();
   st.tensors.push_back(tensor("cls.predictions.decoder.weight", {5, 4}, index_value));
-  CHECK_NOTHROW(load(kBertConfig, bytes_of(st)));
+  CHECK_NOTHROW(load_checkpoint(kBertConfig, bytes_of(st)));
   st.tensors.back().data[3] += 1.0f;
-  CHECK_THROWS_WITH_AS(load(kBertConfig, bytes_of(st)),
+  CHECK_THROWS_WITH_AS(load_checkpoint(kBertConfig, bytes_of(st)),
                        doctest::Contains("\"cls.predictions.decoder.weight\" differs from the token table"), ew::Error);
 }
 
@@ -125,7 +125,7 @@ TEST_CASE("GPT-2's fused c_attn splits by columns into W_q | W_k | W_v, its bias
     t.push_back(tensor(std::string(ln) + ".weight", {4}, one));
     t.push_back(tensor(std::string(ln) + ".bias", {4}, zero));
   }
-  const ew::Checkpoint c = load(R"({"model_type": "gpt2", "n_embd": 4, "n_head": 2, "n_layer": 1, "n_positions": 3,
+  const ew::Checkpoint c = load_checkpoint(R"({"model_type": "gpt2", "n_embd": 4, "n_head": 2, "n_layer": 1, "n_positions": 3,
                                     "vocab_size": 5})",
                                 bytes_of(st, ew::DiskType::F16));  // integers below 2048: exact in float16
   const char* parts[3][2] = {{"layer0.W_q", "layer0.b_q"}, {"layer0.W_k", "layer0.b_k"}, {"layer0.W_v", "layer0.b_v"}};
@@ -281,7 +281,7 @@ ew::SafeTensors wavy_bert() {
 TEST_CASE("a checkpoint's matmuls read its weights in place: the trace equals the packed kernels', bit for bit") {
   // Checkpoints keep their weights once (no packed copy: model.h, pack_weights); the unpacked
   // kernel stages the same blocks the packed one reads, so every number must be the same.
-  const ew::Checkpoint c = load(kWavyConfig, bytes_of(wavy_bert()));
+  const ew::Checkpoint c = load_checkpoint(kWavyConfig, bytes_of(wavy_bert()));
   CHECK_FALSE(c.model.pack_weights);
   auto traced = [&](bool pack) {
     ew::Model m;
@@ -318,7 +318,7 @@ TEST_CASE("the logit lens reads a checkpoint's layers through its own head: at t
       config.replace(config.find("BertForMaskedLM"), 15, "BertForSequenceClassification");
       config.insert(config.find("\"vocab_size\""), R"("id2label": {"0": "a", "1": "b", "2": "c"}, )");
     }
-    const ew::Checkpoint c = load(config, bytes_of(st));
+    const ew::Checkpoint c = load_checkpoint(config, bytes_of(st));
     ew::Model m;
     m = c.model;
     const std::vector<int> ids{2, 4, 1, 3};

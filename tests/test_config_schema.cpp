@@ -13,7 +13,7 @@
 
 namespace {
 
-std::string error_of(const nlohmann::json& cfg) {
+std::string schema_error_of(const nlohmann::json& cfg) {
   ew::Config c;
   try {
     ew::parse_config(c, cfg);
@@ -59,15 +59,15 @@ TEST_CASE("ranges and enum names come from the table, in messages that name the 
     INFO(std::string(f.name));
     nlohmann::json at_max = {{f.name, f.max}};
     if (std::string(f.name) == "num_heads") at_max["d_model"] = 4096;  // 64 heads must divide d_model
-    CHECK(error_of(at_max) == "");
-    CHECK(error_of({{f.name, f.max + 1}}).rfind(std::string(f.name) + " must be between", 0) == 0);
-    CHECK(error_of({{f.name, f.min - 1}}).find("must be between") != std::string::npos);
+    CHECK(schema_error_of(at_max) == "");
+    CHECK(schema_error_of({{f.name, f.max + 1}}).rfind(std::string(f.name) + " must be between", 0) == 0);
+    CHECK(schema_error_of({{f.name, f.min - 1}}).find("must be between") != std::string::npos);
   }
-  CHECK(error_of({{"norm", "sideways"}}).find("\"post\", \"pre\"") != std::string::npos);
-  CHECK(error_of({{"layer_norm_eps", 0}}).find("greater than 0") != std::string::npos);
-  CHECK(error_of({{"layer_norm_eps", 1.5}}).find("at most 1") != std::string::npos);
-  CHECK(error_of({{"d_model", 8}, {"num_heads", 3}}).find("must divide") != std::string::npos);
-  CHECK(error_of({{"colour", 1}}).find("unknown key \"colour\"") != std::string::npos);
+  CHECK(schema_error_of({{"norm", "sideways"}}).find("\"post\", \"pre\"") != std::string::npos);
+  CHECK(schema_error_of({{"layer_norm_eps", 0}}).find("greater than 0") != std::string::npos);
+  CHECK(schema_error_of({{"layer_norm_eps", 1.5}}).find("at most 1") != std::string::npos);
+  CHECK(schema_error_of({{"d_model", 8}, {"num_heads", 3}}).find("must divide") != std::string::npos);
+  CHECK(schema_error_of({{"colour", 1}}).find("unknown key \"colour\"") != std::string::npos);
 }
 
 // The page shows these from its catalog: each carries a code and the values its message needs.
@@ -105,8 +105,8 @@ TEST_CASE("the seed is any uint64, as a number or a decimal string") {
   CHECK(c.seed == 18446744073709551615ull);
   ew::parse_config(c, {{"seed", "0"}});
   CHECK(c.seed == 0);
-  CHECK(error_of({{"seed", "18446744073709551616"}}).rfind("seed must be", 0) != std::string::npos);
-  CHECK(error_of({{"seed", "12a"}}).rfind("seed must be", 0) != std::string::npos);
-  CHECK(error_of({{"seed", -1}}).rfind("seed must be", 0) != std::string::npos);
-  CHECK(error_of({{"seed", ""}}).rfind("seed must be", 0) != std::string::npos);
+  CHECK(schema_error_of({{"seed", "18446744073709551616"}}).rfind("seed must be", 0) != std::string::npos);
+  CHECK(schema_error_of({{"seed", "12a"}}).rfind("seed must be", 0) != std::string::npos);
+  CHECK(schema_error_of({{"seed", -1}}).rfind("seed must be", 0) != std::string::npos);
+  CHECK(schema_error_of({{"seed", ""}}).rfind("seed must be", 0) != std::string::npos);
 }

@@ -6,6 +6,8 @@
 // and the comparison with its file is the ctest `trained_dates_reproduces` (tests/CMakeLists.txt).
 #include <doctest/doctest.h>
 
+#include "check.h"
+
 #include <cstring>
 #include <string>
 #include <vector>
@@ -38,9 +40,6 @@ std::vector<float> trained(const ew::TrainOptions& o) {
   return out;
 }
 
-bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
 
 }  // namespace
 
@@ -52,7 +51,7 @@ TEST_CASE("training is deterministic for a seed, and the seed matters") {
       const std::vector<float> a = trained(small(task, 5, batched)), b = trained(small(task, 5, batched));
       const std::vector<float> c = trained(small(task, 6, batched));
       REQUIRE(!a.empty());
-      CHECK(same_bits(a, b));
+      CHECK(ewtest::same_bits(a, b));
       REQUIRE(a.size() == c.size());
       std::size_t differ = 0;
       for (std::size_t i = 0; i < a.size(); ++i) differ += a[i] != c[i];

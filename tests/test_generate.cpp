@@ -5,6 +5,8 @@
 // (std::to_string, not the model's own output). A model without a decoder is refused.
 #include <doctest/doctest.h>
 
+#include "check.h"
+
 #include <algorithm>
 #include <string>
 
@@ -15,11 +17,6 @@
 
 namespace {
 
-std::string spaced_digits(int n) {
-  std::string out;
-  for (char c : std::to_string(n)) out += (out.empty() ? "" : " ") + std::string(1, c);
-  return out;
-}
 
 }  // namespace
 
@@ -49,7 +46,7 @@ TEST_CASE("generate: the rounds of greedy decoding, and the digits of held-out n
     CHECK(m.target == so_far);
     std::string got;
     for (const auto& tok : ew::generated_tokens(rounds)) got += (got.empty() ? "" : " ") + tok;
-    CHECK_MESSAGE(got == spaced_digits(n), m.text);
+    CHECK_MESSAGE(got == ewtest::spaced_digits(n), m.text);
     ++checked;
   }
   CHECK(checked == 6);

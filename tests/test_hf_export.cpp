@@ -27,7 +27,7 @@ const char* kFits = R"({"config": {"d_model": 6, "num_heads": 2, "d_ff": 10, "nu
   "activation": "gelu", "layer_norm_eps": 1e-6, "positional": "learned", "tokenizer": "whitespace", "seed": 9,
   "max_tokens": 20}, "text": "one two three two one , done"})";
 
-ew::Checkpoint load(const ew::HfExport& e) {
+ew::Checkpoint load_export(const ew::HfExport& e) {
   ew::CheckpointFiles f;
   f.config_json = e.config_json;
   f.safetensors = ew::HeapBytes(e.safetensors.size());
@@ -49,7 +49,7 @@ std::map<std::string, std::vector<float>> steps_of(ew::Model& m) {
 TEST_CASE("a model BERT computes exactly comes back from its checkpoint with every step bit-equal") {
   ew::Model own = ew::model_from_string(kFits);
   const ew::HfExport e = ew::export_hf(own);
-  ew::Checkpoint c = load(e);
+  ew::Checkpoint c = load_export(e);
   CHECK(c.model.arch.architecture == "BertModel");
   c.model.text = own.text;
   c.model.tokens = ew::checkpoint_tokens(c, own.text, "", nullptr);

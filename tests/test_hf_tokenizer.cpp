@@ -74,7 +74,7 @@ ew::HfTokenizer bert_tokenizer(const std::string& config = "") {
   return ew::HfTokenizer::from_files(f, "bert");
 }
 
-std::string error_of(const ew::TokenizerFiles& f, const std::string& model_type = "") {
+std::string tokenizer_error_of(const ew::TokenizerFiles& f, const std::string& model_type = "") {
   try {
     ew::HfTokenizer::from_files(f, model_type);
   } catch (const ew::Error& e) {
@@ -235,38 +235,38 @@ TEST_CASE("tokenizer.json: WordPiece with BertNormalizer and TemplateProcessing,
   // A GPT-2 tokenizer.json where config.json says bert: the error says which is which.
   ew::TokenizerFiles g;
   g.tokenizer_json = R"({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": []}, "pre_tokenizer": {"type": "ByteLevel"}})";
-  CHECK(error_of(g, "gpt2").find("no symbol for byte 0x00") != std::string::npos);
+  CHECK(tokenizer_error_of(g, "gpt2").find("no symbol for byte 0x00") != std::string::npos);
 }
 
 TEST_CASE("tokenizer files: each malformed input names the file and what is wrong") {
   ew::TokenizerFiles f;
-  CHECK(error_of(f) == "no tokenizer files: the model needs tokenizer.json, vocab.txt or vocab.json + merges.txt");
-  CHECK(error_of(f, "bert") == "no tokenizer files: the model needs tokenizer.json or vocab.txt");
+  CHECK(tokenizer_error_of(f) == "no tokenizer files: the model needs tokenizer.json, vocab.txt or vocab.json + merges.txt");
+  CHECK(tokenizer_error_of(f, "bert") == "no tokenizer files: the model needs tokenizer.json or vocab.txt");
   f.tokenizer_json = R"({"model": {"type": "Unigram", "vocab": []}})";
-  CHECK(error_of(f) == "tokenizer.json: model.type \"Unigram\" is not supported (supported: WordPiece, BPE)");
+  CHECK(tokenizer_error_of(f) == "tokenizer.json: model.type \"Unigram\" is not supported (supported: WordPiece, BPE)");
   f.tokenizer_json = R"({"model": {"type": "WordPiece", "vocab": {"[UNK]": 0}}, "normalizer": {"type": "Precompiled"}})";
-  CHECK(error_of(f) ==
+  CHECK(tokenizer_error_of(f) ==
         "tokenizer.json: normalizer.type \"Precompiled\" is not supported (supported: BertNormalizer, NFC, NFD, Lowercase, "
         "StripAccents, Prepend, Replace, Sequence)");
   f.tokenizer_json = R"({"model": {"type": "WordPiece", "vocab": {"[UNK]": 0}}, "normalizer": {"type": "BertNormalizer", "clean_text": 1}})";
-  CHECK(error_of(f) == "tokenizer.json: normalizer.clean_text is not true or false");
+  CHECK(tokenizer_error_of(f) == "tokenizer.json: normalizer.clean_text is not true or false");
   f.tokenizer_json = R"({"model": {"type": "BPE", "vocab": {"a": 0}, "merges": [], "dropout": 0.1}})";
-  CHECK(error_of(f) == "tokenizer.json: model.dropout \"0.1\" is not supported (supported: null (BPE dropout is for training))");
+  CHECK(tokenizer_error_of(f) == "tokenizer.json: model.dropout \"0.1\" is not supported (supported: null (BPE dropout is for training))");
   f.tokenizer_json = "";
   f.vocab_txt = vocab_txt({"[PAD]", "[CLS]", "[SEP]"});
-  CHECK(error_of(f) == "vocab.txt: has no unknown token \"[UNK]\"");
+  CHECK(tokenizer_error_of(f) == "vocab.txt: has no unknown token \"[UNK]\"");
   f.vocab_txt = vocab_txt({"[UNK]", "[CLS]", "[SEP]"});
-  CHECK(error_of(f, "gpt2") == "no tokenizer files: the model needs tokenizer.json or vocab.json + merges.txt");
+  CHECK(tokenizer_error_of(f, "gpt2") == "no tokenizer files: the model needs tokenizer.json or vocab.json + merges.txt");
   f.tokenizer_config_json = R"({"do_lower_case": "no"})";
-  CHECK(error_of(f) == "tokenizer_config.json: do_lower_case is not true or false");
+  CHECK(tokenizer_error_of(f) == "tokenizer_config.json: do_lower_case is not true or false");
   ew::TokenizerFiles g;
   g.vocab_json = byte_vocab_json({});
   g.merges_txt = "#version: 0.2\n\u0120 t\n";
-  CHECK(error_of(g) == "merges.txt: line 2: the merged token \"\u0120t\" is not in vocab.json");
+  CHECK(tokenizer_error_of(g) == "merges.txt: line 2: the merged token \"\u0120t\" is not in vocab.json");
   g.merges_txt = "#version: 0.2\nab\n";
-  CHECK(error_of(g) == "merges.txt: line 2 \"ab\" is not two symbols separated by one space");
+  CHECK(tokenizer_error_of(g) == "merges.txt: line 2 \"ab\" is not two symbols separated by one space");
   g.vocab_json = "{\"a\": -1}";
-  CHECK(error_of(g) == "vocab.json: vocab.json[\"a\"] has id -1, outside 0 … 16777215");
+  CHECK(tokenizer_error_of(g) == "vocab.json: vocab.json[\"a\"] has id -1, outside 0 … 16777215");
 }
 
 TEST_CASE("encoding: invalid UTF-8 is refused with the byte offset; an out-of-range id names itself") {

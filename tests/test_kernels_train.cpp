@@ -20,9 +20,9 @@
 
 namespace {
 
-std::vector<float> rnd(std::size_t n, const std::string& key) { return ewtest::seeded_floats(11, key, n); }
+std::vector<float> rnd_train(std::size_t n, const std::string& key) { return ewtest::seeded_floats(11, key, n); }
 
-const int kSizes[] = {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 65};
+const int kTrainSizes[] = {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 65};
 
 // C (M×N, ldc) (+)= op(A)·op(B) in double, and Σ|terms| per entry (the error scale).
 // a(i, k) and b(k, j) read the operands as the kernel should.
@@ -42,7 +42,7 @@ void reference(std::vector<double>& C, std::vector<double>& mag, int ldc, int M,
 
 // Every entry within 1e-5·(Σ|terms| + |C₀|) + 1e-7 of the double result; untouched padding
 // (columns ≥ N of each row) keeps its value.
-bool close(const std::vector<float>& got, const std::vector<double>& want, const std::vector<double>& mag,
+bool close_to(const std::vector<float>& got, const std::vector<double>& want, const std::vector<double>& mag,
            const char* what, int M, int N, int ldc) {
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < ldc; ++j) {
@@ -62,9 +62,9 @@ using Kernel = void (*)(float*, int, const float*, int, const float*, int, int, 
 // Runs `k` on M×K×N with strided operands, C = and C +=, and compares with the double product.
 void check_nt(Kernel k, const char* what, int M, int K, int N, bool accumulate) {
   const int lda = K + 3, ldb = K + 1, ldc = N + 2;
-  const auto A = rnd(static_cast<std::size_t>(M) * lda, "A");
-  const auto B = rnd(static_cast<std::size_t>(N) * ldb, "B");
-  std::vector<float> C = rnd(static_cast<std::size_t>(M) * ldc, "C");
+  const auto A = rnd_train(static_cast<std::size_t>(M) * lda, "A");
+  const auto B = rnd_train(static_cast<std::size_t>(N) * ldb, "B");
+  std::vector<float> C = rnd_train(static_cast<std::size_t>(M) * ldc, "C");
   std::vector<double> want(C.begin(), C.end()), mag(C.size());
   for (std::size_t i = 0; i < C.size(); ++i) mag[i] = std::fabs(want[i]);
   if (!accumulate)
@@ -73,14 +73,14 @@ void check_nt(Kernel k, const char* what, int M, int K, int N, bool accumulate) 
   reference(want, mag, ldc, M, K, N, [&](int i, int kk) { return A[static_cast<std::size_t>(i) * lda + kk]; },
             [&](int kk, int j) { return B[static_cast<std::size_t>(j) * ldb + kk]; });
   k(C.data(), ldc, A.data(), lda, B.data(), ldb, M, K, N, accumulate);
-  CHECK(close(C, want, mag, what, M, N, ldc));
+  CHECK(close_to(C, want, mag, what, M, N, ldc));
 }
 
 void check_tn(Kernel k, const char* what, int M, int K, int N, bool accumulate) {
   const int lda = M + 3, ldb = N + 1, ldc = N + 2;
-  const auto A = rnd(static_cast<std::size_t>(K) * lda, "A");
-  const auto B = rnd(static_cast<std::size_t>(K) * ldb, "B");
-  std::vector<float> C = rnd(static_cast<std::size_t>(M) * ldc, "C");
+  const auto A = rnd_train(static_cast<std::size_t>(K) * lda, "A");
+  const auto B = rnd_train(static_cast<std::size_t>(K) * ldb, "B");
+  std::vector<float> C = rnd_train(static_cast<std::size_t>(M) * ldc, "C");
   std::vector<double> want(C.begin(), C.end()), mag(C.size());
   for (std::size_t i = 0; i < C.size(); ++i) mag[i] = std::fabs(want[i]);
   if (!accumulate)
@@ -89,13 +89,13 @@ void check_tn(Kernel k, const char* what, int M, int K, int N, bool accumulate) 
   reference(want, mag, ldc, M, K, N, [&](int i, int kk) { return A[static_cast<std::size_t>(kk) * lda + i]; },
             [&](int kk, int j) { return B[static_cast<std::size_t>(kk) * ldb + j]; });
   k(C.data(), ldc, A.data(), lda, B.data(), ldb, M, K, N, accumulate);
-  CHECK(close(C, want, mag, what, M, N, ldc));
+  CHECK(close_to(C, want, mag, what, M, N, ldc));
 }
 
 }  // namespace
 
 TEST_CASE("matmul_nt (A·Bᵀ): SIMD and scalar reference equal the double product at awkward sizes") {
-  for (int M : kSizes)
+  for (int M : kTrainSizes)
     for (int K : {1, 3, 4, 8, 9, 17, 32, 65})
       for (int N : {1, 3, 4, 5, 9, 16, 33})
         for (bool acc : {false, true}) {
@@ -105,7 +105,7 @@ TEST_CASE("matmul_nt (A·Bᵀ): SIMD and scalar reference equal the double produ
 }
 
 TEST_CASE("matmul_tn (Aᵀ·B): SIMD and scalar reference equal the double product at awkward sizes") {
-  for (int M : kSizes)
+  for (int M : kTrainSizes)
     for (int K : {1, 3, 4, 8, 9, 17, 32, 65})
       for (int N : {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 65})
         for (bool acc : {false, true}) {

@@ -16,7 +16,7 @@
 
 namespace {
 
-std::string error_of(const std::string& json) {
+std::string masked_error_of(const std::string& json) {
   try {
     ew::Model m = ew::model_from_string(json);
     ew::Trace t;
@@ -51,22 +51,22 @@ TEST_CASE("masked-word head: [MASK] is one token; fills are the top rows of mlm.
 }
 
 TEST_CASE("masked-word head: clear messages for inconsistent model files") {
-  CHECK(error_of(R"({"config":{"masked_lm":true},"text":"a [MASK] b","mask_targets":["x","y"]})") ==
+  CHECK(masked_error_of(R"({"config":{"masked_lm":true},"text":"a [MASK] b","mask_targets":["x","y"]})") ==
         "\"mask_targets\" has 2 tokens but the text has 1 [MASK]: give one target per [MASK], in order");
-  CHECK(error_of(R"({"text":"a b","mask_targets":["x"]})") ==
+  CHECK(masked_error_of(R"({"text":"a b","mask_targets":["x"]})") ==
         "\"mask_targets\" needs the masked-word head: set config.masked_lm to true");
-  CHECK(error_of(R"({"config":{"masked_lm":true,"decoder_layers":1},"text":"a [MASK]"})").find("encoder-only") !=
+  CHECK(masked_error_of(R"({"config":{"masked_lm":true,"decoder_layers":1},"text":"a [MASK]"})").find("encoder-only") !=
         std::string::npos);
-  CHECK(error_of(R"({"config":{"masked_lm":true,"tokenizer":"bpe"},"text":"a","merges":["ab"]})") ==
+  CHECK(masked_error_of(R"({"config":{"masked_lm":true,"tokenizer":"bpe"},"text":"a","merges":["ab"]})") ==
         "merges[0] must be two symbols separated by one space (\"l o\"), got \"ab\"");
-  CHECK(error_of(R"({"config":{"masked_lm":true},"text":"a [MASK]"})").find("needs something to predict") !=
+  CHECK(masked_error_of(R"({"config":{"masked_lm":true},"text":"a [MASK]"})").find("needs something to predict") !=
         std::string::npos);  // no mask_targets: no loss
-  CHECK(error_of(R"({"config":{"masked_lm":true},"text":"a [MASK]","mask_targets":["a"]})").empty());
+  CHECK(masked_error_of(R"({"config":{"masked_lm":true},"text":"a [MASK]","mask_targets":["a"]})").empty());
   // A fixed vocabulary (a file's, a checkpoint's): a target outside it is refused, never scored as <unk>.
   const std::string fixed = R"({"config":{"masked_lm":true},"vocab":["<pad>","<unk>","[MASK]","a","b"],"text":"a [MASK]",)";
-  CHECK(error_of(fixed + R"("mask_targets":["cats"]})") ==
+  CHECK(masked_error_of(fixed + R"("mask_targets":["cats"]})") ==
         "the [MASK] target \"cats\" is not one token of the model's vocabulary: give a token it holds whole");
-  CHECK(error_of(fixed + R"("mask_targets":["b"]})").empty());
+  CHECK(masked_error_of(fixed + R"("mask_targets":["b"]})").empty());
 }
 
 TEST_CASE("BPE merges travel with the model: model file and safetensors") {

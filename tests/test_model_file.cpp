@@ -7,7 +7,7 @@
 namespace {
 
 // Runs a model file and returns the error message ("" if it ran).
-std::string error_of(const std::string& json) {
+std::string model_file_error_of(const std::string& json) {
   try {
     ew::Model m = ew::model_from_string(json);
     ew::Trace t;
@@ -19,7 +19,7 @@ std::string error_of(const std::string& json) {
 }
 
 void expect_error(const std::string& json, std::initializer_list<const char*> fragments) {
-  const std::string msg = error_of(json);
+  const std::string msg = model_file_error_of(json);
   CAPTURE(json);
   CAPTURE(msg);
   CHECK_FALSE(msg.empty());

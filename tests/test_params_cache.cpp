@@ -12,7 +12,7 @@
 
 namespace {
 
-std::string model_json(const std::string& text, int d_model = 8, int seed = 66, const std::string& extra = "") {
+std::string cache_model_json(const std::string& text, int d_model = 8, int seed = 66, const std::string& extra = "") {
   return R"({"config": {"d_model": )" + std::to_string(d_model) +
          R"(, "num_heads": 2, "d_ff": 16, "num_layers": 2, "decoder_layers": 1, "positional": "learned", "seed": )" +
          std::to_string(seed) + R"(}, "text": ")" + text + "\"" + extra + "}";
@@ -38,10 +38,10 @@ void require_same(const ew::Trace& a, const ew::Model& ma, const ew::Trace& b, c
 
 TEST_CASE("reused seeded weights give the numbers of a fresh run") {
   ew::Model prev;
-  ewtest::run_json(model_json("the frost was hard"), &prev);
+  ewtest::run_json(cache_model_json("the frost was hard"), &prev);
   const std::size_t before = prev.params.size();
 
-  ew::Model next = ew::model_from_string(model_json("earth stood hard as iron water like a stone"));
+  ew::Model next = ew::model_from_string(cache_model_json("earth stood hard as iron water like a stone"));
   ew::reuse_seeded_params(next, prev);
   CHECK(next.params.size() > 10);                        // the layer weights moved over...
   CHECK(prev.params.size() == before - next.params.size());
@@ -53,31 +53,31 @@ TEST_CASE("reused seeded weights give the numbers of a fresh run") {
   ew::run(next, reused);
 
   ew::Model fresh;
-  const ew::Trace expect = ewtest::run_json(model_json("earth stood hard as iron water like a stone"), &fresh);
+  const ew::Trace expect = ewtest::run_json(cache_model_json("earth stood hard as iron water like a stone"), &fresh);
   require_same(reused, next, expect, fresh);
 }
 
 TEST_CASE("nothing is reused across seeds, sizes or supplied weights") {
   ew::Model prev;
-  ewtest::run_json(model_json("the frost was hard"), &prev);
+  ewtest::run_json(cache_model_json("the frost was hard"), &prev);
 
-  ew::Model other_seed = ew::model_from_string(model_json("a b c", 8, 67));
+  ew::Model other_seed = ew::model_from_string(cache_model_json("a b c", 8, 67));
   ew::reuse_seeded_params(other_seed, prev);
   CHECK(other_seed.params.empty());
 
   // Another d_model: only parameters whose shape did not change may move (here the d_ff
   // biases, zeros either way), and the run must equal a fresh one.
-  ew::Model other_size = ew::model_from_string(model_json("a b c", 12));
+  ew::Model other_size = ew::model_from_string(cache_model_json("a b c", 12));
   ew::reuse_seeded_params(other_size, prev);
   for (const ew::Param& p : other_size.params) CHECK(p.value.shape()[0] == 16);
   ew::Trace t;
   ew::run(other_size, t);
   ew::Model fresh;
-  const ew::Trace expect = ewtest::run_json(model_json("a b c", 12), &fresh);
+  const ew::Trace expect = ewtest::run_json(cache_model_json("a b c", 12), &fresh);
   require_same(t, other_size, expect, fresh);
 
   ew::Model given = ew::model_from_string(
-      model_json("a b c", 8, 66, R"(, "layers": [{"b_q": [1, 2, 3, 4, 5, 6, 7, 8]}, {}])"));
+      cache_model_json("a b c", 8, 66, R"(, "layers": [{"b_q": [1, 2, 3, 4, 5, 6, 7, 8]}, {}])"));
   REQUIRE(given.given_params == 1);
   ew::reuse_seeded_params(given, prev);
   CHECK(given.params.size() == 1);

@@ -24,7 +24,7 @@
 
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
+std::string recipe_error_of(const std::function<void()>& f) {
   try {
     f();
   } catch (const ew::Error& e) {
@@ -117,8 +117,8 @@ TEST_CASE("recipe table: defaults in range; the command line, the JSON reader an
       text.precision(17);
       text << bad;
       ew::TrainOptions o;
-      CHECK(error_of([&] { ew::set_recipe_text(o, f, text.str()); }).rfind(std::string("--") + f.name + " must be", 0) == 0);
-      CHECK(error_of([&] { ew::recipe_from_json({{f.name, bad}}); }).rfind(std::string(f.name) + " must be", 0) == 0);
+      CHECK(recipe_error_of([&] { ew::set_recipe_text(o, f, text.str()); }).rfind(std::string("--") + f.name + " must be", 0) == 0);
+      CHECK(recipe_error_of([&] { ew::recipe_from_json({{f.name, bad}}); }).rfind(std::string(f.name) + " must be", 0) == 0);
     }
     ew::TrainOptions same;
     ew::set_recipe_text(same, f, text);  // a value in range is taken
@@ -126,16 +126,16 @@ TEST_CASE("recipe table: defaults in range; the command line, the JSON reader an
   }
   // decoder_layers starts at 1 everywhere: the task decides whether there is a decoder.
   ew::TrainOptions o;
-  CHECK(error_of([&] { ew::set_recipe_text(o, *ew::find_recipe_field("decoder_layers"), "0"); }) ==
+  CHECK(recipe_error_of([&] { ew::set_recipe_text(o, *ew::find_recipe_field("decoder_layers"), "0"); }) ==
         "--decoder_layers must be between 1 and 48, got 0");
-  CHECK(error_of([&] { ew::recipe_from_json({{"decoder_layers", 0}}); }) == "decoder_layers must be between 1 and 48, got 0");
+  CHECK(recipe_error_of([&] { ew::recipe_from_json({{"decoder_layers", 0}}); }) == "decoder_layers must be between 1 and 48, got 0");
   o.decoder_layers = 0;
-  CHECK(error_of([&] { ew::validate(o); }) == "decoder_layers must be between 1 and 48, got 0");
-  CHECK(error_of([&] { ew::recipe_from_json({{"task", "sorting"}}); }).rfind("unknown task \"sorting\"", 0) == 0);
-  CHECK(error_of([&] { ew::recipe_from_json({{"step", 10}}); }).rfind("unknown training option \"step\"", 0) == 0);
-  CHECK(error_of([&] { ew::recipe_from_json({{"steps", 10.5}}); }) == "steps must be a whole number, got 10.5");
-  CHECK(error_of([&] { ew::recipe_from_json({{"lr", "0.1"}}); }) == "lr must be a number, got the string \"0.1\"");
-  CHECK(error_of([&] { ew::set_recipe_text(o, *ew::find_recipe_field("lr"), "0.1x"); }).rfind("--lr must be a number", 0) == 0);
+  CHECK(recipe_error_of([&] { ew::validate(o); }) == "decoder_layers must be between 1 and 48, got 0");
+  CHECK(recipe_error_of([&] { ew::recipe_from_json({{"task", "sorting"}}); }).rfind("unknown task \"sorting\"", 0) == 0);
+  CHECK(recipe_error_of([&] { ew::recipe_from_json({{"step", 10}}); }).rfind("unknown training option \"step\"", 0) == 0);
+  CHECK(recipe_error_of([&] { ew::recipe_from_json({{"steps", 10.5}}); }) == "steps must be a whole number, got 10.5");
+  CHECK(recipe_error_of([&] { ew::recipe_from_json({{"lr", "0.1"}}); }) == "lr must be a number, got the string \"0.1\"");
+  CHECK(recipe_error_of([&] { ew::set_recipe_text(o, *ew::find_recipe_field("lr"), "0.1x"); }).rfind("--lr must be a number", 0) == 0);
 }
 
 TEST_CASE("recipe: the metadata's recipe and training command read back as the same options") {

@@ -23,7 +23,7 @@ std::vector<std::uint8_t> file(const std::string& header, std::size_t data_bytes
   return out;
 }
 
-std::string error_of(const std::vector<std::uint8_t>& f) {
+std::string safetensors_error_of(const std::vector<std::uint8_t>& f) {
   try {
     ew::read_safetensors(f.data(), f.size());
   } catch (const ew::Error& e) {
@@ -73,27 +73,27 @@ TEST_CASE("a model written and read back runs to the same numbers (F32 exact, F1
 
 TEST_CASE("malformed files are refused, naming the problem") {
   const std::string ok = R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})";
-  CHECK(error_of(file(ok, 8)) == "");
-  CHECK(error_of({1, 2, 3}).find("too short") != std::string::npos);
-  CHECK(error_of(file(ok, 8, 1000)).find("truncated") != std::string::npos);
-  CHECK(error_of(file(ok, 8, std::uint64_t{1} << 40)).find("larger than 100 MB") != std::string::npos);
-  CHECK(error_of(file("{not json", 0)).find("not valid JSON") != std::string::npos);
-  CHECK(error_of(file("[1,2]", 0)).find("not a JSON object") != std::string::npos);
-  CHECK(error_of(file(R"({"a":{"dtype":"I64","shape":[1],"data_offsets":[0,8]}})", 8)).find("\"a\" has dtype \"I64\"") != std::string::npos);
-  CHECK(error_of(file(R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", 8)).find("needs 12") != std::string::npos);
-  CHECK(error_of(file(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,80]}})", 8)).find("outside the 8 bytes") != std::string::npos);
-  CHECK(error_of(file(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", 8))
+  CHECK(safetensors_error_of(file(ok, 8)) == "");
+  CHECK(safetensors_error_of({1, 2, 3}).find("too short") != std::string::npos);
+  CHECK(safetensors_error_of(file(ok, 8, 1000)).find("truncated") != std::string::npos);
+  CHECK(safetensors_error_of(file(ok, 8, std::uint64_t{1} << 40)).find("larger than 100 MB") != std::string::npos);
+  CHECK(safetensors_error_of(file("{not json", 0)).find("not valid JSON") != std::string::npos);
+  CHECK(safetensors_error_of(file("[1,2]", 0)).find("not a JSON object") != std::string::npos);
+  CHECK(safetensors_error_of(file(R"({"a":{"dtype":"I64","shape":[1],"data_offsets":[0,8]}})", 8)).find("\"a\" has dtype \"I64\"") != std::string::npos);
+  CHECK(safetensors_error_of(file(R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", 8)).find("needs 12") != std::string::npos);
+  CHECK(safetensors_error_of(file(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,80]}})", 8)).find("outside the 8 bytes") != std::string::npos);
+  CHECK(safetensors_error_of(file(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", 8))
             .find("overlaps") != std::string::npos);
-  CHECK(error_of(file(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", 8)).find("belong to no tensor") != std::string::npos);
-  CHECK(error_of(file(ok, 12)).find("last 4 bytes") != std::string::npos);
-  CHECK(error_of(file(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", 8))
+  CHECK(safetensors_error_of(file(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", 8)).find("belong to no tensor") != std::string::npos);
+  CHECK(safetensors_error_of(file(ok, 12)).find("last 4 bytes") != std::string::npos);
+  CHECK(safetensors_error_of(file(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", 8))
             .find("names \"a\" twice") != std::string::npos);
-  CHECK(error_of(file(R"({"__metadata__":{"k":1},"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", 8)).find("\"k\" is not a string") != std::string::npos);
-  CHECK(error_of(file(R"({"a":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}})", 8)).find("not a size") != std::string::npos);
+  CHECK(safetensors_error_of(file(R"({"__metadata__":{"k":1},"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", 8)).find("\"k\" is not a string") != std::string::npos);
+  CHECK(safetensors_error_of(file(R"({"a":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}})", 8)).find("not a size") != std::string::npos);
   auto nan = file(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", 4);
   const float q = std::numeric_limits<float>::quiet_NaN();
   std::memcpy(nan.data() + nan.size() - 4, &q, 4);
-  CHECK(error_of(nan).find("not finite") != std::string::npos);
+  CHECK(safetensors_error_of(nan).find("not finite") != std::string::npos);
 }
 
 TEST_CASE("a safetensors model must describe itself, and its table must fit its vocabulary") {

@@ -8,6 +8,8 @@
 // numbers of the model file that names it; run options are read strictly.
 #include <doctest/doctest.h>
 
+#include "check.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -44,11 +46,6 @@ bool balanced(const std::string& text) {
   return depth == 0;
 }
 
-std::string spaced_digits(int n) {
-  std::string out;
-  for (char c : std::to_string(n)) out += (out.empty() ? "" : " ") + std::string(1, c);
-  return out;
-}
 
 }  // namespace
 
@@ -165,7 +162,7 @@ TEST_CASE("session: generation's rounds give a held-out number's digits; without
     const Json& rounds = s.report().at("rounds");
     std::string got;
     for (const auto& tok : s.report().at("generated")) got += (got.empty() ? "" : " ") + tok.get<std::string>();
-    CHECK(got == spaced_digits(n));
+    CHECK(got == ewtest::spaced_digits(n));
     REQUIRE(!rounds.empty());
     CHECK(rounds.back()["token"] == "</s>");
     CHECK(rounds.size() == s.report()["generated"].size() + 1);

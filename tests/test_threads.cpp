@@ -19,11 +19,8 @@
 
 namespace {
 
-std::vector<float> rnd(std::size_t n, const std::string& key) { return ewtest::seeded_floats(11, key, n); }
+std::vector<float> rnd_threads(std::size_t n, const std::string& key) { return ewtest::seeded_floats(11, key, n); }
 
-bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
 
 struct Shape {
   int M, K, N;
@@ -36,8 +33,8 @@ const Shape kShapes[] = {{37, 531, 1001}, {128, 768, 769}, {5, 1100, 397}, {65, 
 std::vector<float> products(const Shape& s, int n, ew::Activation act) {
   ew::set_threads(n);
   const int lda = s.K + 3, ldb = s.N + 5, ldc = s.N + 2;
-  const std::vector<float> A = rnd(static_cast<std::size_t>(s.M) * lda, "A"), B = rnd(static_cast<std::size_t>(s.K) * ldb, "B");
-  const std::vector<float> bias = rnd(s.N, "bias");
+  const std::vector<float> A = rnd_threads(static_cast<std::size_t>(s.M) * lda, "A"), B = rnd_threads(static_cast<std::size_t>(s.K) * ldb, "B");
+  const std::vector<float> bias = rnd_threads(s.N, "bias");
   std::vector<float> Bd(static_cast<std::size_t>(s.K) * s.N);
   for (int k = 0; k < s.K; ++k) std::memcpy(&Bd[static_cast<std::size_t>(k) * s.N], &B[static_cast<std::size_t>(k) * ldb], sizeof(float) * s.N);
   ew::PackedB packed;
@@ -77,7 +74,7 @@ TEST_CASE("threads: matmuls split by output panels are bit-identical to one thre
       const std::vector<float> one = products(s, 1, act);
       for (int n : {2, 3, 4}) {
         CAPTURE(n);
-        CHECK(same_bits(products(s, n, act), one));
+        CHECK(ewtest::same_bits(products(s, n, act), one));
       }
     }
   ew::set_threads(before);
@@ -92,7 +89,7 @@ TEST_CASE("threads: a whole encoder-decoder trace is bit-identical with 1, 2, 3 
     const std::vector<std::vector<float>> many = trace_data(n);
     REQUIRE(many.size() == one.size());
     std::size_t differ = 0;
-    for (std::size_t i = 0; i < one.size(); ++i) differ += !same_bits(many[i], one[i]);
+    for (std::size_t i = 0; i < one.size(); ++i) differ += !ewtest::same_bits(many[i], one[i]);
     CHECK(differ == 0);
   }
   ew::set_threads(before);
@@ -120,7 +117,7 @@ TEST_CASE("threads: a vocabulary's scores split by key blocks are bit-identical 
   // key blocks, each score the same dot product as with one thread.
   const int before = ew::threads();
   const int Tq = 7, Tk = 3001, dk = 770;
-  const std::vector<float> Q = rnd(static_cast<std::size_t>(Tq) * dk, "Q"), K = rnd(static_cast<std::size_t>(Tk) * dk, "K");
+  const std::vector<float> Q = rnd_threads(static_cast<std::size_t>(Tq) * dk, "Q"), K = rnd_threads(static_cast<std::size_t>(Tk) * dk, "K");
   auto scores = [&](int n) {
     ew::set_threads(n);
     std::vector<float> S(static_cast<std::size_t>(Tq) * Tk, 7.0f);
@@ -130,7 +127,7 @@ TEST_CASE("threads: a vocabulary's scores split by key blocks are bit-identical 
   const std::vector<float> one = scores(1);
   for (int n : {2, 3, 4}) {
     CAPTURE(n);
-    CHECK(same_bits(scores(n), one));
+    CHECK(ewtest::same_bits(scores(n), one));
   }
   ew::set_threads(before);
 }

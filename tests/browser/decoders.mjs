@@ -13,11 +13,17 @@
 // head each query head reads. Bad checkpoints (a missing shard, an unknown model_type, a refused
 // rope_scaling) show the core's own message (the CLI's). Screenshots at 1280 and 390 px, English
 // and German, go to artifacts/decoders-*.png.
+// The chat-template switch (issue 30; page/chat.js): the sharded Qwen2 case given SmolLM2-Instruct's
+// ChatML template and <|im_start|>/<|im_end|> as special added tokens (ids in its padded rows):
+// chat=1 wraps the text — the prompt shown is the template's, the trace equals the CLI's on that
+// prompt, the special tokens are marked chips with their ids, generation runs on it as the CLI's;
+// a template that does not parse and one that raises turn the switch off with the catalog's
+// message (English and German) and the page goes on with the text as typed.
 //
 //   node tests/browser/decoders.mjs [--cli build/native-release/encoder-walkthrough] [--dist dist]
 //                                   [--chromium /usr/bin/chromium] [--artifacts artifacts] [--only TEXT]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
@@ -40,6 +46,21 @@ rmSync(site, { recursive: true, force: true });
 mkdirSync(site, { recursive: true });
 for (const e of readdirSync(dist)) symlinkSync(path.join(dist, e), path.join(site, e));
 symlinkSync(ck, path.join(site, 'ck'));
+
+// SmolLM2-135M-Instruct's chat_template (its tokenizer_config.json), and two bad ones.
+const CHATML = "{% for message in messages %}{% if loop.first and messages[0]['role'] != 'system' %}{{ '<|im_start|>system\\nYou are a helpful AI assistant named SmolLM, trained by Hugging Face<|im_end|>\\n' }}{% endif %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
+const CHAT_CASES = { 'chat-qwen2': CHATML, 'chat-broken': '{% for m in messages %}{{ m.content }', 'chat-raises': "{{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}" };
+for (const [name, template] of Object.entries(CHAT_CASES)) {
+  const dir = path.join(ck, name);
+  cpSync(path.join(ck, 'qwen2-sharded-f32'), dir, { recursive: true });
+  const tok = JSON.parse(readFileSync(path.join(dir, 'tokenizer.json'), 'utf8'));
+  const free = Object.keys(tok.model.vocab).length;  // 292, 293: rows of the padded embedding (vocab_size 298)
+  for (const [k, content] of ['<|im_start|>', '<|im_end|>'].entries())
+    tok.added_tokens.push({ id: free + k, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
+  writeFileSync(path.join(dir, 'tokenizer.json'), JSON.stringify(tok));
+  const added = Object.fromEntries(tok.added_tokens.map((a) => [String(a.id), { content: a.content, special: true }]));
+  writeFileSync(path.join(dir, 'tokenizer_config.json'), JSON.stringify({ added_tokens_decoder: added, bos_token: null, eos_token: '<|im_end|>', pad_token: '<|im_end|>', chat_template: template, model_max_length: 128 }));
+}
 
 const TEXT = 'the cat sat on the mat and the dog ran';
 
@@ -451,6 +472,74 @@ if (PLANT) {
   console.log(`decoders --plant-batched-stream: ${caught ? 'caught' : `FAIL: not caught (planted ${planted}, ${passed} passed, ${failed} failed)`}`);
   process.exit(caught ? 0 : 1);
 }
+
+// The chat-template switch.
+const ASK = 'the cat sat on the mat?';
+const CHAT_PROMPT = `<|im_start|>system\nYou are a helpful AI assistant named SmolLM, trained by Hugging Face<|im_end|>\n<|im_start|>user\n${ASK}<|im_end|>\n<|im_start|>assistant\n`;
+const chatUrl = (dir, lang = 'en') => `?lang=${lang}&model=${encodeURIComponent(`/ck/${dir}/`)}&text=${encodeURIComponent(ASK)}&chat=1`;
+await check('chat template: chat=1 wraps the text in the checkpoint\'s template; the trace, the special tokens\' chips and generation equal the CLI on the prompt; en and de at 1280 and 390 px', async () => {
+  const want = JSON.parse(execFileSync(cli, ['--checkpoint', path.join(ck, 'chat-qwen2'), '--text', CHAT_PROMPT, '--generate', '--json'], { maxBuffer: 1 << 30 }).toString());
+  const plain = JSON.parse(execFileSync(cli, ['--checkpoint', path.join(ck, 'chat-qwen2'), '--text', CHAT_PROMPT, '--json'], { maxBuffer: 1 << 30 }).toString());
+  const before = problems.length;
+  for (const lang of ['en', 'de']) {
+    await open(page, chatUrl('chat-qwen2', lang));
+    const chat = await page.evaluate(() => window.encoderWalkthrough.getChat());
+    assert(chat.on && chat.prompt === CHAT_PROMPT, `getChat: ${JSON.stringify(chat)}`);
+    assert(await page.isVisible('#chat-field') && await page.isChecked('#chat'), 'the switch is not shown on');
+    const shown = await page.textContent('#chat-prompt pre');
+    assert(shown === CHAT_PROMPT, `the prompt shown: ${JSON.stringify(shown)}`);
+    assert(new URL(page.url()).searchParams.get('chat') === '1', `the link lost chat=1: ${page.url()}`);
+    if (lang === 'en') {
+      const bad = compare('chat', await trace(page), plain);
+      assert(!bad.length, bad.slice(0, 5).join('\n'));
+    }
+    await goTo(page, plain.steps[0].id);
+    const chips = await page.$$eval('#view .token-chips .chip.special', (cs) => cs.map((c) => `${c.querySelector('.chip-tok').textContent}|${c.querySelector('.chip-id').textContent}`));
+    const ids = plain.tokens.map((tk, i) => [tk, i]).filter(([tk]) => tk === '<|im_start|>' || tk === '<|im_end|>');
+    assert(chips.length === 5 && ids.length === 5 && chips.every((c) => /^<\|im_(start|end)\|>\|.*\b29[23]\b/.test(c)), `special chips: ${chips.join(', ')}`);
+    const label = await page.textContent('#chat-field label');
+    assert(label.includes(lang === 'de' ? 'Chat-Vorlage' : 'chat template'), `the switch's label in ${lang}: ${label}`);
+    await page.evaluate(() => document.getElementById('chat-field').scrollIntoView());
+    await page.screenshot({ path: path.join(artifacts, `decoders-chat-${lang}-1280.png`) });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: path.join(artifacts, `decoders-chat-tokens-${lang}-390.png`), fullPage: true });
+    await page.click('#show-input');  // the phone's input panel, where the switch is
+    await page.evaluate(() => document.getElementById('chat-field').scrollIntoView());
+    assert(await page.isVisible('#chat-prompt pre'), 'the prompt is not shown on a phone');
+    await page.screenshot({ path: path.join(artifacts, `decoders-chat-${lang}-390.png`) });
+    await page.click('#show-input');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+  await clean(page, 'chat');
+  const tokens = await page.evaluate(() => window.encoderWalkthrough.generate({ maxTokens: 4 }));
+  assert(tokens.length > 0 && tokens.join(' ') === want.generated.slice(0, 4).join(' '), `generated: page ${tokens.join(' ')}, CLI ${want.generated.join(' ')}`);
+  // off again: the text as typed
+  await page.evaluate(() => window.encoderWalkthrough.setChat(false));
+  const toks = await page.evaluate(() => window.encoderWalkthrough.getTrace().tokens);
+  assert(!toks.includes('<|im_start|>') && (await page.isHidden('#chat-prompt')), `switched off, still wrapped: ${toks.join(' ')}`);
+  assert(problems.length === before, problems.slice(before).join('\n'));
+});
+await check('chat template: one that does not parse and one that raises turn the switch off with the catalog\'s message; the page goes on (en, de)', async () => {
+  const before = problems.length;
+  await open(page, chatUrl('chat-broken'));
+  let notice = await page.textContent('#notice');
+  assert(/The chat template is off: the chat template in tokenizer_config\.json does not parse/.test(notice), `notice: ${notice}`);
+  assert(!(await page.isChecked('#chat')) && (await isCheckpoint(page)), 'the switch stayed on, or the checkpoint is gone');
+  const toks = await page.evaluate(() => window.encoderWalkthrough.getTrace().tokens);
+  assert(!toks.includes('<|im_start|>') && toks.length > 3, `not the text as typed: ${toks.join(' ')}`);
+  const err = await page.evaluate(async () => {
+    await window.encoderWalkthrough.loadCheckpoint('/ck/chat-raises/');
+    return window.encoderWalkthrough.setChat(true).then(() => 'resolved', (e) => e.message);
+  });
+  assert(/refused the conversation, saying: “Conversation roles must alternate/.test(err), `setChat(true): ${err}`);
+  assert(!(await page.isChecked('#chat')), 'the switch stayed on');
+  await open(page, chatUrl('chat-broken', 'de'));
+  notice = await page.textContent('#notice');
+  assert(/Die Chat-Vorlage ist aus: die Chat-Vorlage in tokenizer_config\.json lässt sich nicht lesen/.test(notice), `notice (de): ${notice}`);
+  await page.evaluate(() => document.getElementById('notice').scrollIntoView());
+  await page.screenshot({ path: path.join(artifacts, 'decoders-chat-broken-de-1280.png') });
+  assert(problems.length === before, problems.slice(before).join('\n'));
+});
 
 // Bad checkpoints: the page shows the core's message, which is the CLI's.
 const cliError = (dir) => {

@@ -5,7 +5,9 @@
 // (Engine.loadCheckpoint: core/session/session.h) and keeps them for every later run.
 //   {action:'openCheckpoint', url?: 'https://…/folder/', files?: [File…], name}
 //     → progress {phase:'download'|'read', file, loaded, total} then {phase:'load'};
-//       result {info: {name, model_type, architecture, params, bytes, file_bytes, …}, generation}
+//       result {info: {name, model_type, architecture, params, bytes, file_bytes, …}, generation,
+//               tokenizerConfig: tokenizer_config.json's text or null — the page reads its
+//               chat_template (page/chat-template.js); the core reads the file for itself}
 //   {action:'memory'} → {wasmBytes, heapInUse} (tests/browser/measure-checkpoint.mjs)
 //   errors carry a code of the catalog area `errors` (checkpoint_http, checkpoint_network,
 //   checkpoint_cors, checkpoint_insecure, checkpoint_missing, checkpoint_size, checkpoint_core)
@@ -70,14 +72,17 @@ async function get(url, file, optional) {
   return r;
 }
 
+// Each returns tokenizer_config.json's text (null without one): the page's chat template.
 async function fromUrl(engine, base, progress) {
   const url = (f) => new URL(f, base).href;
   let done = 0;
+  let config = null;
   const small = async (file, optional) => {
     const r = await get(url(file), file, optional);
     if (!r) return false;
     const bytes = new Uint8Array(await r.arrayBuffer());
     await putBytes(engine, file, bytes);
+    if (file === 'tokenizer_config.json') config = new TextDecoder().decode(bytes);
     done += bytes.length;
     return true;
   };
@@ -94,6 +99,7 @@ async function fromUrl(engine, base, progress) {
   const names = index ? shardNames(indexText) : ['model.safetensors'];
   if (index) await putBytes(engine, INDEX, new TextEncoder().encode(indexText));
   for (const file of names) done = await weightsFile(engine, file, await get(url(file), file, false), progress, done);
+  return config;
 }
 
 const INDEX = 'model.safetensors.index.json';
@@ -145,14 +151,16 @@ async function fromFiles(engine, files, progress) {
     await streamInto(engine, name, f.size, f.stream(), progress, done, total);
     done += f.size;
   }
+  return byName.has('tokenizer_config.json') ? byName.get('tokenizer_config.json').text() : null;
 }
 
 async function openCheckpoint(msg, M, getEngine, state) {
   const engine = getEngine();
   const steps = engine.stepCount();
+  let tokenizerConfig = null;
   try {
-    if (msg.url) await fromUrl(engine, msg.url, reporter(msg.id, 'download'));
-    else await fromFiles(engine, msg.files || [], reporter(msg.id, 'read'));
+    if (msg.url) tokenizerConfig = await fromUrl(engine, msg.url, reporter(msg.id, 'download'));
+    else tokenizerConfig = await fromFiles(engine, msg.files || [], reporter(msg.id, 'read'));
   } catch (e) {
     engine.clearCheckpointFiles();
     if (engine.stepCount() !== steps) state.bump();
@@ -162,7 +170,7 @@ async function openCheckpoint(msg, M, getEngine, state) {
   const info = JSON.parse(engine.loadCheckpoint(msg.name || ''));
   if (engine.stepCount() !== steps) state.bump();  // the old checkpoint's trace went with it
   if (!info.ok) throw fail('checkpoint_core', { why: info.error }, info.error);
-  return { info };
+  return { info, tokenizerConfig };
 }
 
 // The wasm memory (its peak: it never shrinks) and the C++ heap in use, for the measurement.

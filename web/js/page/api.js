@@ -68,7 +68,12 @@
  *   Checkpoints (page/checkpoint.js, README "Open a checkpoint"):
  *   await loadCheckpoint(urlOrFiles) → {name, model_type, architecture, params, bytes, …} once
  *       its trace is on screen; urlOrFiles: a folder URL ending in "/" (same origin) or a
- *       FileList / array of File; rejects with an Error naming the file and what is wrong
+ *       FileList / array of File; rejects with an Error naming the file and what is wrong;
+ *       loadCheckpoint(url, {chat: true}) wraps the text in its chat template (as chat=1)
+ *   await setChat(on) → getChat() once the trace is on screen: the chat-template switch of a
+ *       checkpoint whose tokenizer_config.json has a chat_template (page/chat.js); rejects with
+ *       the catalog's message when the model has none or its template fails (the switch is then off)
+ *   getChat() → {available, on, prompt}: prompt the rendered text the model reads, or null
  *
  * Embedding: <iframe src="https://…/?text=…&d_model=8&num_heads=2&step=layer0.head0.weights&embed=1"
  * width="100%" height="640" title="Encoder walkthrough"></iframe>. URL keys are the model

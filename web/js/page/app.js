@@ -32,5 +32,6 @@ export const app = {
   round: null, // {text, preset, index, input}: the generation round on screen, when not the last
   rounds: null, // {text, preset, list: [{decoder_input, token, prob}], generated}: the last generation
   lastMeta: null, // the engine's reply for the trace on screen (prediction, rounds, backward_ms)
+  chat: null, // {config, error, on, addsBos, prompt}: the opened checkpoint's chat template and its switch (chat.js)
   userWeights: null, // {source: 'trained' | 'file', name, config, ...} once a reader has some
 };

@@ -10,9 +10,10 @@ import { app } from './app.js';
 import { $, el } from '../lib/dom.js';
 import { presetSettings } from '../model/settings.js';
 import { installPreset } from './runtime-preset.js';
-import { clearError } from './messages.js';
+import { clearError, showNotice } from './messages.js';
 import { CHECKPOINT_PRESET, CHECKPOINT_WEIGHTS } from './run-options.js';
 import { closePanels } from './layout-shell.js';
+import { useChatSource } from './chat.js';
 
 let hooks = null;
 const ui = {};
@@ -155,7 +156,8 @@ function describe(info) {
 }
 
 // Opens a checkpoint and shows it; resolves with its info once its trace is on screen.
-// opts: {text, text2, step} (a link's own), else the model's kind's example sentence.
+// opts: {text, text2, step} (a link's own), else the model's kind's example sentence; chat: true
+// wraps the text in the checkpoint's chat template (chat.js; a notice when it has none).
 export async function loadCheckpoint(src, opts = {}) {
   let s;
   try {
@@ -187,7 +189,10 @@ export async function loadCheckpoint(src, opts = {}) {
   next.text2 = typeof opts.text2 === 'string' ? opts.text2 : '';
   next.step = opts.step || '';
   app.checkpoint = info;
+  const noChat = useChatSource(r.tokenizerConfig, opts.chat === true);
   app.urlExtra = { ...(app.urlExtra || {}), model: s.url || '' };
+  if (app.chat.on) app.urlExtra.chat = '1';
+  else delete app.urlExtra.chat;
   app.state = next;
   hooks.syncForm(next, true);
   try {
@@ -197,6 +202,7 @@ export async function loadCheckpoint(src, opts = {}) {
     throw e;
   }
   if (opened) closePanels();
+  if (noChat) showNotice(noChat);
   return { ...info };
 }
 
@@ -206,8 +212,10 @@ export async function openLinkedCheckpoint(search) {
   const q = new URLSearchParams(search);
   const url = q.get('model');
   if (!url) return '';
+  const chat = q.get('chat');
   try {
-    await loadCheckpoint(url, { text: q.has('text') ? q.get('text') : undefined, text2: q.get('text2') || '', step: q.get('step') || '' });
+    await loadCheckpoint(url, { text: q.has('text') ? q.get('text') : undefined, text2: q.get('text2') || '', step: q.get('step') || '', chat: chat === '1' });
+    if (chat !== null && chat !== '' && chat !== '0' && chat !== '1') showNotice(t('chat.badValue', { got: chat.slice(0, 40) }));
     return null;
   } catch (e) {
     app.urlExtra = { ...(app.urlExtra || {}), model: '' };

@@ -11,6 +11,7 @@ import { showError, clearError, showNotice } from './messages.js';
 import { coreErrorText } from '../engine/core-errors.js';
 import { t, num } from '../lib/i18n.js';
 import { engineRequest, noteRun, CHECKPOINT_PRESET } from './run-options.js';
+import { chatText, learnBos } from './chat.js';
 
 const MAX_FLOATS = 96e6; // ~384 MB of float32 in the trace: beyond that the tab would struggle
 
@@ -105,7 +106,11 @@ async function runOne(req) {
   }
   const moved = await leaveCheckpoint(req);
   if (moved) return moved;
-  const { model, options, checkpoint } = engineRequest(buildModel(state, app.presets), state, req.opts);
+  // The chat-template switch (chat.js): the model reads the rendered prompt, not the typed text.
+  const wrapped = await chatText(state, req.opts);
+  const built = buildModel(state, app.presets);
+  if (wrapped !== null) built.text = wrapped;
+  const { model, options, checkpoint } = engineRequest(built, state, req.opts);
   const words = (state.text.match(/\S+/g) || []).length;
   setBusy(true, t('errors.status_what', { d_model: state.d_model, words }));
   let result;
@@ -138,10 +143,11 @@ async function runOne(req) {
     showError(msg);
     throw new Error(msg);
   }
+  const trace = new Trace(result);
+  if (wrapped !== null && learnBos(trace, wrapped)) return runOne(req);  // the BOS twice: once more with one
   clearError();
   if (!req.opts.keepNotice) showNotice('');
   const prevTrace = app.trace;
-  const trace = new Trace(result);
   noteRun(result.meta, state);
   app.trace = trace;
   if ('batch' in state) {  // a preset's own sentence (presetSettings), once

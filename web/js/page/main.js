@@ -31,6 +31,7 @@ import { firstLoadState, firstLoadStep } from './first-load.js';
 import { installTraining, train, stopTraining } from '../train/train-panel.js';
 import { installWeightsIO, useWeights, loadWeights, exportWeights } from './weights-io.js';
 import { installCheckpoint, loadCheckpoint, openLinkedCheckpoint } from './checkpoint.js';
+import { installChat, updateChat, setChat, getChat } from './chat.js';
 import { t } from '../lib/i18n.js';
 import { installPhoneBar, describeModel, closePanels } from './layout-shell.js';
 import { showIntro, introModel } from './intro.js';
@@ -42,6 +43,7 @@ import { installLab, labTraceShown, readLabURL, dropLabSpec, intervene, sweep } 
 onTraceShown(async (prevTrace, trace, opts) => {
   syncForm();
   updateModelPanel(trace);
+  updateChat();
   showTextNote(trace);
   describeModel(trace.config, app.shownState?.preset === 'checkpoint' ? app.checkpoint : null);
   introModel(app.shownState?.preset === 'checkpoint' ? app.checkpoint : null, trace.config);
@@ -127,6 +129,7 @@ async function start() {
   installWeightsIO({ requestCompute, syncForm });
   installTraining({ engine: app.engine, showError, dark: isDark, useWeights: (info, text) => useWeights(info, text) });
   installCheckpoint({ requestCompute, syncForm });
+  installChat({ requestCompute });
   // ?model=URL: that checkpoint, with the link's text and step; if it cannot open, the defaults
   // with a notice saying why.
   const ckFailed = await openLinkedCheckpoint(location.search);
@@ -137,6 +140,7 @@ async function start() {
   app.state = state;
   syncForm(state);
   const bad = [...errors, ...readLabURL(search), ...viewNotes];
+  if (new URLSearchParams(search).get('chat') === '1') bad.push(t('chat.noModel'));
   const urlNote = bad.length ? t('shell.badLink', { list: bad.join('; ') }) : '';
   try {
     await requestCompute(state, { useStateStep: true });
@@ -206,10 +210,16 @@ installApi(app, {
     // The what-if lab (issue 20; lab-page.js).
     intervene: (spec) => intervene(spec),
     sweep: (spec) => sweep(spec),
-    loadCheckpoint: async (src) => {
+    loadCheckpoint: async (src, opts = {}) => {
       await ready;
-      return loadCheckpoint(src);
+      return loadCheckpoint(src, { chat: !!(opts && opts.chat === true) });
     },
+    // The chat-template switch (issue 30; chat.js): on a checkpoint with a chat_template.
+    setChat: async (on) => {
+      await ready;
+      return setChat(!!on);
+    },
+    getChat: () => getChat(),
   },
 });
 

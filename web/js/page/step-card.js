@@ -16,6 +16,7 @@ import { markToc } from './toc.js';
 import { writeURL } from './url.js';
 import { showProvenance, weightsInfo, weightsSource } from './provenance.js';
 import { isDark } from './theme.js';
+import { specialTokens } from './chat.js';
 
 // The view context of `step` on the page: its theme, its window (a figure shows all that fits),
 // the cell the reader explained, and navigation through showStep.
@@ -23,6 +24,7 @@ function pageContext(step) {
   return viewContext({
     trace: app.trace, step, engine: app.engine, batch: app.batch, cell: app.cell,
     dark: isDark(),
+    specialTokens: specialTokens(),
     window: app.view && app.view.view === 'figure' ? FIGURE_WINDOW : PAGE_WINDOW,
     trained: app.shownState ? weightsInfo().kind === 'trained' : false,
     goTo: (id) => goTo(id, { focus: true }),

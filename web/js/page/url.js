@@ -12,12 +12,15 @@ let pendingURL = 0;
 export function writeURL() {
   if (!app.shownState) return;
   const extra = { embed: app.embed ? '1' : '', ...app.urlExtra, ...labURLEntries() };
-  if (app.shownState.preset !== 'checkpoint') delete extra.model;  // ?model= only while its checkpoint is shown
+  if (app.shownState.preset !== 'checkpoint') {  // ?model= (and its chat=) only while its checkpoint is shown
+    delete extra.model;
+    delete extra.chat;
+  }
   const q = toURL(app.shownState, app.presets, extra);
   clearTimeout(pendingURL);
   pendingURL = setTimeout(() => {
     if (location.search !== q) history.replaceState(null, '', location.pathname + q);
   }, 0);
   const full = $('open-full');
-  if (full) full.href = location.pathname + toURL(app.shownState, app.presets, { model: extra.model, theme: app.urlExtra?.theme, lang: app.urlExtra?.lang });
+  if (full) full.href = location.pathname + toURL(app.shownState, app.presets, { model: extra.model, chat: extra.chat, theme: app.urlExtra?.theme, lang: app.urlExtra?.lang });
 }

@@ -27,6 +27,7 @@ import builds from './de/builds.js';
 import lab from './de/lab.js';
 import ckpt from './de/ckpt.js';
 import decoders from './de/decoders.js';
+import chat from './de/chat.js';
 
 // One area per line (a new area: its import above and its name here).
 export const DE = Object.assign(
@@ -59,4 +60,5 @@ export const DE = Object.assign(
   lab,
   ckpt,
   decoders,
+  chat,
 );

@@ -27,6 +27,7 @@ import builds from './en/builds.js';
 import lab from './en/lab.js';
 import ckpt from './en/ckpt.js';
 import decoders from './en/decoders.js';
+import chat from './en/chat.js';
 
 // One area per line (a new area: its import above and its name here).
 export const EN = Object.assign(
@@ -59,4 +60,5 @@ export const EN = Object.assign(
   lab,
   ckpt,
   decoders,
+  chat,
 );

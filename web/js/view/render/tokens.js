@@ -21,13 +21,17 @@ function checkpointTokenizer(trace) {
   return { algo: trace.vocabStyle || ((trace.text.vocab || []).some((p) => String(p).startsWith('##')) ? 'wordpiece' : 'other'), source };
 }
 
-function chips(tokens, ids) {
+// special: the tokenizer's special tokens (a Set of pieces as spelled, the view context's), whose
+// chips are marked (a chat template's <|im_start|>, <start_of_turn>); raw: the pieces as spelled.
+function chips(tokens, ids, special = null, raw = tokens) {
   const ol = el('ol', 'token-chips');
   tokens.forEach((tok, i) => {
-    const li = el('li', 'chip' + (tok === '<pad>' ? ' pad' : ''));
+    const sp = !!special && special.has(raw[i]);
+    const li = el('li', 'chip' + (tok === '<pad>' ? ' pad' : '') + (sp ? ' special' : ''));
     li.append(el('span', 'chip-tok', tok), el('span', 'chip-id', ids ? t('tokens.chipId', { id: ids[i] }) : ''),
       el('span', 'chip-pos', String(i)));
     li.title = ids ? t('tokens.chipTitleId', { i, token: tok, id: ids[i] }) : t('tokens.chipTitle', { i, token: tok });
+    if (sp) li.title += ` — ${t('chat.chipSpecial')}`;
     ol.append(li);
   });
   return ol;
@@ -63,12 +67,12 @@ function skippedView(text, b) {
   return box;
 }
 
-function sourceTokens(box, trace, step) {
+function sourceTokens(box, trace, step, special) {
   for (let b = 0; b < trace.B; b++) {
     if (trace.B > 1) box.append(el('h4', '', t('tokens.sentence', { n: b + 1 })));
     const skipped = skippedView(trace.text, b);
     if (skipped) box.append(skipped);
-    box.append(chips(trace.sourceTokens(b), Array.from(step.data.subarray(b * trace.T, (b + 1) * trace.T))));
+    box.append(chips(trace.sourceTokens(b), Array.from(step.data.subarray(b * trace.T, (b + 1) * trace.T)), special, (trace.text.source_tokens || [])[b] || []));
   }
   if (trace.B > 1) box.append(el('p', 'muted', t('tokens.padNote')));
   // A sentence pair in one sequence (a checkpoint's text2): BERT tells the halves apart by token type.
@@ -186,7 +190,7 @@ export function renderTokens(ctx, host) {
     box.append(el('p', 'muted', t('tokens.targetNote')));
     box.append(chips(trace.targetTokens(), Array.from(step.data)));
   } else {
-    sourceTokens(box, trace, step);
+    sourceTokens(box, trace, step, ctx.specialTokens);
   }
   box.append(vocabView(text.vocab || [], trace.shownVocab()));
   if (!isTarget && text.tokenizer === 'bpe' && text.bpe) box.append(bpeView(text.bpe));

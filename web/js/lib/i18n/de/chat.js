@@ -1,0 +1,23 @@
+// i18n/de/chat.js — der Schalter für die Chat-Vorlage (page/chat.js, page/chat-template.js; Issue 30).
+export default {
+  'chat.switch': 'In die Chat-Vorlage des Modells setzen',
+  'chat.switchHint': 'Instruct-Modelle antworten innerhalb ihrer Chat-Vorlage: Ihr Text wird zur Nachricht eines Nutzers, gesetzt von der Vorlage aus tokenizer_config.json, danach beginnt die Antwort des Assistenten.',
+  'chat.prompt': 'Was das Modell liest (die Spezial-Tokens der Vorlage markiert):',
+  'chat.legend': 'markiert: ein Spezial-Token der Vorlage; unterstrichen: Ihr Text',
+  'chat.special': 'Spezial-Token',
+  'chat.chipSpecial': 'ein Spezial-Token des Tokenizers: eine ID, nie zerlegt',
+  'chat.rendering': 'Die Chat-Vorlage wird gesetzt…',
+  'chat.none': 'chat=1: Dieses Modell hat keine Chat-Vorlage (seine tokenizer_config.json hat kein chat_template); der Text wird gelesen, wie er getippt ist.',
+  'chat.noModel': 'chat=1 gilt für einen Checkpoint mit Chat-Vorlage (einen mit model=… öffnen).',
+  'chat.badValue': 'chat= nimmt 1 (an) oder 0 (aus), nicht „{got}“.',
+  'chat.off': 'Die Chat-Vorlage ist aus: ',
+  'chat.err.notJson': 'tokenizer_config.json ist kein gültiges JSON ({why}).',
+  'chat.err.badList': 'tokenizer_config.json: chat_template ist eine Liste, deren Einträge nicht alle {"name": …, "template": …} sind.',
+  'chat.err.noDefault': 'tokenizer_config.json: chat_template nennt Vorlagen ({names}), aber keine namens „default“.',
+  'chat.err.notString': 'tokenizer_config.json: chat_template ist vom Typ {type}, weder Text noch eine Liste benannter Vorlagen.',
+  'chat.err.tooLong': 'tokenizer_config.json: chat_template ist {kb} KB lang, mehr als eine Vorlage sinnvoll sein kann.',
+  'chat.err.load': 'das Programm für die Vorlage konnte nicht geladen werden ({why}).',
+  'chat.err.parse': 'die Chat-Vorlage in tokenizer_config.json lässt sich nicht lesen: {why}',
+  'chat.err.render': 'die Chat-Vorlage scheiterte beim Setzen Ihrer Nachricht: {why}',
+  'chat.err.raised': 'die Chat-Vorlage lehnt das Gespräch ab und sagt: „{why}“',
+};

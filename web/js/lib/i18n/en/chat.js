@@ -1,0 +1,23 @@
+// i18n/en/chat.js — the chat-template switch (page/chat.js, page/chat-template.js; issue 30).
+export default {
+  'chat.switch': 'Wrap in the model’s chat template',
+  'chat.switchHint': 'Instruct models answer inside their chat template: your text becomes a user’s message, rendered by the template in tokenizer_config.json with the assistant’s turn opened after it.',
+  'chat.prompt': 'What the model reads (the template’s special tokens marked):',
+  'chat.legend': 'marked: a special token of the template; underlined: your text',
+  'chat.special': 'special token',
+  'chat.chipSpecial': 'a special token of the tokenizer: one id, never split',
+  'chat.rendering': 'Rendering the chat template…',
+  'chat.none': 'chat=1: this model has no chat template (its tokenizer_config.json has no chat_template); the text is read as typed.',
+  'chat.noModel': 'chat=1 applies to a checkpoint that has a chat template (open one with model=…).',
+  'chat.badValue': 'chat= takes 1 (on) or 0 (off), not “{got}”.',
+  'chat.off': 'The chat template is off: ',
+  'chat.err.notJson': 'tokenizer_config.json is not valid JSON ({why}).',
+  'chat.err.badList': 'tokenizer_config.json: chat_template is a list whose entries are not all {"name": …, "template": …}.',
+  'chat.err.noDefault': 'tokenizer_config.json: chat_template lists templates ({names}) but none named “default”.',
+  'chat.err.notString': 'tokenizer_config.json: chat_template is a {type}, neither text nor a list of named templates.',
+  'chat.err.tooLong': 'tokenizer_config.json: chat_template is {kb} KB long, more than a template can sensibly be.',
+  'chat.err.load': 'the template renderer could not be loaded ({why}).',
+  'chat.err.parse': 'the chat template in tokenizer_config.json does not parse: {why}',
+  'chat.err.render': 'the chat template failed while rendering your message: {why}',
+  'chat.err.raised': 'the chat template refused the conversation, saying: “{why}”',
+};
