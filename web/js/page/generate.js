@@ -230,6 +230,7 @@ function drawCache(g, last, finished) {
     strip.append(c);
   }
   for (let i = 0; i < cells.length; i++) cells[i].classList.toggle('kv-new', i === rows - 1 && last.round > 0);
+  strip.classList.toggle('kv-dense', rows > 100);  // a long prompt: rows narrower than a pixel, none clipped
   const gen = rows - prompt;
   $('kv-caption').textContent = t('generate.cache.caption', { rows: num(rows, 0), prompt: num(prompt, 0), gen: num(gen, 0) });
   $('kv-legend').replaceChildren(...['prompt', 'gen', 'new'].map((k) => {
