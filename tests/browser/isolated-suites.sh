@@ -48,7 +48,8 @@ for s in "${suites[@]}"; do
   grep -E '^skip |build readout|passed, .* failed' "$logs/$s.log"
 done
 # Must fail: the page not naming the threaded build's .worker.js to the service worker (the
-# defect that once hung an offline reload) must fail run.mjs's offline check, and only it.
+# defect that once hung an offline reload) must fail run.mjs's offline check (which the plant
+# mode runs alone: "0 passed, 1 failed").
 if printf '%s\n' "${suites[@]}" | grep -qx run; then
   timeout -k 10 1200 node tests/browser/run.mjs --cli "$cli" --artifacts artifacts/isolated-plant --plant-offline-no-worker \
     >"$logs/plant.log" 2>&1 && plant_rc=0 || plant_rc=$?
