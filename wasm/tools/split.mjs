@@ -56,7 +56,10 @@ async function profile(instrumented) {
   const engine = new M.Engine();
   for (const p of JSON.parse(M.presetsJson())) {
     const trained = typeof p.model.weights === 'string';
+    // A generating run streams its rounds as the Worker asks (worker.js: onRound before, null after).
+    if (trained) engine.onRound((json) => JSON.parse(json));
     const reply = JSON.parse(engine.run(JSON.stringify(p.model), JSON.stringify(trained ? { generate: true, prediction: true, fills: true } : {})));
+    if (trained) engine.onRound(null);
     if (!reply.ok) throw new Error(`split.mjs: preset ${p.name} did not run: ${reply.error}`);
     for (let i = 0; i < engine.stepCount(); i++) engine.stepData(i);
     for (let i = 0; i < engine.paramCount(); i++) engine.paramData(i);
