@@ -19,7 +19,7 @@ export default {
   'ckpt.summary.rmsnorm': 'RMSNorm vor jeder Teilschicht',
   'ckpt.summary.swiglu': 'SwiGLU-Feed-Forward (SiLU-Gate)',
   'ckpt.summary.geglu': 'GeGLU-Feed-Forward (tanh-GELU-Gate)',
-  'ckpt.summary.rotary': 'Positionen durch Drehung (RoPE, θ = {theta})',
+  'ckpt.summary.rotary': 'Rotary-Positionen (θ = {theta})',
   'ckpt.settingsFallback': 'Der Checkpoint „{name}“ legt seine Einstellungen fest, daher lässt sich {changed} nicht auf ihn anwenden: Dies ist ein Modell mit Gewichten aus dem Seed (Seed {seed}) und diesen Einstellungen, nicht der Checkpoint. Wählen Sie „{title}“ unter den Voreinstellungen, um zu ihm zurückzukehren.',
   'ckpt.millions': '{n} Millionen',
   'ckpt.textMasked': 'The capital of France is [MASK].',

@@ -19,7 +19,7 @@ export default {
   'ckpt.summary.rmsnorm': 'RMSNorm before each sub-layer',
   'ckpt.summary.swiglu': 'SwiGLU feed-forward (SiLU gate)',
   'ckpt.summary.geglu': 'GeGLU feed-forward (tanh-GELU gate)',
-  'ckpt.summary.rotary': 'rotary positions (RoPE, θ = {theta})',
+  'ckpt.summary.rotary': 'rotary positions (θ = {theta})',
   'ckpt.settingsFallback': 'The checkpoint “{name}” fixes its settings, so {changed} cannot apply to it: this is a model with seeded weights (seed {seed}) and those settings, not the checkpoint. Choose “{title}” among the presets to go back to it.',
   'ckpt.millions': '{n} million',
   'ckpt.textMasked': 'The capital of France is [MASK].',
