@@ -10,11 +10,8 @@ import { t } from '../lib/i18n.js';
 import { CONFIG_KEYS, FIELDS } from '../model/settings.js';
 import { CHECKPOINT_PRESET } from './run-options.js';
 
-// Settings a checkpoint has no value for: its weights and tokenizer are its own. A rotary decoder
-// (Llama, Qwen, Gemma 3) has none of the form's activations (SiLU) nor its positions (rotary):
-// the summary names them instead (checkpointSummary).
+// Settings a checkpoint has no value for: its weights and tokenizer are its own.
 const NOT_A_CHECKPOINT_SETTING = new Set(['seed', 'tokenizer', 'bpe_merges']);
-const NOT_A_ROTARY_SETTING = new Set(['activation', 'positional']);
 
 // A checkpoint's config with causal self-attention and no cross-attention decoder: GPT-2's.
 const decoderOnlyConfig = (c) => !!c && !!c.causal && !(c.decoder_layers > 0);
@@ -30,7 +27,7 @@ export function lockSettings(p, ck) {
     const row = input && input.closest('.setting');
     if (!row) continue;
     input.disabled = on;
-    if (on && (NOT_A_CHECKPOINT_SETTING.has(key) || (decOnly && key === 'decoder_layers') || (ck && ck.decoder && NOT_A_ROTARY_SETTING.has(key)))) row.hidden = true;
+    if (on && (NOT_A_CHECKPOINT_SETTING.has(key) || (decOnly && key === 'decoder_layers'))) row.hidden = true;
     else if (key !== 'bpe_merges') row.hidden = false;
     // A float the engine read as float32 (layer_norm_eps 1e-5 → 0.000009999999747…) as written.
     if (on && FIELDS[key].type === 'float' && typeof p.config?.[key] === 'number') input.value = String(Number(p.config[key].toPrecision(6)));
@@ -71,15 +68,7 @@ function text2Words(suffix) {
 }
 
 // The one-line summary beside "Model settings" for a checkpoint: its shape, no seed; its own tokenizer.
-// A rotary decoder (Llama, Qwen, Gemma 3: ck.decoder) is named as it is: RMSNorm before each
-// sub-layer, a gated feed-forward network, rotary positions (the form's norm, activation and
-// positions would say LayerNorm, ReLU and none).
 export function checkpointSummary(s, ck, parts) {
   const layers = decoderOnlyConfig(s) ? t('form.summary.layers.decoderOnly', { n: s.num_layers }) : parts.layers;
-  const rest = ck && ck.decoder ? rotaryParts(s, ck.decoder) : parts.rest;
-  return [parts.shape, layers, ...rest, ck && ck.tokenizer ? t('ckpt.summaryTokenizer', { tokenizer: ck.tokenizer }) : ''].filter(Boolean).join(' · ');
-}
-function rotaryParts(s, d) {
-  return [t('ckpt.summary.rmsnorm'), t(d.activation === 'silu' ? 'ckpt.summary.swiglu' : 'ckpt.summary.geglu'),
-    s.causal ? t('form.summary.causal') : '', t('ckpt.summary.rotary', { theta: String(d.rope_theta) })];
+  return [parts.shape, layers, ...parts.rest, ck && ck.tokenizer ? t('ckpt.summaryTokenizer', { tokenizer: ck.tokenizer }) : ''].filter(Boolean).join(' · ');
 }
