@@ -66,6 +66,20 @@ cmake --build --preset wasm -j"$jobs"
 # -j: the suites are one Node process each (the threads_ ones run a pool of 3 pthreads).
 ctest --preset wasm -j"$jobs"
 
+# two_at_once WHAT FN_A FN_B: runs the two shell functions at once (each under set -e, into its
+# own log), prints both logs whole when both end, and fails the run when either failed.
+two_at_once() {
+  local what=$1 dir rc_a=0 rc_b=0 pid_a pid_b
+  dir=$(mktemp -d)
+  ( set -e; "$2" ) >"$dir/a.log" 2>&1 & pid_a=$!
+  ( set -e; "$3" ) >"$dir/b.log" 2>&1 & pid_b=$!
+  wait "$pid_a" || rc_a=$?
+  wait "$pid_b" || rc_b=$?
+  cat "$dir/a.log"; echo; echo "==== $what A exit $rc_a ===="
+  cat "$dir/b.log"; echo; echo "==== $what B exit $rc_b ===="
+  [ "$rc_a" -eq 0 ] && [ "$rc_b" -eq 0 ] || { echo "test.sh: a $what failed (A: $rc_a, B: $rc_b)" >&2; exit 1; }
+}
+
 # The Node suites in two groups at once (each suite is one single-threaded Node process; the
 # machine has 2 cores): kinds.mjs, the longest, alone in one; the rest in order in the other.
 # Each group's log is printed whole when both end; either failing fails the run.
@@ -99,15 +113,7 @@ node_group_b() {
   node tests/wasm/no_leak.mjs
 }
 section "Node suites: two groups at once (logs follow: group A, then group B)"
-node_logs=$(mktemp -d)
-( set -e; node_group_a ) >"$node_logs/a.log" 2>&1 & group_a=$!
-( set -e; node_group_b ) >"$node_logs/b.log" 2>&1 & group_b=$!
-rc_a=0; rc_b=0
-wait "$group_a" || rc_a=$?
-wait "$group_b" || rc_b=$?
-cat "$node_logs/a.log"; echo; echo "==== Node group A exit $rc_a ===="
-cat "$node_logs/b.log"; echo; echo "==== Node group B exit $rc_b ===="
-[ "$rc_a" -eq 0 ] && [ "$rc_b" -eq 0 ] || { echo "test.sh: a Node group failed (A: $rc_a, B: $rc_b)" >&2; exit 1; }
+two_at_once "Node group" node_group_a node_group_b
 
 section "fuzz: the model-file, safetensors and tokenizer-file parsers, 20 s each (libFuzzer + ASan + UBSan)"
 bash tests/fuzz/run.sh 20
@@ -165,15 +171,7 @@ browser_lane_b() {
   bounded node tests/browser/i18n.mjs --strict-english
 }
 section "browser: two lanes at once (logs follow: lane A, then lane B)"
-logs=$(mktemp -d)
-( set -e; browser_lane_a ) >"$logs/a.log" 2>&1 & lane_a=$!
-( set -e; browser_lane_b ) >"$logs/b.log" 2>&1 & lane_b=$!
-rc_a=0; rc_b=0
-wait "$lane_a" || rc_a=$?
-wait "$lane_b" || rc_b=$?
-cat "$logs/a.log"; echo; echo "==== lane A exit $rc_a ===="
-cat "$logs/b.log"; echo; echo "==== lane B exit $rc_b ===="
-[ "$rc_a" -eq 0 ] && [ "$rc_b" -eq 0 ] || { echo "test.sh: a browser lane failed (A: $rc_a, B: $rc_b)" >&2; exit 1; }
+two_at_once "browser lane" browser_lane_a browser_lane_b
 
 section "browser: the shell, the what-if lab and the element again, cross-origin isolated on the threaded build (tests/browser/isolated-suites.sh; --all adds blog, trained, checkpoints)"
 bash tests/browser/isolated-suites.sh -j 2

@@ -51,18 +51,10 @@ std::vector<GenRound> generate_greedy(Model& model, Trace& trace, int max_len, c
     const int best = static_cast<int>(std::max_element(last, last + V) - last);
     rounds.push_back({so_far, trace.text.vocab.at(static_cast<std::size_t>(best)), last[best]});
     next[0] = {best, rounds.back().token == "</s>"};
-    if (on_round) {
-      GenProgress e;
-      e.round = round;
-      e.max_len = max_len;
-      e.id = best;
-      e.pick = &rounds.back();
-      e.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      e.phase = "full";
-      e.last = next[0].end || round + 1 == max_len;
-      e.end = next[0].end;
-      on_round(e);
-    }
+    if (on_round)  // GenProgress's fields in order (generate.h): round, limit, id, pick, ms, phase, last, end
+      on_round({round, max_len, best, &rounds.back(),
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count(), "full",
+                next[0].end || round + 1 == max_len, next[0].end});
     if (!next[0].end) so_far += (so_far.empty() ? "" : " ") + rounds.back().token;
   });
   return rounds;
@@ -161,24 +153,10 @@ std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, s
     for (const auto& piece : g.pieces) input += (input.empty() ? "" : " ") + piece;
     rounds.push_back({input, model.vocab.at(static_cast<std::size_t>(best)), prob});
     const bool end = best == model.arch.eos_id;
-    if (on_round) {
-      GenProgress e;
-      e.round = round;
-      e.max_len = max_len;
-      e.id = best;
-      e.pick = &rounds.back();
-      e.ms = ms;
-      e.phase = round == 0 ? "prefill" : decoded ? "decode" : cache ? "record" : "full";
-      e.last = end || final_round;
-      e.end = end;
-      e.prompt = prompt;
-      e.cache_rows = cache ? prompt + round : 0;  // positions 0 … prompt+round−1 have their K and V
-      e.layers = model.config.num_layers;
-      e.kv_heads = geom.KV;
-      e.head_dim = geom.hd;
-      e.heads = geom.H;
-      on_round(e);
-    }
+    if (on_round)  // the same fields, then the prompt and the cache: rows 0 … prompt+round−1 have their K and V
+      on_round({round, max_len, best, &rounds.back(), ms,
+                round == 0 ? "prefill" : decoded ? "decode" : cache ? "record" : "full", end || final_round, end,
+                prompt, cache ? prompt + round : 0, model.config.num_layers, geom.KV, geom.hd, geom.H});
     if (end) {
       if (!final_round) {  // the kept trace is this round's input, recorded whole, with the cache it read
         const auto t1 = clock::now();
