@@ -40,7 +40,11 @@ json decoder_info(const Model& m) {
           {"rope_local_theta", m.arch.rope_local_theta}, {"rope_scaling", m.arch.rope_scaling},
           {"sliding", m.arch.sliding}, {"sliding_window", m.arch.sliding_window}, {"qk_norm", m.arch.qk_norm},
           {"sandwich_norm", m.arch.sandwich_norm}, {"untied_head", m.arch.untied_head},
-          {"embed_scale", m.arch.embed_scale}};
+          {"embed_scale", m.arch.embed_scale},
+          // the gate's activation: the settings form's list (relu, gelu, gelu_new) has no SiLU
+          {"activation", m.config.activation == Activation::SiLU       ? "silu"
+                         : m.config.activation == Activation::GELUTanh ? "gelu_pytorch_tanh"
+                                                                       : ""}};
 }
 
 json info_of(const Checkpoint& c, const json& config, std::size_t file_bytes, const std::string& name) {

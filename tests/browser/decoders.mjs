@@ -200,6 +200,17 @@ for (const c of CASES) {
     assert(await isCheckpoint(page), `not opened: ${await page.textContent('#notice')}`);
     const bad = compare(c, await trace(page), docs[c]);
     assert(!bad.length, bad.slice(0, 5).join('\n'));
+    // The settings summary names the model as its config.json does: RMSNorm, the gated FFN of its
+    // hidden_act, rotary positions with its θ (it said "ReLU" and "none positions" for every one).
+    const cfg = JSON.parse(readFileSync(path.join(ck, c, 'config.json'), 'utf8'));
+    const act = cfg.hidden_activation || cfg.hidden_act || (c.startsWith('gemma') ? 'gelu_pytorch_tanh' : 'silu');
+    const theta = cfg.rope_theta ?? cfg.rope_parameters?.rope_theta ?? cfg.rope_parameters?.full_attention?.rope_theta;
+    const [summary, hidden] = await page.evaluate(() => [document.getElementById('settings-summary').textContent,
+      ['activation', 'positional'].map((k) => document.getElementById(`f-${k}`).closest('.setting').hidden)]);
+    for (const want of ['RMSNorm', act === 'silu' ? 'SwiGLU' : 'GeGLU', 'rotary positions', ...(theta !== undefined ? [`θ = ${theta}`] : [])])
+      assert(summary.includes(want), `settings summary "${summary}" lacks "${want}" (hidden_act ${act}, rope_theta ${theta})`);
+    assert(!/ReLU|none positions/.test(summary), `settings summary "${summary}" names what the model is not`);
+    assert(hidden.every(Boolean), `the form's activation and positions rows are shown for a rotary decoder: ${hidden}`);
   });
 }
 

@@ -10,8 +10,11 @@ import { t } from '../lib/i18n.js';
 import { CONFIG_KEYS, FIELDS } from '../model/settings.js';
 import { CHECKPOINT_PRESET } from './run-options.js';
 
-// Settings a checkpoint has no value for: its weights and tokenizer are its own.
+// Settings a checkpoint has no value for: its weights and tokenizer are its own. A rotary decoder
+// (Llama, Qwen, Gemma 3) has none of the form's activations (SiLU) nor its positions (rotary):
+// the summary names them instead (checkpointSummary).
 const NOT_A_CHECKPOINT_SETTING = new Set(['seed', 'tokenizer', 'bpe_merges']);
+const NOT_A_ROTARY_SETTING = new Set(['activation', 'positional']);
 
 // A checkpoint's config with causal self-attention and no cross-attention decoder: GPT-2's.
 const decoderOnlyConfig = (c) => !!c && !!c.causal && !(c.decoder_layers > 0);
@@ -27,7 +30,7 @@ export function lockSettings(p, ck) {
     const row = input && input.closest('.setting');
     if (!row) continue;
     input.disabled = on;
-    if (on && (NOT_A_CHECKPOINT_SETTING.has(key) || (decOnly && key === 'decoder_layers'))) row.hidden = true;
+    if (on && (NOT_A_CHECKPOINT_SETTING.has(key) || (decOnly && key === 'decoder_layers') || (ck && ck.decoder && NOT_A_ROTARY_SETTING.has(key)))) row.hidden = true;
     else if (key !== 'bpe_merges') row.hidden = false;
     // A float the engine read as float32 (layer_norm_eps 1e-5 → 0.000009999999747…) as written.
     if (on && FIELDS[key].type === 'float' && typeof p.config?.[key] === 'number') input.value = String(Number(p.config[key].toPrecision(6)));
@@ -68,7 +71,18 @@ function text2Words(suffix) {
 }
 
 // The one-line summary beside "Model settings" for a checkpoint: its shape, no seed; its own tokenizer.
+// A rotary decoder (Llama, Qwen, Gemma 3: ck.decoder) is named as it is: RMSNorm before each
+// sub-layer, a gated feed-forward network, rotary positions (the form's norm, activation and
+// positions would say LayerNorm, ReLU and none).
 export function checkpointSummary(s, ck, parts) {
   const layers = decoderOnlyConfig(s) ? t('form.summary.layers.decoderOnly', { n: s.num_layers }) : parts.layers;
-  return [parts.shape, layers, ...parts.rest, ck && ck.tokenizer ? t('ckpt.summaryTokenizer', { tokenizer: ck.tokenizer }) : ''].filter(Boolean).join(' · ');
+  const rest = ck && ck.decoder ? rotaryParts(s, ck.decoder) : parts.rest;
+  return [parts.shape, layers, ...rest, ck && ck.tokenizer ? t('ckpt.summaryTokenizer', { tokenizer: ck.tokenizer }) : ''].filter(Boolean).join(' · ');
+}
+// The gate's activation as the core names it; nothing (rather than a guess) for any other value.
+const GATED_FFN = { silu: 'ckpt.summary.swiglu', gelu_pytorch_tanh: 'ckpt.summary.geglu' };
+function rotaryParts(s, d) {
+  const ffn = GATED_FFN[d.activation];
+  return [t('ckpt.summary.rmsnorm'), ffn ? t(ffn) : '',
+    s.causal ? t('form.summary.causal') : '', t('ckpt.summary.rotary', { theta: String(d.rope_theta) })];
 }
