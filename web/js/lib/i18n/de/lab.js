@@ -35,6 +35,7 @@ export default {
   'lab.attrTitle': 'Attribution des Logits von „{label}“: {logit} = Summe der Teile',
   'lab.attrPart': '{name}: {value}',
   'lab.attrNone': 'Keine Attribution: {why}',
+  'lab.attrFrozenRms': 'Die Aufteilung ist exakt, wenn der Skalenfaktor 1/rms der letzten RMSNorm auf seinem Wert im ungestörten Lauf ({scale}) festgehalten wird: Jeder Teil geht durch denselben Faktor, daher ergeben die Teile zusammen den Logit.',
   'lab.sweep.ablate': 'Abschalt-Durchlauf',
   'lab.sweep.patch': 'Einsetz-Durchlauf',
   'lab.sweep.running': 'Der Rechenkern rechnet den Durchlauf … ({seconds} s)',

@@ -35,6 +35,7 @@ export default {
   'lab.attrTitle': 'Attribution of the logit of “{label}”: {logit} = sum of the parts',
   'lab.attrPart': '{name}: {value}',
   'lab.attrNone': 'No attribution: {why}',
+  'lab.attrFrozenRms': 'The split is exact with the final RMSNorm’s scale 1/rms frozen at the clean run’s value ({scale}): each part goes through the same scale, so the parts add up to the logit.',
   'lab.sweep.ablate': 'Ablation sweep',
   'lab.sweep.patch': 'Patching sweep',
   'lab.sweep.running': 'Sweeping in the engine… ({seconds} s)',
