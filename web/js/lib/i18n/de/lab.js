@@ -76,6 +76,7 @@ export default {
   'lab.name.positions': '{name} an den Positionen {positions}',
   'lab.name.unit': '{name}, Einheit {i}',
   'lab.name.ffn': 'Feed-Forward-Block, {where}',
+  'lab.name.attn': 'seine Ausgabe nach der RMSNorm, {where}',
   'lab.patch.heading': 'Aus einem zweiten Satz einsetzen',
   'lab.patch.how': 'Tippen Sie den zweiten Satz, gehen Sie zu einem Schritt und drücken Sie „Diesen Schritt einsetzen“ auf seiner Karte: seine Zahlen werden aus dem Lauf des zweiten Satzes kopiert.',
   'lab.patch.advanced': 'Für Fortgeschrittene: Schritt-IDs tippen',

@@ -76,6 +76,7 @@ export default {
   'lab.name.positions': '{name} at positions {positions}',
   'lab.name.unit': '{name}, unit {i}',
   'lab.name.ffn': 'feed-forward block, {where}',
+  'lab.name.attn': 'its output after the RMSNorm, {where}',
   'lab.patch.heading': 'Patch from a second sentence',
   'lab.patch.how': 'Type the second sentence, go to a step and press “Patch this step” on its card: that step’s numbers are copied from the second sentence’s run.',
   'lab.patch.advanced': 'Advanced: type step ids',
