@@ -1,7 +1,8 @@
 // attribution.js — the direct logit attribution (core/trace/attribution.h) as a bar chart:
 // attr.parts, one bar per part (embedding, each head, each feed-forward block, the biases),
 // named for a reader (names.js: a head as the map names it) from the trace's attr_parts, whose
-// ids stay as the bars' tooltips; the parts sum to the predicted logit ("attribution").
+// ids stay as the bars' tooltips; the parts sum to the predicted logit ("attribution"). For an
+// RMSNorm model (Llama, Qwen, Gemma) a sentence says the split is exact with 1/rms frozen.
 import { el } from '../lib/dom.js';
 import { t } from '../lib/i18n.js';
 import { fmt } from './format.js';
@@ -30,5 +31,7 @@ export function attributionBars(trace, meta) {
     list.append(li);
   });
   box.append(list);
+  // A modern decoder's final RMSNorm: the split holds with its 1/rms frozen (core/trace/attribution.h).
+  if (a.norm === 'rmsnorm') box.append(el('p', 'lab-note', t('lab.attrFrozenRms', { scale: fmt(a.frozen) })));
   return box;
 }

@@ -60,6 +60,9 @@ export function ablateName(trace, id) {
   if (c) return cellName(trace, id);
   const hidden = trace && trace.get(`${id}_hidden`);  // a whole feed-forward block ("layer0.ffn", as the sweeps name it)
   if (hidden) return t('lab.name.ffn', { where: placeText(hidden.place, trace) });
+  // a whole attention block ("layer0.attn": Gemma's attribution part, the post-norm's output)
+  const attn = trace && trace.get(`${id}_out`);
+  if (attn && attn.role === 'attn_out') return t('lab.name.attn', { where: placeText(attn.place, trace) });
   const s = trace && trace.get(id);
   return s ? stepTitle(s, trace) : id;
 }

@@ -40,6 +40,7 @@ function decoderKey(step, trace) {
   if (r === 'ffn_out' && trace.get(step.inputs[0])?.kind === 'mul') return 'steps.ffn_out.gated';
   if (r === 'input' && step.kind === 'scale') return 'steps.input.scale';
   if (r === 'output' && step.kind === 'rmsnorm') return 'steps.output.stack.rms';
+  if (r === 'scale' && trace.get(step.inputs[0])?.kind === 'rms') return 'steps.scale.rms';  // attribution's frozen 1/rms
   return null;
 }
 

@@ -20,6 +20,7 @@ export default {
   'decoders.steps.ffn_out.gated': 'Feed-Forward: Down-Projektion {sym}',
   'decoders.steps.input.scale': 'Eingabe {sym}: Einbettungen, mit √d skaliert',
   'decoders.steps.output.stack.rms': 'Abschließende RMSNorm: Decoder-Ausgabe {sym}',
+  'decoders.steps.scale.rms': 'Logit-Attribution: 1/rms der abschließenden RMSNorm, auf dem Wert dieses Laufs festgehalten {sym}',
   'decoders.steps.k_cache': 'K-Cache: Zeilen 0–{last} wiederverwendet, Zeile {new} neu',
   'decoders.steps.v_cache': 'V-Cache: Zeilen 0–{last} wiederverwendet, Zeile {new} neu',
 

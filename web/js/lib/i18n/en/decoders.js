@@ -22,6 +22,7 @@ export default {
   'decoders.steps.ffn_out.gated': 'Feed-forward: down projection {sym}',
   'decoders.steps.input.scale': 'Input {sym}: embeddings scaled by √d',
   'decoders.steps.output.stack.rms': 'Final RMSNorm: decoder output {sym}',
+  'decoders.steps.scale.rms': 'Logit attribution: the final RMSNorm’s 1/rms, frozen at this run’s value {sym}',
   'decoders.steps.k_cache': 'K cache: rows 0–{last} reused, row {new} new',
   'decoders.steps.v_cache': 'V cache: rows 0–{last} reused, row {new} new',
 
