@@ -225,13 +225,22 @@ await check('qwen2-sharded-f32: the file picker (index + two shards) opens it; e
   assert(!bad.length, bad.slice(0, 5).join('\n'));
 });
 
-// Every step titled, noted and drawn without a raw key or piece, in both languages.
-for (const c of ['gemma3-bare-f16', 'qwen3-qknorm-untied-bf16']) {
+// Every step titled, noted and drawn without a raw key or piece, in both languages; once more with
+// the lab's lens and attribution on (their steps through the final RMSNorm: lens.layerN.final_norm,
+// attr.scale — the lens's RMSNorm step had no title in either language until this walk).
+const LAB_ARGS = ['--lens', '--attribute'];
+const labDoc = (c) => JSON.parse(execFileSync(cli, ['--checkpoint', path.join(ck, c), '--text', TEXT, '--json', ...LAB_ARGS], { maxBuffer: 1 << 30 }).toString());
+for (const [c, lab] of [['gemma3-bare-f16', false], ['qwen3-qknorm-untied-bf16', false], ['gemma3-layertypes-f32', true]]) {
   for (const lang of ['en', 'de']) {
-    await check(`${c} (${lang}): every step has a title and a note; no ⟦, Ġ/▁, NaN, console i18n miss`, async () => {
+    await check(`${c}${lab ? ' with the lens and attribution' : ''} (${lang}): every step has a title and a note; no ⟦, Ġ/▁, NaN, console i18n miss`, async () => {
       const before = problems.length;
-      await open(page, url(c).replace('lang=en', `lang=${lang}`));
-      const ids = docs[c].steps.map((s) => s.id);
+      await open(page, url(c, lab ? '&lens=1&attribute=1' : '').replace('lang=en', `lang=${lang}`));
+      const ids = (lab ? labDoc(c) : docs[c]).steps.map((s) => s.id);
+      if (lab) {
+        const got = (await page.evaluate(() => window.encoderWalkthrough.getTrace())).steps.map((s) => s.id);
+        const k = got.findIndex((id, i) => id !== ids[i]);
+        assert(got.length === ids.length && k < 0, `the link's lens=1&attribute=1 gave ${got.length} steps, the CLI's ${LAB_ARGS.join(' ')} ${ids.length}; first difference at ${k}: ${got[k]} vs ${ids[k]}`);
+      }
       const noNote = [];
       for (const id of ids) {
         await goTo(page, id);

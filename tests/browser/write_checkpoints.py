@@ -19,6 +19,11 @@ Usage:
   /usr/bin/python3 tests/browser/write_checkpoints.py --gpt2-small DIR
       GPT-2-small-sized GPT2LMHeadModel (12 layers, d 768, 12 heads, d_ff 3072, 1,024
       positions, a token table of 50,257 rows, float32: ~500 MB) for its generation timing
+  /usr/bin/python3 tests/browser/write_checkpoints.py --smollm2-135m DIR [--dtype BF16]
+      SmolLM2-135M-sized LlamaForCausalLM (30 layers, d 576, 9 query / 3 K/V heads of 64, SwiGLU
+      1,536, vocab 49,152, θ 1e5, tied; BF16 as shipped: ~270 MB) for the trace and generation
+      timings of issues 30 and 31; the tokenizer is decoder_checkpoints' tiny byte-level BPE (the
+      table's rows past it are never read by a prompt, but the head scores all 49,152)
 """
 import argparse
 import json
@@ -83,12 +88,23 @@ def gpt2_small(d):
     write(d, "gpt2", "lm", c, "F32", "transformer.", "random-gpt2-small", vocab_rows=50257)
 
 
+def smollm2_135m(d, dtype):
+    c = dict(d=576, H=9, KV=3, ff=1536, L=30, V=49152, eps=1e-5, tied=True, dtype=dtype)
+    config = decoder_checkpoints.base_config("llama", "LlamaForCausalLM", c)
+    config.update(rope_theta=100000.0, max_position_embeddings=8192, _name_or_path="random-smollm2-135m")
+    s = decoder_checkpoints.dr.parse_config(config)
+    t = decoder_checkpoints.random_tensors(np.random.default_rng(135), s, "model.")
+    decoder_checkpoints.write_dir(d, config, t, dtype)
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--small")
     ap.add_argument("--bert-base")
     ap.add_argument("--gpt2-small")
     ap.add_argument("--decoders")
+    ap.add_argument("--smollm2-135m")
+    ap.add_argument("--dtype", default="BF16", choices=["F32", "F16", "BF16"])
     a = ap.parse_args()
     if a.small:
         small(a.small)
@@ -96,5 +112,7 @@ if __name__ == "__main__":
         bert_base(a.bert_base)
     if a.gpt2_small:
         gpt2_small(a.gpt2_small)
+    if a.smollm2_135m:
+        smollm2_135m(a.smollm2_135m, a.dtype)
     if a.decoders:
         decoder_checkpoints.main([a.decoders])

@@ -111,6 +111,9 @@ export function readLabURL(search) {
   return errors;
 }
 
+// Whether the link gave interventions (a checkpoint link applies them once it is on screen: main.js).
+export const labSpecSet = () => !isEmpty(labState.spec);
+
 // After a first compute the link's interventions refused: the same settings without them.
 export function dropLabSpec() {
   if (isEmpty(labState.spec)) return false;

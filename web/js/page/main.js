@@ -35,7 +35,7 @@ import { installChat, updateChat, setChat, getChat } from './chat.js';
 import { t } from '../lib/i18n.js';
 import { installPhoneBar, describeModel, closePanels } from './layout-shell.js';
 import { showIntro, introModel } from './intro.js';
-import { installLab, labTraceShown, readLabURL, dropLabSpec, intervene, sweep } from './lab-page.js';
+import { installLab, labTraceShown, readLabURL, dropLabSpec, labSpecSet, intervene, sweep } from './lab-page.js';
 
 
 // A new trace: show its settings and steps, and stay on the step on screen (the reader may
@@ -133,7 +133,7 @@ async function start() {
   // ?model=URL: that checkpoint, with the link's text and step; if it cannot open, the defaults
   // with a notice saying why.
   const ckFailed = await openLinkedCheckpoint(location.search);
-  if (ckFailed === null) return;
+  if (ckFailed === null) return applyLinkedLab(location.search);
   // The link as it came: the first compute rewrites location.search (url.js).
   const search = ckFailed ? withoutCheckpoint(location.search) : location.search;
   const { state, errors } = firstLoadState(search, app.presets, fromURL);
@@ -163,6 +163,21 @@ async function start() {
     syncForm(d);
     await requestCompute(d);
     showNotice(`${urlNote ? urlNote + ' ' : ''}${t('shell.linkFailed', { why })}`);
+  }
+}
+
+// A checkpoint link's lab keys (lens=1, attribute=1, ablate=…), applied once the checkpoint is on
+// screen; interventions the core refuses are dropped with its reason, and the checkpoint stays.
+async function applyLinkedLab(search) {
+  const errors = readLabURL(search);
+  if (errors.length) appendNotice(t('shell.badLink', { list: errors.join('; ') }));
+  if (!labSpecSet()) return;
+  try {
+    await requestCompute(app.state, { useStateStep: true });
+  } catch (e) {
+    dropLabSpec();
+    await requestCompute(app.state, { useStateStep: true });
+    showNotice(t('shell.linkFailed', { why: e.message }));
   }
 }
 

@@ -26,6 +26,7 @@ const BY_ROLE = {
   token_type_ids: IO.segmentsNote, token_type_embedding: IO.segmentEmbeddingNote,
   transform_pre: Hd.transformPreNote, transform_act: Hd.transformActNote, transform_ln: Ly.layerNormNote,
   pooler_pre: Hd.poolerPreNote, pooler: Hd.poolerNote,
+  parts: IO.partsNote, scale: IO.scaleNote,
   grad: gradNote,
 };
 

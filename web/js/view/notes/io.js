@@ -4,6 +4,7 @@
 import { t, num } from '../../lib/i18n.js';
 import { rowsOf, colLabel, argmax, mean, norm, tok, sig } from './stats.js';
 import { stackKey } from '../../model/stack.js';
+import { ablateName } from '../../lab/names.js';
 
 export function tokensNote(step, trace) {
   const V = (trace.text.vocab || []).length;
@@ -83,4 +84,20 @@ export function probsNote(step, trace, info) {
 export function lossNote(step) {
   const L = step.data[0];
   return { text: `${t('notes.loss.why')} ${t('notes.loss.fact', { L: sig(L, 3, num), p: num(Math.exp(-L), 3) })}`, tut: 'fundamentals' };
+}
+
+// Logit attribution's parts [P] (the lab): the largest, named as the lab names it, and their sum
+// (the logit). No tutorial covers attribution, so the note cites none.
+export function partsNote(step, trace) {
+  const k = argmax(step.data);
+  let sum = 0;
+  for (const x of step.data) sum += x;
+  const label = colLabel(trace, step, k);
+  const part = label !== null ? ablateName(trace, String(label)) : String(k);
+  return { text: `${t('notes.parts.why')} ${t('notes.parts.fact', { n: step.data.length, part, v: sig(step.data[k], 4, num), sum: sig(sum, 4, num) })}`, tut: null };
+}
+// The final norm's scale, frozen at this run for attribution [1]: 1/σ (LayerNorm) or 1/rms (RMSNorm).
+export function scaleNote(step, trace) {
+  const rms = trace.get(step.inputs[0])?.kind === 'rms';
+  return { text: t(rms ? 'notes.scale.rms' : 'notes.scale.ln', { s: sig(step.data[0], 4, num) }), tut: null };
 }

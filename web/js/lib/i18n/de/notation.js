@@ -84,6 +84,7 @@ export default {
   'notation.param.W': 'Gewichte des Klassifikators',
   'notation.param.b': 'Bias des Klassifikators',
   // the what-if lab's lens and attribution steps (issue 20)
+  'notation.final_norm': 'Logit-Linse: die Ausgabe einer Schicht durch die abschließende RMSNorm',
   'notation.final_ln': 'Logit-Linse: die Ausgabe einer Schicht durch die abschließende LayerNorm',
   'notation.decoder_final_ln': 'Logit-Linse: die Ausgabe einer Decoder-Schicht durch die abschließende LayerNorm',
   'notation.parts': 'Logit-Attribution: die Teile des vorhergesagten Logits',

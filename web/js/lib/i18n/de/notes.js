@@ -125,4 +125,8 @@ export default {
   'notes.probs.decoder': 'Die Wahrscheinlichkeiten der Logit-Linse: was das Modell antworten würde, wenn es nach dieser Decoder-Schicht aufhörte.',
   'notes.probs.encoder': 'Die Wahrscheinlichkeiten der Logit-Linse: was das Modell antworten würde, wenn es nach dieser Encoder-Schicht aufhörte.',
   'notes.probs.encoder.decoderOnly': 'Die Wahrscheinlichkeiten der Logit-Linse: was das Modell antworten würde, wenn es nach dieser Decoder-Schicht aufhörte.',
+  'notes.parts.why': 'Logit-Attribution: der Logit des vorhergesagten Tokens als Summe der Teile, die in den Residualstrom geschrieben haben (die Einbettung, jeder Kopf, jeder Feed-Forward-Block), jeder durch die abschließende Normierung mit dem Maßstab dieses Laufs geführt, sodass die Teile zusammen den Logit ergeben.',
+  'notes.parts.fact': 'Der größte der {n} Teile ist {part} ({v}); zusammen ergeben sie {sum}.',
+  'notes.scale.rms': 'Die abschließende RMSNorm teilt die zerlegte Zeile durch rms; ihr 1/rms ist auf den Wert dieses Laufs eingefroren ({s}): Jeder Teil wird mit derselben Zahl multipliziert, und das macht die Zerlegung exakt.',
+  'notes.scale.ln': 'Die abschließende LayerNorm teilt die zerlegte Zeile durch σ; ihr 1/σ ist auf den Wert dieses Laufs eingefroren ({s}): Jeder Teil wird mit derselben Zahl multipliziert, und das macht die Zerlegung exakt.',
 };

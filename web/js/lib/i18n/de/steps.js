@@ -124,6 +124,7 @@ export default {
   'steps.probs.encoder': 'Linse: Wahrscheinlichkeiten {sym} dieser Encoder-Schicht',
   'steps.probs.encoder.decoderOnly': 'Linse: Wahrscheinlichkeiten {sym} dieser Decoder-Schicht',
   'steps.decoder_final_ln': 'Linse: die abschließende LayerNorm {sym} auf der Ausgabe dieser Decoder-Schicht',
+  'steps.final_norm': 'Linse: die abschließende RMSNorm {sym} auf der Ausgabe dieser Schicht',
   'steps.final_ln': 'Linse: die abschließende LayerNorm {sym} auf der Ausgabe dieser Schicht',
   'steps.parts': 'Logit-Attribution: die Teile {sym}',
   'steps.scale': 'Logit-Attribution: die abschließende LayerNorm, ihr eingefrorener Skalenfaktor {sym}',

@@ -84,6 +84,7 @@ export default {
   'notation.param.W': 'classifier weights',
   'notation.param.b': 'classifier bias',
   // the what-if lab's lens and attribution steps (issue 20)
+  'notation.final_norm': 'logit lens: a layer’s output through the final RMSNorm',
   'notation.final_ln': 'logit lens: a layer’s output through the final LayerNorm',
   'notation.decoder_final_ln': 'logit lens: a decoder layer’s output through the final LayerNorm',
   'notation.parts': 'logit attribution: the predicted logit’s parts',

@@ -124,4 +124,8 @@ export default {
   'notes.probs.decoder': 'The logit lens’s probabilities: what the model would answer if it stopped after this decoder layer.',
   'notes.probs.encoder': 'The logit lens’s probabilities: what the model would answer if it stopped after this encoder layer.',
   'notes.probs.encoder.decoderOnly': 'The logit lens’s probabilities: what the model would answer if it stopped after this decoder layer.',
+  'notes.parts.why': 'Logit attribution: the logit of the predicted token written as a sum of the pieces that wrote the residual stream (the embedding, each head, each feed-forward block), each carried through the final norm at this run’s scale, so the parts add up to the logit.',
+  'notes.parts.fact': 'The largest of the {n} parts is {part} ({v}); together they make {sum}.',
+  'notes.scale.rms': 'The final RMSNorm’s 1/rms for the attributed row, frozen at this run’s value ({s}): every part is multiplied by the same number, which is what makes the split exact.',
+  'notes.scale.ln': 'The final LayerNorm’s 1/σ for the attributed row, frozen at this run’s value ({s}): every part is multiplied by the same number, which is what makes the split exact.',
 };

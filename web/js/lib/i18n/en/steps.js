@@ -124,6 +124,7 @@ export default {
   'steps.probs.encoder': 'Lens: probabilities {sym} of this encoder layer',
   'steps.probs.encoder.decoderOnly': 'Lens: probabilities {sym} of this decoder layer',
   'steps.decoder_final_ln': 'Lens: the final LayerNorm {sym} on this decoder layer’s output',
+  'steps.final_norm': 'Lens: the final RMSNorm {sym} on this layer’s output',
   'steps.final_ln': 'Lens: the final LayerNorm {sym} on this layer’s output',
   'steps.parts': 'Logit attribution: the parts {sym}',
   'steps.scale': 'Logit attribution: the final LayerNorm’s frozen scale {sym}',
