@@ -25,8 +25,9 @@ struct Target {
 
 std::vector<double> table_row(const Model& m, int tok) {
   const int d = m.config.d_model;
-  const float* E = m.at("embedding_table").value.data() + static_cast<std::size_t>(tok) * d;
-  return std::vector<double>(E, E + d);
+  std::vector<float> row(static_cast<std::size_t>(d));
+  m.at("embedding_table").widen(static_cast<std::size_t>(tok) * d, d, row.data());
+  return std::vector<double>(row.begin(), row.end());
 }
 
 Target find_target(const Trace& t, const Model& m) {
@@ -47,9 +48,9 @@ Target find_target(const Trace& t, const Model& m) {
     g.section = "encoder";
     g.row = 0;
     g.name = label < static_cast<int>(m.label_names.size()) ? m.label_names[label] : "label " + std::to_string(label);
-    const float* W = m.at("cls.W").value.data();
-    for (int k = 0; k < d; ++k) g.w.push_back(W[static_cast<std::size_t>(k) * L + label]);
-    g.bias = m.at("cls.b").value.data()[label];
+    const Param& W = m.at("cls.W");
+    for (int k = 0; k < d; ++k) g.w.push_back(W.at(static_cast<std::size_t>(k) * L + label));
+    g.bias = m.at("cls.b").at(label);
     g.bias_part = "cls.b";
     g.logit = t.at("cls.logits").data[label];
   } else if (c.masked_lm) {  // the first [MASK] of the first sentence
@@ -77,8 +78,11 @@ std::vector<std::pair<std::string, std::vector<double>>> stream_parts(const Trac
   // row · W (rows [r0, r0 + n) of a d-column weight): one part.
   const auto through = [&](const float* row, int n, const Param& W, int r0) {
     std::vector<double> v(d, 0.0);
-    for (int k = 0; k < n; ++k)
-      for (int j = 0; j < d; ++j) v[j] += static_cast<double>(row[k]) * W.value.data()[static_cast<std::size_t>(r0 + k) * d + j];
+    std::vector<float> w(static_cast<std::size_t>(d));
+    for (int k = 0; k < n; ++k) {
+      W.widen(static_cast<std::size_t>(r0 + k) * d, d, w.data());
+      for (int j = 0; j < d; ++j) v[j] += static_cast<double>(row[k]) * w[j];
+    }
     return v;
   };
   for (std::size_t i = 0; i < t.size(); ++i) {
@@ -93,7 +97,7 @@ std::vector<std::pair<std::string, std::vector<double>>> stream_parts(const Trac
                        through(s.data.data() + static_cast<std::size_t>(g.row) * dk, dk, Wo, s.place.head * dk)});
     } else if (s.role == "attn_out" || s.role == "ffn_out") {
       const Param& b = m.at(param_id({block, "", s.role == "attn_out" ? "b_o" : "b_2"}));
-      parts.push_back({b.id, std::vector<double>(b.value.data(), b.value.data() + d)});
+      parts.push_back({b.id, std::vector<double>(b.f32(), b.f32() + d)});
     } else if (s.role == "ffn_hidden") {
       const int ff = s.shape.back();
       const Param& W2 = m.at(param_id({block, "", "W_2"}));
@@ -117,7 +121,7 @@ nlohmann::json rec_attribution(Trace& t, const Model& m) {
   const Place stack{g.section, -1, "stack_output", -1};
   const std::string var_id = step_id(stack, "var", ln.norm);
   const double inv_sigma = 1.0 / std::sqrt(static_cast<double>(t.at(var_id).data[g.row]) + c.layer_norm_eps);
-  const float* gamma = m.at(param_id({ln.place, ln.norm, "gamma"})).value.data();
+  const float* gamma = m.at(param_id({ln.place, ln.norm, "gamma"})).f32();
   const Param& beta = m.at(param_id({ln.place, ln.norm, "beta"}));
 
   std::vector<std::string> names;
@@ -130,7 +134,7 @@ nlohmann::json rec_attribution(Trace& t, const Model& m) {
     values.push_back(x * inv_sigma);
   }
   double b = 0;
-  for (int j = 0; j < d; ++j) b += static_cast<double>(beta.value.data()[j]) * g.w[j];
+  for (int j = 0; j < d; ++j) b += static_cast<double>(beta.f32()[j]) * g.w[j];
   names.push_back(beta.id);
   values.push_back(b);
   if (!g.bias_part.empty()) names.push_back(g.bias_part), values.push_back(g.bias);
