@@ -147,7 +147,9 @@ void ew_h16_matmul__scalar(float* C, int ldc, const float* A, int lda, const std
                            const float* bias, int M, int K, int N, Activation act);
 void ew_h16_matmul(float* C, int ldc, const float* A, int lda, const std::uint16_t* B, int ldb, Half t,
                    const float* bias, int M, int K, int N, Activation act);
-// C (M×N, ldc) (+)= A (M×K, lda) · widen(B) (N×K, ldb)ᵀ: ew_f32_matmul_nt's twin (dX = dY·Wᵀ).
+// C (M×N, ldc) (+)= A (M×K, lda) · widen(B) (N×K, ldb)ᵀ: ew_f32_matmul_nt's twin (dX = dY·Wᵀ with a
+// 16-bit W). The recorded backward pass (trace/backward.cpp) does not call it: its rules sum in
+// double over whole matrices, which it reads widened once per run (trace/back.h, Grads::view).
 void ew_h16_matmul_nt__scalar(float* C, int ldc, const float* A, int lda, const std::uint16_t* B, int ldb, Half t,
                               int M, int K, int N, bool accumulate);
 void ew_h16_matmul_nt(float* C, int ldc, const float* A, int lda, const std::uint16_t* B, int ldb, Half t, int M,

@@ -258,12 +258,6 @@ void param_scores(float* s, int lds, const float* x, int ldx, const Param& E, in
   else ew_f32_scores(s, lds, x, ldx, E.value.data() + at, d, rows, n, d);
 }
 
-void param_matmul_nt(float* dx, int lddx, const float* dy, int lddy, const Param& W, int rows, bool accumulate) {
-  const int in = static_cast<int>(W.dim(0)), out = static_cast<int>(W.dim(1));
-  if (W.is_half()) ew_h16_matmul_nt(dx, lddx, dy, lddy, W.half.data(), out, W.half_type(), rows, out, in, accumulate);
-  else ew_f32_matmul_nt(dx, lddx, dy, lddy, W.value.data(), out, rows, out, in, accumulate);
-}
-
 void reuse_seeded_params(Model& next, Model& prev) {
   if (next.given_params || prev.given_params || next.config.seed != prev.config.seed) return;
   for (const Spec& spec : inventory(next, 1, 1)) {

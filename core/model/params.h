@@ -40,7 +40,5 @@ void param_matmul(float* y, int ldy, const float* x, const Param& W, const float
 // the rows of a table E (V × d), e.g. logits against a tied token table; 16-bit tables are read as
 // they are (kernels.h, ew_h16_scores: the same numbers as on the widened table).
 void param_scores(float* s, int lds, const float* x, int ldx, const Param& E, int rows, int first, int n);
-// dX (rows × in, ldx) (+)= dY (rows × out, lddy) · Wᵀ for a weight W (in × out), 16-bit or not.
-void param_matmul_nt(float* dx, int lddx, const float* dy, int lddy, const Param& W, int rows, bool accumulate);
 
 }  // namespace ew
