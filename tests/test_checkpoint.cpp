@@ -14,6 +14,7 @@
 #include "io/safetensors.h"
 #include "model/error.h"
 #include "session/session.h"
+#include "trace/backward.h"
 #include "trace/forward.h"
 #include "trace/lens.h"
 
@@ -426,4 +427,33 @@ TEST_CASE("an edited cell of a 16-bit parameter widens that parameter to float32
   CHECK(w.value.data()[5] == before);
   CHECK(c.model.at("layer0.W_k").is_half());
   CHECK_THROWS_WITH(c.model.at("layer0.W_k").f32(), doctest::Contains("layer0.W_k"));
+}
+
+TEST_CASE("the backward pass over a BF16 checkpoint equals it over the file widened to F32, every gradient bit for bit") {
+  // The rules read the weights widened once per run (trace/back.h): the same numbers as the F32
+  // file's. The masked-word loss at the [MASK] (id 4) of the wavy BERT.
+  const ew::SafeTensors st = rounded_to(wavy_bert(), ew::DiskType::BF16);
+  const ew::Checkpoint half = load_checkpoint(kWavyConfig, bytes_of(st, ew::DiskType::BF16));
+  const ew::Checkpoint wide = load_checkpoint(kWavyConfig, bytes_of(st, ew::DiskType::F32));
+  auto backward = [](const ew::Checkpoint& c) {
+    ew::Model m;
+    m = c.model;
+    const std::vector<int> ids{2, 4, 1, 0, 3};
+    m.tokens = ew::checkpoint_tokens(c, "", "", &ids);
+    m.mask_targets = {"[SEP]"};
+    ew::Trace t;
+    ew::run(m, t);
+    ew::run_backward(m, t);
+    return t;
+  };
+  const ew::Trace a = backward(half), b = backward(wide);
+  REQUIRE(a.size() == b.size());
+  int grads = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    CAPTURE(a[i].id);
+    grads += a[i].kind == "grad";
+    CHECK(a[i].data == b[i].data);
+  }
+  CHECK(grads > 20);
+  CHECK(a.find("grad.layer0.W_q"));
 }
