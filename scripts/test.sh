@@ -111,6 +111,10 @@ node_group_b() {
   node tests/web/i18n.mjs --all
   section "wasm module: thousands of recomputes leak nothing"
   node tests/wasm/no_leak.mjs
+  section "wasm module: a random BF16 qwen2 checkpoint (43 MB) loads the page's way with peak wasm memory ≤ 1.3× its file (the module's own memory included), 2 bytes a weight"
+  node tests/wasm/checkpoint_memory.mjs
+  echo "planted: the same load held to 1.0× its file must fail (a must-fail run; exits 0 only when caught):"
+  node tests/wasm/checkpoint_memory.mjs --planted-limit
 }
 section "Node suites: two groups at once (logs follow: group A, then group B)"
 two_at_once "Node group" node_group_a node_group_b

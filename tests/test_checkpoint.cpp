@@ -14,6 +14,7 @@
 #include "io/safetensors.h"
 #include "model/error.h"
 #include "session/session.h"
+#include "trace/backward.h"
 #include "trace/forward.h"
 #include "trace/lens.h"
 
@@ -130,13 +131,14 @@ TEST_CASE("GPT-2's fused c_attn splits by columns into W_q | W_k | W_v, its bias
                                 bytes_of(st, ew::DiskType::F16));  // integers below 2048: exact in float16
   const char* parts[3][2] = {{"layer0.W_q", "layer0.b_q"}, {"layer0.W_k", "layer0.b_k"}, {"layer0.W_v", "layer0.b_v"}};
   for (int p = 0; p < 3; ++p) {
-    const auto& W = c.model.at(parts[p][0]).value;
-    const auto& b = c.model.at(parts[p][1]).value;
+    const ew::Param& W = c.model.at(parts[p][0]);  // 16-bit (an F16 file's matrix): read through at()
+    const ew::Param& b = c.model.at(parts[p][1]);
+    CHECK(W.is_half());
     for (std::size_t r = 0; r < 4; ++r)
-      for (std::size_t col = 0; col < 4; ++col) CHECK(W(r, col) == static_cast<float>(100 * r + 4 * p + col));
-    CHECK(b(0) == static_cast<float>(4 * p));
+      for (std::size_t col = 0; col < 4; ++col) CHECK(W.at(r * 4 + col) == static_cast<float>(100 * r + 4 * p + col));
+    CHECK(b.at(0) == static_cast<float>(4 * p));
   }
-  CHECK(c.model.at("layer0.W_o").value(1, 2) == 102.0f);  // Conv1D: as is
+  CHECK(c.model.at("layer0.W_o").at(1 * 4 + 2) == 102.0f);  // Conv1D: as is
   CHECK(c.model.config.norm == ew::NormOrder::Pre);
   CHECK(c.model.config.activation == ew::Activation::GELUTanh);
   CHECK_FALSE(c.model.arch.lm_head);  // GPT2Model: no "transformer." keys, no architectures
@@ -330,4 +332,128 @@ TEST_CASE("the logit lens reads a checkpoint's layers through its own head: at t
     REQUIRE(t.find(head));
     CHECK(t.at("lens.layer0.logits").data == t.at(head).data);
   }
+}
+
+namespace {
+// The same tensors with every value rounded to 16 bits (as a BF16/F16 file holds them), so that
+// an F32 file of these is the 16-bit file widened.
+ew::SafeTensors rounded_to(ew::SafeTensors st, ew::DiskType type) {
+  for (auto& t : st.tensors)
+    for (float& v : t.data)
+      v = type == ew::DiskType::BF16 ? ew::bf16_to_float(ew::float_to_bf16(v)) : ew::half_to_float(ew::float_to_half(v));
+  return st;
+}
+ew::Trace traced_ids(const ew::Checkpoint& c, const std::vector<int>& ids) {
+  ew::Model m;
+  m = c.model;
+  m.tokens = ew::checkpoint_tokens(c, "", "", &ids);
+  ew::Trace t;
+  ew::run(m, t);
+  return t;
+}
+}  // namespace
+
+TEST_CASE("a BF16/F16 checkpoint keeps its matrices 16-bit (2 bytes a weight) and traces exactly as the file widened to F32") {
+  for (const ew::DiskType type : {ew::DiskType::BF16, ew::DiskType::F16}) {
+    CAPTURE(type == ew::DiskType::BF16 ? "BF16" : "F16");
+    const ew::SafeTensors st = rounded_to(wavy_bert(), type);
+    const ew::Checkpoint half = load_checkpoint(kWavyConfig, bytes_of(st, type));
+    const ew::Checkpoint wide = load_checkpoint(kWavyConfig, bytes_of(st, ew::DiskType::F32));
+    // Bytes the parameters hold: 2 per value of every matrix and table, 4 per value of the
+    // vectors (γ, β, biases stay float32); the F32 file's, 4 per value of everything.
+    std::size_t matrix_values = 0, vector_values = 0, half_bytes = 0, wide_bytes = 0;
+    for (const ew::Param& p : half.model.params) {
+      CAPTURE(p.id);
+      CHECK(p.is_half() == (p.rank() == 2));
+      CHECK(p.value.size() == (p.is_half() ? 0u : p.size()));  // no second float32 copy
+      (p.rank() == 2 ? matrix_values : vector_values) += p.size();
+      half_bytes += p.half.size() * sizeof(std::uint16_t) + p.value.size() * sizeof(float);  // what it holds
+      CHECK(p.half.size() * sizeof(std::uint16_t) + p.value.size() * sizeof(float) == p.bytes());
+    }
+    for (const ew::Param& p : wide.model.params) {
+      CHECK_FALSE(p.is_half());
+      wide_bytes += p.value.size() * sizeof(float);
+    }
+    CHECK(matrix_values > 10 * vector_values);
+    CHECK(half_bytes == 2 * matrix_values + 4 * vector_values);
+    CHECK(wide_bytes == 4 * (matrix_values + vector_values));
+    // Every parameter reads the same numbers either way, through each accessor.
+    for (const ew::Param& p : half.model.params) {
+      const ew::Param& q = wide.model.at(p.id);
+      REQUIRE(p.shape() == q.shape());
+      const ew::Widened w = p.widened();
+      std::vector<float> row(p.size());
+      p.widen(0, p.size(), row.data());
+      for (std::size_t i = 0; i < p.size(); ++i) {
+        CHECK(w.data()[i] == q.value.data()[i]);
+        CHECK(p.at(i) == q.value.data()[i]);
+        CHECK(row[i] == q.value.data()[i]);
+      }
+    }
+    // The trace (matmuls on 16-bit weights, the embedding lookups, the tied masked-LM head):
+    // every step bit for bit.
+    const std::vector<int> ids{2, 4, 1, 0, 3};
+    const ew::Trace a = traced_ids(half, ids), b = traced_ids(wide, ids);
+    REQUIRE(a.size() == b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      CAPTURE(a[i].id);
+      CHECK(a[i].data == b[i].data);
+    }
+    // Planted: the F32 file one bf16/f16 ulp off in one weight of W_q must change the trace
+    // (the comparison above can fail).
+    ew::SafeTensors off = st;
+    for (auto& t : off.tensors)
+      if (t.name == "bert.encoder.layer.0.attention.self.query.weight") {
+        const float v = t.data[7];
+        t.data[7] = type == ew::DiskType::BF16 ? ew::bf16_to_float(static_cast<std::uint16_t>(ew::float_to_bf16(v) + 1))
+                                               : ew::half_to_float(static_cast<std::uint16_t>(ew::float_to_half(v) + 1));
+      }
+    const ew::Trace c = traced_ids(load_checkpoint(kWavyConfig, bytes_of(off, ew::DiskType::F32)), ids);
+    CHECK(c.at("mlm.logits").data != a.at("mlm.logits").data);
+  }
+}
+
+TEST_CASE("an edited cell of a 16-bit parameter widens that parameter to float32 for good, the others stay 16-bit") {
+  const ew::SafeTensors st = rounded_to(wavy_bert(), ew::DiskType::BF16);
+  ew::Checkpoint c = load_checkpoint(kWavyConfig, bytes_of(st, ew::DiskType::BF16));
+  ew::Param& w = c.model.at("layer0.W_q");
+  REQUIRE(w.is_half());
+  const float before = w.at(5);
+  const std::vector<std::size_t> shape = w.shape();
+  w.make_f32();
+  CHECK_FALSE(w.is_half());
+  CHECK(w.half.empty());
+  CHECK(w.shape() == shape);
+  CHECK(w.value.data()[5] == before);
+  CHECK(c.model.at("layer0.W_k").is_half());
+  CHECK_THROWS_WITH(c.model.at("layer0.W_k").f32(), doctest::Contains("layer0.W_k"));
+}
+
+TEST_CASE("the backward pass over a BF16 checkpoint equals it over the file widened to F32, every gradient bit for bit") {
+  // The rules read the weights widened once per run (trace/back.h): the same numbers as the F32
+  // file's. The masked-word loss at the [MASK] (id 4) of the wavy BERT.
+  const ew::SafeTensors st = rounded_to(wavy_bert(), ew::DiskType::BF16);
+  const ew::Checkpoint half = load_checkpoint(kWavyConfig, bytes_of(st, ew::DiskType::BF16));
+  const ew::Checkpoint wide = load_checkpoint(kWavyConfig, bytes_of(st, ew::DiskType::F32));
+  auto backward = [](const ew::Checkpoint& c) {
+    ew::Model m;
+    m = c.model;
+    const std::vector<int> ids{2, 4, 1, 0, 3};
+    m.tokens = ew::checkpoint_tokens(c, "", "", &ids);
+    m.mask_targets = {"[SEP]"};
+    ew::Trace t;
+    ew::run(m, t);
+    ew::run_backward(m, t);
+    return t;
+  };
+  const ew::Trace a = backward(half), b = backward(wide);
+  REQUIRE(a.size() == b.size());
+  int grads = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    CAPTURE(a[i].id);
+    grads += a[i].kind == "grad";
+    CHECK(a[i].data == b[i].data);
+  }
+  CHECK(grads > 20);
+  CHECK(a.find("grad.layer0.W_q"));
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "io/safetensors.h"
 #include "model/model.h"
 #include "trace/forward.h"
 #include "trace/generate.h"
@@ -113,6 +114,54 @@ void check_decoding(bool rotary) {
     CHECK(rel <= 1e-6);
   }
   CHECK(c.len == static_cast<int>(all.size()));
+}
+
+// Every matrix and table of m made 16-bit (values rounded as a BF16/F16 file holds them) and
+// the same rounded values kept float32 in `wide`: the 16-bit kernels must give wide's numbers.
+void to_half(Model& m, Model& wide, Dtype t) {
+  for (Param& p : m.params) {
+    if (p.rank() != 2) continue;
+    HalfBuffer h(p.size());
+    for (std::size_t i = 0; i < h.size(); ++i)
+      h.data()[i] = t == Dtype::BF16 ? float_to_bf16(p.value.data()[i]) : float_to_half(p.value.data()[i]);
+    p.half_shape = p.shape();
+    p.half = std::move(h);
+    p.dtype = t;
+    p.value = xt::xarray<float>::from_shape({0});
+    p.packed = PackedB();
+  }
+  m.pack_weights = false;
+  m.user_embedding = true;  // the token table kept as it is (16-bit), not re-seeded by each run
+  wide = m;
+  for (Param& p : wide.params) p.make_f32();
+}
+
+// Decoding through the cache with 16-bit weights equals decoding with them widened, bit for bit.
+void check_half_decoding(bool rotary, Dtype type) {
+  Model m = causal_model(rotary), wide;
+  const std::vector<int> all = {3, 7, 1, 9, 4, 2, 8, 5, 6};
+  full_last_row(m, all);
+  to_half(m, wide, type);
+  std::size_t bytes = 0, values = 0;
+  for (const Param& p : m.params)
+    if (p.rank() == 2) bytes += p.bytes(), values += p.size();
+  CHECK(bytes == 2 * values);
+  const std::vector<int> prompt(all.begin(), all.begin() + 4);
+  std::vector<KvCache> caches;
+  for (Model* x : {&m, &wide}) {
+    set_ids(*x, prompt);
+    Trace t;
+    run(*x, t);
+    caches.push_back(cache_from_trace(*x, t));
+  }
+  std::vector<float> zh, zw;
+  for (std::size_t n = prompt.size(); n < all.size(); ++n) {
+    decode_next(m, caches[0], all[n], zh);
+    decode_next(wide, caches[1], all[n], zw);
+    CAPTURE(n);
+    CHECK(zh == zw);
+  }
+  CHECK(full_last_row(m, all) == full_last_row(wide, all));  // the recorded forward pass too
 }
 
 }  // namespace
@@ -257,4 +306,13 @@ TEST_CASE("kv cache: the per-round callback streams every round in order and cha
     }
     CHECK(worst <= 1e-6 * scale);
   }
+}
+
+TEST_CASE("kv cache: 16-bit weights (BF16, F16) decode exactly as the same weights widened to float32") {
+  for (const bool rotary : {false, true})
+    for (const Dtype t : {Dtype::BF16, Dtype::F16}) {
+      CAPTURE(rotary);
+      CAPTURE(t == Dtype::BF16);
+      check_half_decoding(rotary, t);
+    }
 }

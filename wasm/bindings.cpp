@@ -9,7 +9,7 @@
 //       // backward_ms?, ...} or {ok: false, error, code?, params?}
 //   e.stepData(i)   -> Float32Array view of step i's values (wasm memory: valid until the
 //                      next run/rerun; copy it to keep it)
-//   e.paramData(i)  -> Float32Array view of parameter i
+//   e.paramData(i)  -> Float32Array view of parameter i (a widened copy when it is 16-bit)
 //   e.sweep(specJson) -> JSON: an ablation or patching sweep of the last model run
 //                      (core/session/sweep.h, sweep_from_json), or {ok: false, error}
 //   e.rerun()       -> runs the forward pass again on the last model run (benchmarks)
@@ -144,7 +144,17 @@ class Engine {
   val paramData(int i) const {
     if (i < 0 || i >= paramCount()) return val::null();
     const ew::Param& p = session_.model().params[static_cast<std::size_t>(i)];
-    return val(emscripten::typed_memory_view(p.value.size(), p.value.data()));
+    if (!p.is_half()) return val(emscripten::typed_memory_view(p.value.size(), p.value.data()));
+    // A 16-bit parameter (a checkpoint's F16/BF16 matrix): a Float32Array of its own, widened a
+    // chunk at a time (no whole float32 copy in wasm memory).
+    val out = val::global("Float32Array").new_(p.size());
+    std::vector<float> chunk(std::min<std::size_t>(p.size(), 1 << 16));
+    for (std::size_t at = 0; at < p.size(); at += chunk.size()) {
+      const std::size_t n = std::min(chunk.size(), p.size() - at);
+      p.widen(at, n, chunk.data());
+      out.call<void>("set", val(emscripten::typed_memory_view(n, chunk.data())), at);
+    }
+    return out;
   }
 
   // Keeps a safetensors file (bytes from a file picker, a drop or training) as the weights

@@ -1,6 +1,7 @@
 // checkpoint.cpp — a Hugging Face checkpoint's files into a Model (checkpoint.h).
 #include "io/checkpoint.h"
 #include <algorithm>
+#include <cstring>
 
 #include <fstream>
 #include <set>
@@ -57,19 +58,56 @@ std::vector<std::string> candidates(const Binding& b, const std::string& prefix)
   return out;
 }
 
-// The binding's tensor widened into our parameter's layout (transposed, or one part of c_attn).
-xt::xarray<float> decode(const SafeTensorsIndex& index, const TensorEntry& e, const Binding& b) {
+// Elements first … first+n−1 of a 16-bit tensor as they are (little-endian on disk); a value
+// that is not finite is the same ew::Error as when widening (tensor_value names the index).
+void tensor_halves(const SafeTensorsIndex& index, const TensorEntry& e, std::size_t first, std::size_t n,
+                   std::uint16_t* out) {
+  const std::uint8_t* q = index.data + e.begin + first * 2;
+  const std::uint16_t exp = e.dtype == DiskType::BF16 ? 0x7F80u : 0x7C00u;  // all ones: ±inf, NaN
+  for (std::size_t i = 0; i < n; ++i, q += 2) {
+    out[i] = static_cast<std::uint16_t>(q[0] | q[1] << 8);
+    if ((out[i] & exp) == exp) (void)tensor_value(index, e, first + i);  // throws
+  }
+}
+
+// The binding's tensor into our parameter's layout (transposed, or one part of c_attn): a
+// matrix or table of an F16/BF16 file stays 16-bit (model.h, Param); vectors, and everything
+// of an F32 file, are float32.
+Param decode(const SafeTensorsIndex& index, const TensorEntry& e, const Binding& b) {
   const std::size_t rows = e.shape.size() == 1 ? 1 : e.shape[0], cols = e.shape.back() / b.parts;
   const std::size_t col0 = cols * b.part, stride = e.shape.back();
   std::vector<std::size_t> shape;
   if (b.layout == Layout::Vector) shape = {cols};
   else if (b.layout == Layout::Linear) shape = {cols, rows};
   else shape = {rows, cols};
-  xt::xarray<float> v = xt::xarray<float>::from_shape(shape);
+  Param p;
+  p.id = b.param;
+  if (shape.size() == 2 && (e.dtype == DiskType::F16 || e.dtype == DiskType::BF16)) {
+    p.value = xt::xarray<float>::from_shape({0});  // no float32 numbers (a default xarray holds one)
+    p.dtype = e.dtype == DiskType::BF16 ? Dtype::BF16 : Dtype::F16;
+    p.half_shape = shape;
+    p.half = HalfBuffer(rows * cols);
+    std::uint16_t* out = p.half.data();
+    if (b.layout != Layout::Linear) {
+      for (std::size_t r = 0; r < rows; ++r) tensor_halves(index, e, r * stride + col0, cols, out + r * cols);
+      return p;
+    }
+    constexpr std::size_t kRows = 32;  // [out, in] → in×out as below
+    std::vector<std::uint16_t> block(kRows * cols);
+    for (std::size_t r0 = 0; r0 < rows; r0 += kRows) {
+      const std::size_t n = std::min(kRows, rows - r0);
+      for (std::size_t i = 0; i < n; ++i) tensor_halves(index, e, (r0 + i) * stride + col0, cols, &block[i * cols]);
+      for (std::size_t c = 0; c < cols; ++c)
+        for (std::size_t i = 0; i < n; ++i) out[c * rows + r0 + i] = block[i * cols + c];
+    }
+    return p;
+  }
+  p.value = xt::xarray<float>::from_shape(shape);
+  xt::xarray<float>& v = p.value;
   float* out = v.data();
   if (b.layout != Layout::Linear) {
     for (std::size_t r = 0; r < rows; ++r) tensor_values(index, e, r * stride + col0, cols, out + r * cols);
-    return v;
+    return p;
   }
   // [out, in] → in×out, 32 rows at a time so that each write is a run of 32 floats.
   constexpr std::size_t kRows = 32;
@@ -80,7 +118,7 @@ xt::xarray<float> decode(const SafeTensorsIndex& index, const TensorEntry& e, co
     for (std::size_t c = 0; c < cols; ++c)
       for (std::size_t i = 0; i < n; ++i) out[c * rows + r0 + i] = block[i * cols + c];
   }
-  return v;
+  return p;
 }
 
 // One weights file: model.safetensors, or one shard of a sharded checkpoint.
@@ -89,6 +127,39 @@ struct Shard {
   HeapBytes bytes;
   SafeTensorsIndex index;
 };
+
+// A file's first tensor, when it is a 16-bit matrix stored as our parameter lies (a token table:
+// [rows, cols], no transposition, not a part of a fused tensor), on a little-endian machine.
+bool adoptable(const TensorEntry& e, const Binding& b) {
+  const std::uint16_t one = 1;
+  std::uint8_t low = 0;
+  std::memcpy(&low, &one, 1);
+  return low == 1 && e.shape.size() == 2 && b.layout == Layout::Table && b.parts == 1 &&
+         (e.dtype == DiskType::F16 || e.dtype == DiskType::BF16);
+}
+
+// That tensor taken over where it lies: its bytes moved to the start of the file's buffer, the
+// rest of the buffer given back, and the buffer becomes the parameter's (no second copy: a
+// Qwen2.5-0.5B's token table is 27% of its file, so copying it out would need that much more).
+// The file is gone afterwards.
+Param adopt_first(Shard& sh, const TensorEntry& e, const Binding& b) {
+  const std::size_t data_at = static_cast<std::size_t>(sh.index.data - sh.bytes.data());
+  const std::uint16_t exp = e.dtype == DiskType::BF16 ? 0x7F80u : 0x7C00u;
+  const std::uint8_t* q = sh.index.data + e.begin;
+  for (std::size_t i = 0; i < e.count; ++i, q += 2)
+    if (((q[0] | q[1] << 8) & exp) == exp) (void)tensor_value(sh.index, e, i);  // throws, naming the index
+  Param p;
+  p.id = b.param;
+  p.value = xt::xarray<float>::from_shape({0});
+  p.dtype = e.dtype == DiskType::BF16 ? Dtype::BF16 : Dtype::F16;
+  p.half_shape = {e.shape[0], e.shape[1]};
+  std::uint8_t* base = sh.bytes.data();
+  std::memmove(base, base + data_at + e.begin, 2 * e.count);
+  sh.bytes.shrink(2 * e.count);
+  p.half = HalfBuffer::adopt(sh.bytes.release(), e.count);
+  sh.index.data = nullptr;
+  return p;
+}
 
 // Where a binding's tensor is: its shard and entry.
 struct Found {
@@ -157,12 +228,16 @@ std::set<std::string> bind(Model& m, std::vector<Shard>& shards, const Checkpoin
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return found[a].shard != found[b].shard ? found[a].shard > found[b].shard : found[a].e->begin > found[b].e->begin;
   });
-  std::vector<xt::xarray<float>> values(bindings.size());
+  std::vector<Param> values(bindings.size());
   for (std::size_t k = 0; k < order.size(); ++k) {
     const std::size_t i = order[k];
     Shard& sh = shards[found[i].shard];
-    values[i] = decode(sh.index, *found[i].e, bindings[i]);
     const bool next_same = k + 1 < order.size() && found[order[k + 1]].shard == found[i].shard;
+    if (!next_same && adoptable(*found[i].e, bindings[i])) {  // this file's first tensor: taken over
+      values[i] = adopt_first(sh, *found[i].e, bindings[i]);
+      continue;
+    }
+    values[i] = decode(sh.index, *found[i].e, bindings[i]);
     if (next_same && found[order[k + 1]].e->begin == found[i].e->begin) continue;  // c_attn: its three parts first
     if (!next_same) {  // this file's last tensor (the first in it): the file goes
       sh.bytes = HeapBytes();
@@ -177,7 +252,7 @@ std::set<std::string> bind(Model& m, std::vector<Shard>& shards, const Checkpoin
     const Binding& b = bindings[i];
     const TensorEntry* e = found[i].e;
     used.insert(e->name);
-    m.params.push_back(Param{b.param, std::move(values[i]), {}, {}, {}});
+    m.params.push_back(std::move(values[i]));
     if (b.parts > 1)
       m.arch.notes.push_back(b.param + ": part " + std::to_string(b.part + 1) + " of " + std::to_string(b.parts) +
                              " of the fused " + e->name + " (columns " + std::to_string(b.part * e->shape.back() / b.parts) +

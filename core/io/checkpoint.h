@@ -4,10 +4,16 @@
 // …ForSequenceClassification) and gpt2 (GPT2Model, GPT2LMHeadModel), onto the same steps as our
 // own models (io/hf_keys.h says which tensor is which parameter).
 //
-// The weights are widened (F16, BF16) and transposed straight from the file's bytes into the
-// parameters, last tensor first, the file giving back its tail behind each (heap_bytes.h): the
-// file and the weights are never both held whole, and the weights then live once (a
-// checkpoint's matmuls read them unpacked: model.h, Model::pack_weights).
+// The weights are decoded and transposed straight from the file's bytes into the parameters,
+// last tensor first, the file giving back its tail behind each (heap_bytes.h): the file and the
+// weights are never both held whole, and the weights then live once (a checkpoint's matmuls read
+// them unpacked: model.h, Model::pack_weights). An F16/BF16 file's matrices and tables stay
+// 16-bit (model.h, Param: 2 bytes a weight, widened exactly by whoever reads them); its vectors
+// (norms' γ, biases) and everything of an F32 file are float32. The file's first tensor, when it
+// needs no transposition (the token table, first in Hugging Face's sorted files), is not copied
+// at all: its bytes are moved to the start of the file's buffer, the rest is given back and the
+// buffer becomes the parameter. So a BF16 load peaks at about the file's size (a copy of a
+// Qwen2.5-0.5B's table would add 27%).
 //
 // Every error names the file and the key: "config.json: \"model_type\" is …",
 // "model.safetensors: tensor \"h.0.attn.c_attn.weight\" is missing (layer0.W_q)".

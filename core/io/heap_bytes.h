@@ -27,6 +27,13 @@ class HeapBytes {
   // Keeps the first `size` bytes (≤ size()) and returns the rest to the allocator. data() may
   // move (realloc), so pointers into the buffer must be taken again afterwards.
   void shrink(std::size_t size);
+  // Gives up the buffer (malloc'd: the caller frees it) and leaves this empty.
+  std::uint8_t* release() {
+    std::uint8_t* p = data_;
+    data_ = nullptr;
+    size_ = 0;
+    return p;
+  }
 
  private:
   std::uint8_t* data_ = nullptr;

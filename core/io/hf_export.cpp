@@ -83,7 +83,8 @@ std::string tokenizer_misfit(const Model& m) {
 std::vector<float> token_table(const Model& m, std::vector<std::string>& vocab, std::vector<std::string>& notes) {
   const Param& E = m.at("embedding_table");
   const std::size_t d = static_cast<std::size_t>(m.config.d_model);
-  std::vector<float> t(E.value.data(), E.value.data() + vocab.size() * d);
+  std::vector<float> t(vocab.size() * d);
+  E.widen(0, t.size(), t.data());
   if (m.vocab.empty())
     notes.push_back("the vocabulary is the " + std::to_string(vocab.size()) + " tokens of the text (with <pad>, <s>, "
                     "</s>): a seeded model draws a row for any word, a checkpoint has a fixed table");
@@ -145,10 +146,11 @@ ordered_json tokenizer_of(const std::vector<std::string>& vocab) {
 
 // Our parameter's values as the binding's tensor lies on disk (nn.Linear: [out, in]).
 std::vector<float> on_disk(const Param& p, const Binding& b) {
-  const float* v = p.value.data();
-  std::vector<float> out(v, v + p.value.size());
+  const Widened w = p.widened();
+  const float* v = w.data();
+  std::vector<float> out(v, v + p.size());
   if (b.layout != Layout::Linear) return out;
-  const std::size_t rows = p.value.shape()[0], cols = p.value.shape()[1];  // in × out
+  const std::size_t rows = p.dim(0), cols = p.dim(1);  // in × out
   for (std::size_t i = 0; i < rows; ++i)
     for (std::size_t o = 0; o < cols; ++o) out[o * rows + i] = v[i * cols + o];
   return out;
@@ -204,12 +206,12 @@ HfExport export_hf(Model m) {
   HfExport out;
   std::vector<std::string> vocab = trace.text.vocab;
   const std::vector<float> table = token_table(m, vocab, out.notes);
-  int positions = static_cast<int>(m.at("position_table").value.shape()[0]);
+  int positions = static_cast<int>(m.at("position_table").dim(0));
   if (!given_positions) {  // seeded rows depend only on their index: draw max_tokens of them
     positions = m.config.max_tokens;
     m.params.erase(std::remove_if(m.params.begin(), m.params.end(), [](const Param& p) { return p.id == "position_table"; }),
                    m.params.end());
-    ensure_params(m, static_cast<int>(m.at("embedding_table").value.shape()[0]), positions);
+    ensure_params(m, static_cast<int>(m.at("embedding_table").dim(0)), positions);
   }
   int pad_id = 0;
   for (std::size_t i = 0; i < vocab.size(); ++i)

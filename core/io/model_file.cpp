@@ -422,9 +422,10 @@ Model model_from_file(const std::string& path) {
 namespace {
 
 json values_json(const Param& p) {
-  const float* v = p.value.data();
-  if (p.value.dimension() == 1) return std::vector<float>(v, v + p.value.size());
-  const std::size_t rows = p.value.shape()[0], cols = p.value.shape()[1];
+  const Widened w = p.widened();
+  const float* v = w.data();
+  if (p.rank() == 1) return std::vector<float>(v, v + p.size());
+  const std::size_t rows = p.dim(0), cols = p.dim(1);
   json m = json::array();
   for (std::size_t r = 0; r < rows; ++r) m.push_back(std::vector<float>(v + r * cols, v + (r + 1) * cols));
   return m;

@@ -254,8 +254,8 @@ SafeTensors model_to_safetensors(const Model& m) {
   SafeTensors st;
   for (const Param& p : m.params) {
     if (p.id == "embedding_table" && !m.user_embedding) continue;  // seeded rows: keyed by token, not stored
-    st.tensors.push_back({p.id, std::vector<std::size_t>(p.value.shape().begin(), p.value.shape().end()),
-                          std::vector<float>(p.value.data(), p.value.data() + p.value.size())});
+    const Widened v = p.widened();
+    st.tensors.push_back({p.id, p.shape(), std::vector<float>(v.data(), v.data() + p.size())});
   }
   st.metadata["config"] = config_to_json(m.config).dump();
   if (!m.vocab.empty()) st.metadata["vocab"] = json(m.vocab).dump();

@@ -114,10 +114,10 @@ ojson step_json(const Step& s, bool data) {
 }
 
 ojson param_json(const Param& p, bool data, bool intervened) {
-  const std::vector<std::size_t> shape(p.value.shape().begin(), p.value.shape().end());
+  const std::vector<std::size_t> shape = p.shape();
   ojson out{{"id", p.id}, {"shape", shape}, {"axes", axes_json(p.axes)}, {"place", place_json(p.place)}};
   if (intervened) out["intervened"] = true;
-  if (data) out["data"] = values(p.value.data(), p.value.size());
+  if (data) out["data"] = values(p.widened().data(), p.size());
   return out;
 }
 

@@ -15,6 +15,8 @@
 #pragma once
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace ew {
@@ -109,5 +111,54 @@ void ew_f32_matmul_tn(float* C, int ldc, const float* A, int lda, const float* B
 // SIMD kernel erf from Abramowitz & Stegun 7.1.26 (|error| ≤ 1.5e-7) sharing one exp.
 void ew_f32_gelu_grad__scalar(float* y, float* dydx, const float* x, int n);
 void ew_f32_gelu_grad(float* y, float* dydx, const float* x, int n);
+
+// ---- 16-bit weights: B as F16 or BF16, widened in the kernel -----------------------------
+// A checkpoint's F16/BF16 matrices stay 16-bit in memory (model.h, Param); these kernels read
+// them where they lie and widen each value to float32 as they stage it. Widening is exact, and
+// each kernel stages into the same blocks its float32 twin reads, so every result is bit for bit
+// that of the float32 kernel on the widened B (tests/test_kernels_h16.cpp).
+enum class Half { F16, BF16 };
+// One 16-bit value as float32 (exact; F16 subnormals, ±inf and NaN included).
+inline float ew_half_to_f32(std::uint16_t h, Half t) {
+  std::uint32_t u;
+  if (t == Half::BF16) {
+    u = std::uint32_t{h} << 16;
+  } else {
+    const std::uint32_t sign = (std::uint32_t{h} & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
+    if (e == 0) {
+      float f = static_cast<float>(m) * (1.0f / 16777216.0f);  // m·2⁻²⁴, exact
+      std::memcpy(&u, &f, 4);
+      u |= sign;
+    } else if (e == 31) {
+      u = sign | 0x7F800000u | (m << 13);
+    } else {
+      u = sign | ((e + 112) << 23) | (m << 13);
+    }
+  }
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+// out[0..n) = the n values at in, widened (scalar reference and SIMD).
+void ew_h16_widen__scalar(float* out, const std::uint16_t* in, std::size_t n, Half t);
+void ew_h16_widen(float* out, const std::uint16_t* in, std::size_t n, Half t);
+// C (M×N, ldc) = act(A (M×K, lda) · widen(B) (K×N, row stride ldb) + bias): ew_f32_matmul's twin.
+void ew_h16_matmul__scalar(float* C, int ldc, const float* A, int lda, const std::uint16_t* B, int ldb, Half t,
+                           const float* bias, int M, int K, int N, Activation act);
+void ew_h16_matmul(float* C, int ldc, const float* A, int lda, const std::uint16_t* B, int ldb, Half t,
+                   const float* bias, int M, int K, int N, Activation act);
+// C (M×N, ldc) (+)= A (M×K, lda) · widen(B) (N×K, ldb)ᵀ: ew_f32_matmul_nt's twin (dX = dY·Wᵀ with a
+// 16-bit W). The recorded backward pass (trace/backward.cpp) does not call it: its rules sum in
+// double over whole matrices, which it reads widened once per run (trace/back.h, Grads::view).
+void ew_h16_matmul_nt__scalar(float* C, int ldc, const float* A, int lda, const std::uint16_t* B, int ldb, Half t,
+                              int M, int K, int N, bool accumulate);
+void ew_h16_matmul_nt(float* C, int ldc, const float* A, int lda, const std::uint16_t* B, int ldb, Half t, int M,
+                      int K, int N, bool accumulate);
+// S (Tq×Tk, lds) = Q (Tq×dk, ldq) · widen(K) (Tk×dk, ldk)ᵀ: ew_f32_scores' twin (logits against a
+// 16-bit token table).
+void ew_h16_scores__scalar(float* S, int lds, const float* Q, int ldq, const std::uint16_t* K, int ldk, Half t,
+                           int Tq, int Tk, int dk);
+void ew_h16_scores(float* S, int lds, const float* Q, int ldq, const std::uint16_t* K, int ldk, Half t, int Tq,
+                   int Tk, int dk);
 
 }  // namespace ew

@@ -136,4 +136,50 @@ void ew_f32_gelu_grad__scalar(float* y, float* dydx, const float* x, int n) {
   }
 }
 
+void ew_h16_widen__scalar(float* out, const std::uint16_t* in, std::size_t n, Half t) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = ew_half_to_f32(in[i], t);
+}
+
+// The same loops as the float32 references, each B value widened where it is read.
+void ew_h16_matmul__scalar(float* C, int ldc, const float* A, int lda, const std::uint16_t* B, int ldb, Half t,
+                           const float* bias, int M, int K, int N, Activation act) {
+  for (int i = 0; i < M; ++i) {
+    float* c = C + static_cast<std::size_t>(i) * ldc;
+    for (int j = 0; j < N; ++j) c[j] = bias ? bias[j] : 0.0f;
+    const float* a = A + static_cast<std::size_t>(i) * lda;
+    for (int k = 0; k < K; ++k) {
+      const float aik = a[k];
+      const std::uint16_t* b = B + static_cast<std::size_t>(k) * ldb;
+      for (int j = 0; j < N; ++j) c[j] += aik * ew_half_to_f32(b[j], t);
+    }
+    if (act != Activation::None)
+      for (int j = 0; j < N; ++j) c[j] = ew_activation(c[j], act);
+  }
+}
+
+void ew_h16_matmul_nt__scalar(float* C, int ldc, const float* A, int lda, const std::uint16_t* B, int ldb, Half t,
+                              int M, int K, int N, bool accumulate) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      const float* a = A + static_cast<std::size_t>(i) * lda;
+      const std::uint16_t* b = B + static_cast<std::size_t>(j) * ldb;
+      float s = 0.0f;
+      for (int k = 0; k < K; ++k) s += a[k] * ew_half_to_f32(b[k], t);
+      float& c = C[static_cast<std::size_t>(i) * ldc + j];
+      c = accumulate ? c + s : s;
+    }
+}
+
+void ew_h16_scores__scalar(float* S, int lds, const float* Q, int ldq, const std::uint16_t* K, int ldk, Half t,
+                           int Tq, int Tk, int dk) {
+  for (int i = 0; i < Tq; ++i)
+    for (int j = 0; j < Tk; ++j) {
+      const float* q = Q + static_cast<std::size_t>(i) * ldq;
+      const std::uint16_t* k = K + static_cast<std::size_t>(j) * ldk;
+      float s = 0.0f;
+      for (int c = 0; c < dk; ++c) s += q[c] * ew_half_to_f32(k[c], t);
+      S[static_cast<std::size_t>(i) * lds + j] = s;
+    }
+}
+
 }  // namespace ew

@@ -303,6 +303,50 @@ void ew_f32_matmul(float* C, int ldc, const float* A, int lda, const float* B, i
   });
 }
 
+void ew_h16_widen(float* out, const std::uint16_t* in, std::size_t n, Half t) {
+  std::size_t i = 0;
+  if (t == Half::BF16) {
+    for (; i + EW_VW <= n; i += EW_VW) vstore(out + i, vload_bf16(in + i));
+  } else {
+    for (; i + EW_VW <= n; i += EW_VW) vstore(out + i, vload_f16(in + i));
+  }
+  for (; i < n; ++i) out[i] = ew_half_to_f32(in[i], t);
+}
+
+namespace {
+// stage_panels for a 16-bit B: the same packed blocks, each value widened as it is moved.
+void stage_panels_h16(float* dst, const std::uint16_t* B, int ldb, Half t, int N, int k0, int kc, int g0, int g1) {
+  const bool bf = t == Half::BF16;
+  for (int k = 0; k < kc; ++k) {
+    const std::uint16_t* src = B + static_cast<std::size_t>(k0 + k) * ldb;
+    for (int p = g0; p < g1; ++p) {
+      const int j0 = p * NR, nv = std::min(NR, N - j0);
+      float* d = dst + (static_cast<std::size_t>(p - g0) * kc + k) * NR;
+      if (nv == NR) {
+        for (int v = 0; v < NV; ++v)
+          vstore(d + v * EW_VW, bf ? vload_bf16(src + j0 + v * EW_VW) : vload_f16(src + j0 + v * EW_VW));
+      } else {
+        for (int j = 0; j < nv; ++j) d[j] = ew_half_to_f32(src[j0 + j], t);
+        std::memset(d + nv, 0, sizeof(float) * (NR - nv));
+      }
+    }
+  }
+}
+}  // namespace
+
+void ew_h16_matmul(float* C, int ldc, const float* A, int lda, const std::uint16_t* B, int ldb, Half t,
+                   const float* bias, int M, int K, int N, Activation act) {
+  // ew_f32_matmul with 16-bit staging: the tiles see the same float blocks, so C is bit for bit
+  // ew_f32_matmul's on the widened B, while the weight itself is read at 2 bytes a value.
+  gemm(C, ldc, A, lda, M, K, N, bias, act, nullptr, [&](int g0, int g1, int k0, int kc) {
+    static thread_local std::vector<float> stage;
+    const std::size_t need = static_cast<std::size_t>(kPanelGroup) * KC * NR;
+    if (stage.size() < need) stage.resize(need);
+    stage_panels_h16(stage.data(), B, ldb, t, N, k0, kc, g0, g1);
+    return PanelBlocks{stage.data(), static_cast<std::size_t>(kc) * NR};
+  });
+}
+
 namespace {
 void scores_block(float* S, int lds, const float* Q, int ldq, const float* K, int ldk, int Tq, int Tk,
                   int dk) {
@@ -503,6 +547,11 @@ void ew_f32_matmul_packed(float* C, int ldc, const float* A, int lda, const Pack
 void ew_f32_matmul(float* C, int ldc, const float* A, int lda, const float* B, int ldb, const float* bias,
                    int M, int K, int N, Activation act) {
   ew_f32_matmul__scalar(C, ldc, A, lda, B, ldb, bias, M, K, N, act);
+}
+void ew_h16_widen(float* out, const std::uint16_t* in, std::size_t n, Half t) { ew_h16_widen__scalar(out, in, n, t); }
+void ew_h16_matmul(float* C, int ldc, const float* A, int lda, const std::uint16_t* B, int ldb, Half t,
+                   const float* bias, int M, int K, int N, Activation act) {
+  ew_h16_matmul__scalar(C, ldc, A, lda, B, ldb, t, bias, M, K, N, act);
 }
 void ew_f32_scores(float* S, int lds, const float* Q, int ldq, const float* K, int ldk, int Tq, int Tk,
                    int dk) {
@@ -719,5 +768,55 @@ void ew_f32_matmul_tn(float* C, int ldc, const float* A, int lda, const float* B
 }
 
 #endif
+
+// ---- 16-bit B for the transposed product and the scores: B's rows widened a block at a time
+// into a per-thread buffer, then the float32 kernel on the block. Both float32 kernels compute
+// each output from one row of B in groups of 4 rows, so blocks of a multiple of 4 rows give the
+// same instruction sequence per output: bit for bit the float32 kernel on the widened B.
+namespace {
+std::vector<float>& h16_rows_buffer() {
+  static thread_local std::vector<float> buf;
+  return buf;
+}
+// Rows r0..r0+n of B (row stride ldb, K values used per row) widened into buf (n×K).
+const float* widen_rows(const std::uint16_t* B, int ldb, Half t, int r0, int n, int K) {
+  std::vector<float>& buf = h16_rows_buffer();
+  const std::size_t need = static_cast<std::size_t>(n) * K;
+  if (buf.size() < need) buf.resize(need);
+  for (int r = 0; r < n; ++r)
+    ew_h16_widen(buf.data() + static_cast<std::size_t>(r) * K, B + static_cast<std::size_t>(r0 + r) * ldb, static_cast<std::size_t>(K), t);
+  return buf.data();
+}
+int h16_block_rows(int K) { return std::max(4, (16384 / std::max(K, 1)) / 4 * 4); }  // ≈ 64 KiB of floats
+}  // namespace
+
+void ew_h16_matmul_nt(float* C, int ldc, const float* A, int lda, const std::uint16_t* B, int ldb, Half t, int M,
+                      int K, int N, bool accumulate) {
+  const int block = h16_block_rows(K);
+  for (int j0 = 0; j0 < N; j0 += block) {
+    const int n = std::min(block, N - j0);
+    ew_f32_matmul_nt(C + j0, ldc, A, lda, widen_rows(B, ldb, t, j0, n, K), K, M, K, n, accumulate);
+  }
+}
+
+void ew_h16_scores(float* S, int lds, const float* Q, int ldq, const std::uint16_t* K, int ldk, Half t, int Tq,
+                   int Tk, int dk) {
+  // With more than one thread (pool.h) each takes a contiguous range of the blocks (the float32
+  // kernel inside a task runs serially).
+  const int block = h16_block_rows(dk);
+  const int nb = (Tk + block - 1) / block;
+  auto blocks = [&](int b0, int b1) {
+    for (int b = b0; b < b1; ++b) {
+      const int j0 = b * block, n = std::min(block, Tk - j0);
+      ew_f32_scores(S + j0, lds, Q, ldq, widen_rows(K, ldk, t, j0, n, dk), dk, Tq, n, dk);
+    }
+  };
+  const int nt = 2.0 * Tq * Tk * dk < static_cast<double>(1 << 21) ? 1 : std::min(threads(), nb);
+  if (nt <= 1) {
+    blocks(0, nb);
+    return;
+  }
+  parallel_for(nt, [&](int th) { blocks(nb * th / nt, nb * (th + 1) / nt); });
+}
 
 }  // namespace ew

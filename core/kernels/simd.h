@@ -9,6 +9,7 @@
 // then nothing below is defined and kernels_simd.cpp falls back to the references.
 // Internal to core/: included only by kernels_*.cpp.
 #pragma once
+#include <cstdint>
 
 #if defined(EW_SCALAR)
 #define EW_SIMD 0
@@ -60,6 +61,17 @@ inline vi vcvt_i(vf a) { return wasm_i32x4_trunc_sat_f32x4(a); }  // a already i
 inline vi vshl23(vi a) { return wasm_i32x4_shl(a, 23); }
 inline vi viadd(vi a, int b) { return wasm_i32x4_add(a, wasm_i32x4_splat(b)); }
 inline vf vas_f(vi a) { return a; }
+// EW_VW 16-bit values widened to float32, exactly (kernels.h, ew_half_to_f32). F16: the 15 bits
+// below the sign shifted into float32's place and scaled by 2¹¹² (exact for normals and
+// subnormals alike), ±inf/NaN (≥ 2¹⁶ after scaling) given float32's all-ones exponent.
+inline vf vload_bf16(const std::uint16_t* p) { return wasm_i32x4_shl(wasm_u32x4_load16x4(p), 16); }
+inline vf vload_f16(const std::uint16_t* p) {
+  const v128_t h = wasm_u32x4_load16x4(p);
+  const v128_t sign = wasm_i32x4_shl(wasm_v128_and(h, wasm_i32x4_splat(0x8000)), 16);
+  const v128_t f = wasm_f32x4_mul(wasm_i32x4_shl(wasm_v128_and(h, wasm_i32x4_splat(0x7FFF)), 13), wasm_f32x4_splat(0x1p112f));
+  const v128_t inf = wasm_v128_and(wasm_f32x4_ge(f, wasm_f32x4_splat(65536.0f)), wasm_i32x4_splat(0x7F800000));
+  return wasm_v128_or(wasm_v128_or(f, inf), sign);
+}
 inline vf vlt_zero_select(vf x, float lo, vf y) {  // x < lo ? 0 : y
   return wasm_v128_andnot(y, wasm_f32x4_lt(x, wasm_f32x4_splat(lo)));
 }
@@ -92,6 +104,18 @@ inline vi vcvt_i(vf a) { return _mm256_cvtps_epi32(a); }
 inline vi vshl23(vi a) { return _mm256_slli_epi32(a, 23); }
 inline vi viadd(vi a, int b) { return _mm256_add_epi32(a, _mm256_set1_epi32(b)); }
 inline vf vas_f(vi a) { return _mm256_castsi256_ps(a); }
+inline vf vload_bf16(const std::uint16_t* p) {
+  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))), 16));
+}
+inline vf vload_f16(const std::uint16_t* p) {
+  const __m256i h = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  const __m256i sign = _mm256_slli_epi32(_mm256_and_si256(h, _mm256_set1_epi32(0x8000)), 16);
+  const __m256 f = _mm256_mul_ps(_mm256_castsi256_ps(_mm256_slli_epi32(_mm256_and_si256(h, _mm256_set1_epi32(0x7FFF)), 13)),
+                                 _mm256_set1_ps(0x1p112f));
+  const __m256 inf = _mm256_and_ps(_mm256_cmp_ps(f, _mm256_set1_ps(65536.0f), _CMP_GE_OQ),
+                                   _mm256_castsi256_ps(_mm256_set1_epi32(0x7F800000)));
+  return _mm256_or_ps(_mm256_or_ps(f, inf), _mm256_castsi256_ps(sign));
+}
 inline vf vlt_zero_select(vf x, float lo, vf y) {
   return _mm256_andnot_ps(_mm256_cmp_ps(x, _mm256_set1_ps(lo), _CMP_LT_OQ), y);
 }
@@ -131,6 +155,18 @@ inline vf vround(vf a) { return _mm_cvtepi32_ps(_mm_cvtps_epi32(a)); }
 inline vi vshl23(vi a) { return _mm_slli_epi32(a, 23); }
 inline vi viadd(vi a, int b) { return _mm_add_epi32(a, _mm_set1_epi32(b)); }
 inline vf vas_f(vi a) { return _mm_castsi128_ps(a); }
+inline __m128i vload_u16x4(const std::uint16_t* p) {  // zero-extended to 32 bits
+  return _mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)), _mm_setzero_si128());
+}
+inline vf vload_bf16(const std::uint16_t* p) { return _mm_castsi128_ps(_mm_slli_epi32(vload_u16x4(p), 16)); }
+inline vf vload_f16(const std::uint16_t* p) {
+  const __m128i h = vload_u16x4(p);
+  const __m128i sign = _mm_slli_epi32(_mm_and_si128(h, _mm_set1_epi32(0x8000)), 16);
+  const __m128 f = _mm_mul_ps(_mm_castsi128_ps(_mm_slli_epi32(_mm_and_si128(h, _mm_set1_epi32(0x7FFF)), 13)),
+                              _mm_set1_ps(0x1p112f));
+  const __m128 inf = _mm_and_ps(_mm_cmpge_ps(f, _mm_set1_ps(65536.0f)), _mm_castsi128_ps(_mm_set1_epi32(0x7F800000)));
+  return _mm_or_ps(_mm_or_ps(f, inf), _mm_castsi128_ps(sign));
+}
 inline vf vlt_zero_select(vf x, float lo, vf y) { return _mm_andnot_ps(_mm_cmplt_ps(x, _mm_set1_ps(lo)), y); }
 inline float vhsum(vf v) {
   __m128 s = _mm_add_ps(v, _mm_movehl_ps(v, v));

@@ -9,6 +9,9 @@
 // every platform), biases 0, LayerNorm γ 1 and β 0.
 #pragma once
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
 #include <optional>
 #include <string>
 #include <utility>
@@ -122,16 +125,94 @@ struct GivenTokens {
 };
 
 // A named parameter tensor. Matrices are in×out; vectors have one dimension.
+//
+// Its numbers are float32 (`value`) or, for a checkpoint's F16/BF16 matrices and tables, 16-bit
+// (`half`, same in×out row-major layout, `value` then empty: no float32 copy exists). Read them
+// through the accessors below, never through `value` directly, unless the parameter is known to
+// be float32 (f32() checks): widening is exact, so every reader sees what the float32 path would.
+//   shape(), size(), bytes()          the tensor's shape, element count, bytes its numbers hold
+//   at(i)                             element i (row-major), as float
+//   widen(first, n, out)              elements first … first+n−1 into the caller's floats (a row)
+//   f32()                             the float32 numbers in place (ew::Error if 16-bit)
+//   widened()                         all of it as float32: in place for float32, else a widened
+//                                     copy (readers that need a whole tensor briefly: exports)
+//   make_f32()                        widens a 16-bit parameter for good (an edited cell, training)
+// The matmuls read 16-bit numbers where they lie (params.h: param_matmul, param_scores).
+enum class Dtype { F32, F16, BF16 };
+// A parameter's 16-bit numbers: one malloc'd block, so that a checkpoint's first tensor can be
+// adopted where the file's buffer held it (io/checkpoint.cpp: moved to the buffer's start and the
+// rest given back, no copy). Copies are deep.
+class HalfBuffer {
+ public:
+  HalfBuffer() = default;
+  explicit HalfBuffer(std::size_t n) : p_(static_cast<std::uint16_t*>(std::malloc(n ? 2 * n : 1))), n_(n) {
+    if (!p_) throw std::bad_alloc();
+  }
+  // Takes a malloc'd block of n values (freed with free()).
+  static HalfBuffer adopt(void* block, std::size_t n) {
+    HalfBuffer b;
+    b.p_ = static_cast<std::uint16_t*>(block);
+    b.n_ = n;
+    return b;
+  }
+  HalfBuffer(const HalfBuffer& o) : HalfBuffer(o.n_) { if (o.n_) std::memcpy(p_, o.p_, 2 * o.n_); }
+  HalfBuffer(HalfBuffer&& o) noexcept : p_(o.p_), n_(o.n_) { o.p_ = nullptr, o.n_ = 0; }
+  HalfBuffer& operator=(HalfBuffer o) noexcept {
+    std::swap(p_, o.p_);
+    std::swap(n_, o.n_);
+    return *this;
+  }
+  ~HalfBuffer() { std::free(p_); }
+  std::uint16_t* data() { return p_; }
+  const std::uint16_t* data() const { return p_; }
+  std::size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+
+ private:
+  std::uint16_t* p_ = nullptr;
+  std::size_t n_ = 0;
+};
+// A parameter's numbers as float32 for as long as this lives (Param::widened()).
+class Widened {
+ public:
+  Widened(const float* in_place, std::vector<float> copy) : copy_(std::move(copy)), p_(copy_.empty() ? in_place : copy_.data()) {}
+  Widened(Widened&& o) noexcept : copy_(std::move(o.copy_)), p_(copy_.empty() ? o.p_ : copy_.data()) {}
+  Widened(const Widened&) = delete;
+  Widened& operator=(const Widened&) = delete;
+  const float* data() const { return p_; }
+
+ private:
+  std::vector<float> copy_;
+  const float* p_;
+};
 struct Param {
   std::string id;  // param_id of its place, norm and name (model/naming.h)
-  xt::xarray<float> value;
+  xt::xarray<float> value;  // the float32 numbers (empty when the parameter is 16-bit)
   PackedB packed;  // value repacked for ew_f32_matmul_packed (matmul weights, when the model packs)
   std::vector<Axis> axes;  // one per dimension (set by ensure_params)
   Place place;             // the block it belongs to (set by ensure_params)
   std::string norm = {};   // the LayerNorm it belongs to, or "" (set by ensure_params)
   std::string name = {};   // its name in its place (and norm): "W_k", "gamma", ...
+  Dtype dtype = Dtype::F32;
+  HalfBuffer half = {};                      // the 16-bit numbers (dtype F16 or BF16)
+  std::vector<std::size_t> half_shape = {};  // their shape
 
   ParamKey key() const { return {place, norm, name}; }
+
+  bool is_half() const { return dtype != Dtype::F32; }
+  Half half_type() const { return dtype == Dtype::BF16 ? Half::BF16 : Half::F16; }
+  std::vector<std::size_t> shape() const {
+    return is_half() ? half_shape : std::vector<std::size_t>(value.shape().begin(), value.shape().end());
+  }
+  std::size_t dim(std::size_t i) const { return is_half() ? half_shape[i] : value.shape()[i]; }
+  std::size_t rank() const { return is_half() ? half_shape.size() : value.dimension(); }
+  std::size_t size() const { return is_half() ? half.size() : value.size(); }
+  std::size_t bytes() const { return is_half() ? half.size() * 2 : value.size() * 4; }
+  float at(std::size_t i) const { return is_half() ? ew_half_to_f32(half.data()[i], half_type()) : value.data()[i]; }
+  void widen(std::size_t first, std::size_t n, float* out) const;
+  const float* f32() const;
+  Widened widened() const;
+  void make_f32();
 };
 
 struct Model;
@@ -175,7 +256,9 @@ struct Model {
   int given_params = 0;       // how many of them the model file supplied (the rest are seeded)
   // Matmul weights also kept packed (a second copy) for the kernels. A checkpoint says false:
   // its weights live once and the matmuls read them in place (param_matmul: the same numbers,
-  // bit for bit; the unpacked kernel stages each block of W as it goes).
+  // bit for bit; the unpacked kernel stages each block of W as it goes, widening a 16-bit W as
+  // it stages it: kernels.h, ew_h16_matmul). A packing model keeps float32 weights (ensure_params
+  // widens a 16-bit one).
   bool pack_weights = true;
 
   const Param* find(const std::string& id) const;

@@ -201,7 +201,7 @@ void ensure_params(Model& model, int vocab_size, int positions) {
     if (it != model.params.end()) {
       p = std::move(*it);
       it->id.clear();  // taken: not a leftover
-      std::vector<std::size_t> actual(p.value.shape().begin(), p.value.shape().end());
+      std::vector<std::size_t> actual = p.shape();
       bool ok = actual == spec.shape;
       // Tables may have more rows than this text needs.
       if (!ok && (spec.init == Init::Table) && actual.size() == 2 && actual[1] == spec.shape[1] &&
@@ -216,6 +216,7 @@ void ensure_params(Model& model, int vocab_size, int positions) {
       fill_default(p, spec, c.seed);
     }
     if (spec.packed && model.pack_weights && p.packed.data.empty()) {
+      p.make_f32();  // a packing model keeps float32 weights
       ew_f32_pack_b(&p.packed, p.value.data(), static_cast<int>(spec.shape[0]),
                     static_cast<int>(spec.shape[1]));
     }
@@ -235,16 +236,26 @@ void ensure_params(Model& model, int vocab_size, int positions) {
 
 void param_matmul(float* y, int ldy, const float* x, const Param& W, const float* bias, int rows, Activation act,
                   float* y_act) {
-  const int in = static_cast<int>(W.value.shape()[0]), out = static_cast<int>(W.value.shape()[1]);
+  const int in = static_cast<int>(W.dim(0)), out = static_cast<int>(W.dim(1));
   if (!W.packed.data.empty()) {
     ew_f32_matmul_packed(y, ldy, x, in, W.packed, bias, rows, act, y_act);
     return;
   }
-  ew_f32_matmul(y, ldy, x, in, W.value.data(), out, bias, rows, in, out, y_act ? Activation::None : act);
+  if (W.is_half())
+    ew_h16_matmul(y, ldy, x, in, W.half.data(), out, W.half_type(), bias, rows, in, out, y_act ? Activation::None : act);
+  else
+    ew_f32_matmul(y, ldy, x, in, W.value.data(), out, bias, rows, in, out, y_act ? Activation::None : act);
   if (y_act)  // as the packed kernel's store: the activation of each stored pre-activation
     for (int i = 0; i < rows; ++i)
       for (int j = 0; j < out; ++j)
         y_act[static_cast<std::size_t>(i) * ldy + j] = ew_activation(y[static_cast<std::size_t>(i) * ldy + j], act);
+}
+
+void param_scores(float* s, int lds, const float* x, int ldx, const Param& E, int rows, int first, int n) {
+  const int d = static_cast<int>(E.dim(1));
+  const std::size_t at = static_cast<std::size_t>(first) * d;
+  if (E.is_half()) ew_h16_scores(s, lds, x, ldx, E.half.data() + at, d, E.half_type(), rows, n, d);
+  else ew_f32_scores(s, lds, x, ldx, E.value.data() + at, d, rows, n, d);
 }
 
 void reuse_seeded_params(Model& next, Model& prev) {
@@ -253,7 +264,7 @@ void reuse_seeded_params(Model& next, Model& prev) {
     if (spec.init == Init::Table) continue;
     auto it = std::find_if(prev.params.begin(), prev.params.end(), [&](const Param& p) { return p.id == spec.id; });
     if (it == prev.params.end()) continue;
-    const std::vector<std::size_t> shape(it->value.shape().begin(), it->value.shape().end());
+    const std::vector<std::size_t> shape = it->shape();
     if (shape != spec.shape || (spec.packed && it->packed.data.empty())) continue;
     next.params.push_back(std::move(*it));
     prev.params.erase(it);
@@ -265,6 +276,32 @@ AttnGeom attn_geom(const Model& m) {
   const int H = c.num_heads, hd = m.arch.head_dim > 0 ? m.arch.head_dim : c.d_k();
   const float scale = m.arch.attn_scale > 0 ? m.arch.attn_scale : c.scale ? 1.0f / std::sqrt(static_cast<float>(hd)) : 1.0f;
   return {H, m.arch.kv_heads > 0 ? m.arch.kv_heads : H, hd, scale};
+}
+
+void Param::widen(std::size_t first, std::size_t n, float* out) const {
+  if (is_half()) ew_h16_widen(out, half.data() + first, n, half_type());
+  else std::copy(value.data() + first, value.data() + first + n, out);
+}
+
+const float* Param::f32() const {
+  if (is_half()) throw Error("parameter '" + id + "' is 16-bit: it has no float32 numbers to read in place");
+  return value.data();
+}
+
+Widened Param::widened() const {
+  if (!is_half()) return Widened(value.data(), {});
+  std::vector<float> w(half.size());
+  ew_h16_widen(w.data(), half.data(), half.size(), half_type());
+  return Widened(nullptr, std::move(w));
+}
+
+void Param::make_f32() {
+  if (!is_half()) return;
+  value = xt::xarray<float>::from_shape(half_shape);
+  ew_h16_widen(value.data(), half.data(), half.size(), half_type());
+  dtype = Dtype::F32;
+  half = HalfBuffer();
+  half_shape.clear();
 }
 
 const Param* Model::find(const std::string& id) const {

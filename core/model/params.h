@@ -29,12 +29,16 @@ void reuse_seeded_params(Model& next, Model& prev);
 void seeded_embedding_row(float* out /*d*/, std::uint64_t seed, const std::string& token, int d);
 
 // Helpers shared by the forward pass.
-inline const float* data_of(const Param& p) { return p.value.data(); }
 
 // Y (rows × out, row stride ldy) = X (rows × in) · W + bias, then `act`; with y_act, Y keeps the
 // pre-activation and y_act gets act(Y). W (in × out) packed when the model packs its weights,
 // else read in place: the same numbers either way.
 void param_matmul(float* y, int ldy, const float* x, const Param& W, const float* bias, int rows, Activation act,
                   float* y_act = nullptr);
+
+// S (rows × n, row stride lds) = X (rows × d, row stride ldx) · E[first … first+n)ᵀ: scores against
+// the rows of a table E (V × d), e.g. logits against a tied token table; 16-bit tables are read as
+// they are (kernels.h, ew_h16_scores: the same numbers as on the widened table).
+void param_scores(float* s, int lds, const float* x, int ldx, const Param& E, int rows, int first, int n);
 
 }  // namespace ew

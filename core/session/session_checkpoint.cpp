@@ -23,7 +23,8 @@ namespace {
 void undo_cells(std::vector<Param>& params, std::vector<std::pair<std::pair<std::string, std::size_t>, float>>& dirty) {
   for (auto it = dirty.rbegin(); it != dirty.rend(); ++it)
     for (Param& p : params) {
-      if (p.id != it->first.first || it->first.second >= p.value.size()) continue;
+      if (p.id != it->first.first || it->first.second >= p.size()) continue;
+      p.make_f32();  // edited cells widened it for good (intervene.cpp); a no-op then
       p.value.data()[it->first.second] = it->second;
       if (p.packed.K > 0 && p.value.dimension() == 2)
         ew_f32_pack_b(&p.packed, p.value.data(), static_cast<int>(p.value.shape()[0]), static_cast<int>(p.value.shape()[1]));
@@ -49,7 +50,8 @@ json decoder_info(const Model& m) {
 
 json info_of(const Checkpoint& c, const json& config, std::size_t file_bytes, const std::string& name) {
   std::size_t count = 0;
-  for (const Param& p : c.model.params) count += p.value.size();
+  std::size_t bytes = 0;
+  for (const Param& p : c.model.params) count += p.size(), bytes += p.bytes();
   const std::string named = config.is_object() && config.contains("_name_or_path") && config["_name_or_path"].is_string()
                                 ? config["_name_or_path"].get<std::string>()
                                 : "";
@@ -57,7 +59,7 @@ json info_of(const Checkpoint& c, const json& config, std::size_t file_bytes, co
           {"model_type", c.model.arch.model_type},
           {"architecture", c.model.arch.architecture},
           {"params", count},
-          {"bytes", count * sizeof(float)},
+          {"bytes", bytes},  // what the parameters hold: 2 a value for a 16-bit file's matrices
           {"file_bytes", file_bytes},
           {"num_layers", c.model.config.num_layers},
           {"d_model", c.model.config.d_model},
@@ -188,8 +190,8 @@ void Session::return_checkpoint_params(Model& failed) {
 
 void Session::note_checkpoint_cells(const Model& model, const Interventions& iv) {
   for (const ParamSet& ps : iv.params)
-    if (const Param* p = model.find(ps.id); p && ps.offset < p->value.size())
-      checkpoint_dirty_.push_back({{ps.id, ps.offset}, p->value.data()[ps.offset]});
+    if (const Param* p = model.find(ps.id); p && ps.offset < p->size())
+      checkpoint_dirty_.push_back({{ps.id, ps.offset}, p->at(ps.offset)});
 }
 
 void Session::undo_checkpoint_cells(std::vector<Param>& params) { undo_cells(params, checkpoint_dirty_); }

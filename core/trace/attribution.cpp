@@ -27,17 +27,22 @@ struct Target {
   std::string bias_part;  // the head's bias parameter ("cls.b"), "" when it has none
 };
 
-// ---- the weights read here (one place: how parameters are stored may change) ---------------
-// Row-major float values of parameter `id`, as the core keeps them: the token table and an
-// untied lm_head [V, d]; matmul weights in × out (W_o [H·hd, d], W_2 / W_down [ff, d]); a norm's
-// γ and β, a bias [n].
-const float* weights(const Model& m, const std::string& id) { return m.at(id).value.data(); }
+// ---- the weights read here (one place), through Param's accessor: a 16-bit checkpoint's matrices
+// are widened a row at a time (model.h); vectors (a norm's γ and β, a bias [n]) are float32.
+// The token table and an untied lm_head are [V, d]; matmul weights in × out (W_o [H·hd, d],
+// W_2 / W_down [ff, d]).
+const float* vector_of(const Model& m, const std::string& id) { return m.at(id).f32(); }
+// Row r of a d-column matrix, widened.
+std::vector<float> weight_row(const Model& m, const std::string& id, std::size_t r, int d) {
+  std::vector<float> row(static_cast<std::size_t>(d));
+  m.at(id).widen(r * static_cast<std::size_t>(d), static_cast<std::size_t>(d), row.data());
+  return row;
+}
 
 // The output direction of token `tok`: its row of the head (an untied lm_head, else the table).
 std::vector<double> head_row(const Model& m, int tok) {
-  const int d = m.config.d_model;
-  const float* E = weights(m, m.arch.untied_head ? "lm_head" : "embedding_table") + static_cast<std::size_t>(tok) * d;
-  return std::vector<double>(E, E + d);
+  const std::vector<float> E = weight_row(m, m.arch.untied_head ? "lm_head" : "embedding_table", static_cast<std::size_t>(tok), m.config.d_model);
+  return std::vector<double>(E.begin(), E.end());
 }
 
 Target find_target(const Trace& t, const Model& m) {
@@ -66,9 +71,9 @@ Target find_target(const Trace& t, const Model& m) {
     g.section = "encoder";
     g.row = 0;
     g.name = label < static_cast<int>(m.label_names.size()) ? m.label_names[label] : "label " + std::to_string(label);
-    const float* W = weights(m, "cls.W");
-    for (int k = 0; k < d; ++k) g.w.push_back(W[static_cast<std::size_t>(k) * L + label]);
-    g.bias = weights(m, "cls.b")[label];
+    const Param& W = m.at("cls.W");
+    for (int k = 0; k < d; ++k) g.w.push_back(W.at(static_cast<std::size_t>(k) * L + label));
+    g.bias = vector_of(m, "cls.b")[label];
     g.bias_part = "cls.b";
     g.logit = t.at("cls.logits").data[label];
   } else if (c.masked_lm) {  // the first [MASK] of the first sentence
@@ -104,14 +109,15 @@ std::vector<std::pair<std::string, std::vector<double>>> stream_parts(const Trac
   parts.push_back({in_id, row_of(t.at(in_id))});
   // row · W (rows [r0, r0 + n) of a d-column weight): one part.
   const auto through = [&](const float* row, int n, const std::string& W_id, int r0) {
-    const float* W = weights(m, W_id);
     std::vector<double> v(d, 0.0);
-    for (int k = 0; k < n; ++k)
-      for (int j = 0; j < d; ++j) v[j] += static_cast<double>(row[k]) * W[static_cast<std::size_t>(r0 + k) * d + j];
+    for (int k = 0; k < n; ++k) {
+      const std::vector<float> w = weight_row(m, W_id, static_cast<std::size_t>(r0 + k), d);
+      for (int j = 0; j < d; ++j) v[j] += static_cast<double>(row[k]) * w[j];
+    }
     return v;
   };
   const auto bias = [&](const std::string& id) {
-    const float* b = weights(m, id);
+    const float* b = vector_of(m, id);
     parts.push_back({id, std::vector<double>(b, b + d)});
   };
   for (std::size_t i = 0; i < t.size(); ++i) {
@@ -165,7 +171,7 @@ FinalNorm final_norm(const Trace& t, const Model& m, const Target& g) {
   if (!f.rms) f.beta_id = param_id({stack, norm, "beta"});
   const double stat = t.at(f.stat_id).data[g.row];
   f.inv = f.rms ? 1.0 / stat : 1.0 / std::sqrt(stat + c.layer_norm_eps);
-  const float* gamma = weights(m, f.gamma_id);
+  const float* gamma = vector_of(m, f.gamma_id);
   const double offset = f.rms ? m.arch.norm_offset : 0.0;
   for (int j = 0; j < d; ++j) f.scale.push_back(offset + gamma[j]);
   return f;
@@ -212,7 +218,7 @@ nlohmann::json rec_attribution(Trace& t, const Model& m) {
     values.push_back(z * fn.inv);
   }
   if (!fn.rms) {
-    const float* beta = weights(m, fn.beta_id);
+    const float* beta = vector_of(m, fn.beta_id);
     double b = 0;
     for (int j = 0; j < d; ++j) b += static_cast<double>(beta[j]) * g.w[j];
     names.push_back(fn.beta_id);

@@ -31,7 +31,12 @@ class Grads {
   View view(const std::string& id) const {
     if (const Step* s = t_.find(id)) return {s->data.data(), s->size(), s->shape};
     const Param& p = m_.at(id);
-    return {p.value.data(), p.value.size(), std::vector<int>(p.value.shape().begin(), p.value.shape().end())};
+    const std::vector<std::size_t> shape = p.shape();
+    const float* data = nullptr;
+    if (!p.is_half()) data = p.f32();
+    else if (auto it = widened_.find(id); it != widened_.end()) data = it->second.data();
+    else data = widened_.emplace(id, p.widened()).first->second.data();
+    return {data, p.size(), std::vector<int>(shape.begin(), shape.end())};
   }
   bool live(const std::string& id) const { return live_.count(id) > 0; }
   void set_live(const std::string& id) { live_.insert(id); }
@@ -51,6 +56,9 @@ class Grads {
   const std::vector<std::string>& from(const std::string& id) { return from_[id]; }
 
  private:
+  // 16-bit parameters widened on first read, kept for the backward pass (the rules read whole
+  // matrices: the same float32 numbers the forward pass multiplied by).
+  mutable std::unordered_map<std::string, Widened> widened_;
   const Trace& t_;
   const Model& m_;
   std::set<std::string> live_;

@@ -532,7 +532,7 @@ void run_backward(const Model& m, Trace& t, bool activations, bool fused_loss) {
   }
   for (const Param& p : m.params)
     if (const auto* g = G.find(p.id))
-      record_grad(t, G, p.id, *g, std::vector<int>(p.value.shape().begin(), p.value.shape().end()), p.axes, p.place,
+      record_grad(t, G, p.id, *g, [&] { const auto s = p.shape(); return std::vector<int>(s.begin(), s.end()); }(), p.axes, p.place,
                   "the parameter " + p.id);
 }
 

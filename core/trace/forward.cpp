@@ -101,15 +101,14 @@ Tensor rec_segments(Rec r, const std::vector<int>& type_ids, int T) {
                            {"token_type_ids", "token_type_table"}, "Row s_t of the token-type table: which sentence.")
                    .data.data();
   const Param& E = r.model.at("token_type_table");
-  const int rows = static_cast<int>(E.value.shape()[0]);
+  const int rows = static_cast<int>(E.dim(0));
   for (int t = 0; t < T; ++t) {
     const int s = t < static_cast<int>(type_ids.size()) ? type_ids[t] : 0;
     if (s < 0 || s >= rows)
       throw Error("token type " + std::to_string(s) + " at position " + std::to_string(t) + " is outside the " +
                   std::to_string(rows) + " rows of the token-type table");
     tid[t] = static_cast<float>(s);
-    std::copy(E.value.data() + static_cast<std::size_t>(s) * d, E.value.data() + static_cast<std::size_t>(s + 1) * d,
-              seg + static_cast<std::size_t>(t) * d);
+    E.widen(static_cast<std::size_t>(s) * d, d, seg + static_cast<std::size_t>(t) * d);
   }
   return {"token_type_embedding", seg};
 }
@@ -135,8 +134,7 @@ Tensor rec_embed(Rec r, const std::string& pre, const std::vector<std::vector<in
     for (int t = 0; t < T; ++t) {
       const int id = ids[b][t];
       idf[b * T + t] = static_cast<float>(id);
-      std::copy(E.value.data() + static_cast<std::size_t>(id) * d, E.value.data() + static_cast<std::size_t>(id + 1) * d,
-                emb + (static_cast<std::size_t>(b) * T + t) * d);
+      E.widen(static_cast<std::size_t>(id) * d, d, emb + (static_cast<std::size_t>(b) * T + t) * d);
     }
   intervene(r.trace, pre + "embedding");
   const Tensor tok{pre + "embedding", emb};
@@ -160,8 +158,7 @@ Tensor rec_embed(Rec r, const std::string& pre, const std::vector<std::vector<in
                         learned ? "BERT-style: one learned row per position." : "Fixed, not learned: each position gets a unique pattern of waves.")
                    .data.data();
   if (learned) {
-    const float* P = r.model.at("position_table").value.data();
-    std::copy(P, P + static_cast<std::size_t>(T) * d, pos);
+    r.model.at("position_table").widen(0, static_cast<std::size_t>(T) * d, pos);
   } else {
     sinusoidal_positional(pos, T, d);
   }
@@ -383,6 +380,9 @@ void assign_ids(Model& m, TextInfo& info, Tokens& t) {
     E = &m.params.back();
   }
   const int V = vocab.size(), d = m.config.d_model;
+  E->dtype = Dtype::F32;  // seeded rows are float32, whatever the table held before
+  E->half = HalfBuffer();
+  E->half_shape.clear();
   E->value = xt::xarray<float>::from_shape({static_cast<std::size_t>(V), static_cast<std::size_t>(d)});
   for (int id = 0; id < V; ++id)
     seeded_embedding_row(E->value.data() + static_cast<std::size_t>(id) * d, m.config.seed, vocab.tokens()[id], d);
@@ -507,9 +507,9 @@ void rec_masked_lm(Rec r, Tensor out, int T) {
                            "[MASK] positions are the guesses.");
   const Tensor logits{step.id, step.data.data()};
   const Param& E = r.model.at("embedding_table");
-  ew_f32_scores(step.data.data(), V, out.data, d, E.value.data(), d, r.B * T, V, d);
+  param_scores(step.data.data(), V, out.data, d, E, r.B * T, 0, V);
   if (transform) {
-    const float* b = r.model.at(inputs.back()).value.data();
+    const float* b = r.model.at(inputs.back()).f32();
     for (std::size_t i = 0; i < static_cast<std::size_t>(r.B) * T; ++i)
       for (int v = 0; v < V; ++v) step.data[i * V + v] += b[v];
   }
@@ -534,8 +534,7 @@ void rec_lm_head(Rec r, const Tensor& out, int T) {
                       .data.data();
   const Param& E = r.model.at(own ? "lm_head" : "embedding_table");
   const int rows = r.model.head_last_row_only ? 1 : r.B * T, skip = r.B * T - rows;
-  ew_f32_scores(logits + static_cast<std::size_t>(skip) * V, V, out.data + static_cast<std::size_t>(skip) * d, d,
-                E.value.data(), d, rows, V, d);
+  param_scores(logits + static_cast<std::size_t>(skip) * V, V, out.data + static_cast<std::size_t>(skip) * d, d, E, rows, 0, V);
   rec_softmax(r.in("softmax"), "probs", vocab_dims, "Next-token probabilities", {"logits", logits},
               "Row t is the model's distribution for the token after position t.");
 }
@@ -563,7 +562,7 @@ void rec_decoder(Rec r, const Tokens& t, const Tensor& enc) {
                               "The output projection shares the embedding table (weight tying, as in the original Transformer).")
                       .data.data();
   const Param& E = r.model.at("embedding_table");
-  ew_f32_scores(logits, V, z.data, d, E.value.data(), d, S, V, d);
+  param_scores(logits, V, z.data, d, E, S, 0, V);
   intervene(r.trace, "logits");
   rec_softmax(r.in("softmax"), "probs", vocab_dims, "Next-token probabilities", {"logits", logits},
               "Row t is the model's distribution for the token after target position t.");

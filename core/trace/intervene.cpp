@@ -234,7 +234,8 @@ Interventions resolve_interventions(const InterventionSpec& spec, const Trace& t
       e.value = s.value;
       iv.edits[s.cell.id].push_back(std::move(e));
     } else if (const Param* p = model.find(s.cell.id)) {
-      const std::vector<int> shape(p->value.shape().begin(), p->value.shape().end());
+      const std::vector<std::size_t> dims = p->shape();
+      const std::vector<int> shape(dims.begin(), dims.end());
       iv.params.push_back({p->id, what, offset_of(s.cell, shape, p->axes), s.value});
     } else {
       throw Error("cannot set \"" + s.cell.id + "\": this model has no step or parameter of that id");
@@ -300,7 +301,10 @@ void apply_param_sets(Model& model, Trace& trace) {
   if (!trace.interventions) return;
   for (const ParamSet& ps : trace.interventions->params) {
     Param& p = model.at(ps.id);
-    if (ps.offset >= p.value.size()) throw Error("cannot set " + ps.what + ": the cell is out of range in this run");
+    if (ps.offset >= p.size()) throw Error("cannot set " + ps.what + ": the cell is out of range in this run");
+    // An edited 16-bit parameter is widened to float32 for good (its other numbers unchanged:
+    // widening is exact); the edit itself is a float32 value, which 16 bits may not hold.
+    p.make_f32();
     p.value.data()[ps.offset] = ps.value;
     if (p.packed.K > 0 && p.value.dimension() == 2)
       ew_f32_pack_b(&p.packed, p.value.data(), static_cast<int>(p.value.shape()[0]), static_cast<int>(p.value.shape()[1]));

@@ -19,10 +19,10 @@ struct LayerParams {
   const Param& w(const char* block, const std::string& name) const { return m.at(param_id({{"encoder", i, block, -1}, "", name})); }
   const float* b(const char* block, const std::string& name) const {
     const Param* p = m.find(param_id({{"encoder", i, block, -1}, "", name}));
-    return p ? p->value.data() : nullptr;
+    return p ? p->f32() : nullptr;
   }
   const float* norm(const char* block, const char* norm, const char* name) const {
-    return m.at(param_id({{"encoder", i, block, -1}, norm, name})).value.data();
+    return m.at(param_id({{"encoder", i, block, -1}, norm, name})).f32();
   }
 };
 
@@ -37,7 +37,7 @@ void norm_rows(const Model& m, float* y, const float* x, const float* gamma, con
 
 // y = x · W + b for one row.
 std::vector<float> linear(const Param& W, const float* bias, const float* x) {
-  std::vector<float> y(W.value.shape()[1]);
+  std::vector<float> y(W.dim(1));
   param_matmul(y.data(), static_cast<int>(y.size()), x, W, bias, 1, Activation::None);
   return y;
 }
@@ -159,26 +159,28 @@ void decode_next(const Model& m, KvCache& c, int id, std::vector<float>& logits)
   if (c.len + 1 > m.config.max_tokens)
     throw Error("generation reached the model's limit of " + std::to_string(m.config.max_tokens) + " tokens (max_tokens)");
   const Param& E = m.at("embedding_table");
-  const int V = static_cast<int>(E.value.shape()[0]);
+  const int V = static_cast<int>(E.dim(0));
   if (id < 0 || id >= V) throw Error("token id " + std::to_string(id) + " is outside the vocabulary");
-  std::vector<float> x(E.value.data() + static_cast<std::size_t>(id) * d, E.value.data() + static_cast<std::size_t>(id + 1) * d);
+  std::vector<float> x(static_cast<std::size_t>(d));
+  E.widen(static_cast<std::size_t>(id) * d, d, x.data());
   if (m.arch.embed_scale > 0)
     for (float& e : x) e *= m.arch.embed_scale;
   if (m.config.positional == Positional::Learned) {
-    const float* P = m.at("position_table").value.data() + static_cast<std::size_t>(c.len) * d;
-    for (int j = 0; j < d; ++j) x[static_cast<std::size_t>(j)] += P[j];
+    std::vector<float> P(static_cast<std::size_t>(d));
+    m.at("position_table").widen(static_cast<std::size_t>(c.len) * d, d, P.data());
+    for (int j = 0; j < d; ++j) x[static_cast<std::size_t>(j)] += P[static_cast<std::size_t>(j)];
   }
   for (int i = 0; i < m.config.num_layers; ++i) layer(m, c, i, x);
   ++c.len;
   std::vector<float> out(static_cast<std::size_t>(d));
   const Place so{"encoder", -1, "stack_output", -1};
   const char* fin = m.arch.rms_norm ? "final_norm" : "final_ln";
-  norm_rows(m, out.data(), x.data(), m.at(param_id({so, fin, "gamma"})).value.data(),
-            m.arch.rms_norm ? nullptr : m.at(param_id({so, fin, "beta"})).value.data(), 1, d);
+  norm_rows(m, out.data(), x.data(), m.at(param_id({so, fin, "gamma"})).f32(),
+            m.arch.rms_norm ? nullptr : m.at(param_id({so, fin, "beta"})).f32(), 1, d);
   const Param& head = m.at(m.arch.untied_head ? "lm_head" : "embedding_table");
-  const int rows = static_cast<int>(head.value.shape()[0]);
+  const int rows = static_cast<int>(head.dim(0));
   logits.assign(static_cast<std::size_t>(rows), 0.0f);
-  ew_f32_scores(logits.data(), rows, out.data(), d, head.value.data(), d, 1, rows, d);
+  param_scores(logits.data(), rows, out.data(), d, head, 1, 0, rows);
 }
 
 }  // namespace ew

@@ -63,7 +63,7 @@ Tensor lens_classifier(Rec r, const Tensor& h, int T) {
     float* u = pre.data.data();
     Step& act = r.trace.add(step_id(r.place, "pooler"), "pooler", pooled_dims, r.place, "Lens: pooler's activation",
                             "p = \\mathrm{act}(u)", "activation", {pre_id});
-    param_matmul(u, d, pooled, Wp, bp.value.data(), r.B, r.model.arch.pooler, act.data.data());
+    param_matmul(u, d, pooled, Wp, bp.f32(), r.B, r.model.arch.pooler, act.data.data());
     pooled = act.data.data();
     h_id = act.id;
   }
@@ -72,7 +72,7 @@ Tensor lens_classifier(Rec r, const Tensor& h, int T) {
   Step& ls = r.trace.add(step_id(r.place, "logits"), "logits", label_dims, r.place, "Lens: classifier logits",
                          "z^{(\\ell)} = h W^{\\text{cls}} + b^{\\text{cls}}", "linear", {h_id, W.id, bias.id},
                          "The model's own classifier applied to this layer's first token.");
-  param_matmul(ls.data.data(), L, pooled, W, bias.value.data(), r.B, Activation::None);
+  param_matmul(ls.data.data(), L, pooled, W, bias.f32(), r.B, Activation::None);
   return {ls.id, ls.data.data()};
 }
 
@@ -92,7 +92,7 @@ Tensor lens_mlm_transform(Rec r, const Tensor& h, int T) {
   float* u = pre.data.data();
   Step& act = r.trace.add(step_id(r.place, "transform_act"), "transform_act", rows, r.place, "Lens: activation",
                           "A = \\mathrm{act}(U)", "activation", {pre_id});
-  param_matmul(u, d, h.data, W, b.value.data(), r.B * T, c.activation, act.data.data());
+  param_matmul(u, d, h.data, W, b.f32(), r.B * T, c.activation, act.data.data());
   return rec_layernorm(r, "transform_ln", "", rows, "Lens: masked-LM head's LayerNorm", {act.id, act.data.data()},
                        {head, "transform_ln", {}}, "The head's own LayerNorm (γ, β).");
 }
@@ -109,10 +109,10 @@ Tensor lens_vocab(Rec r, const Tensor& h, int T) {
                          "Lens: logits over the vocabulary",
                          bias ? "z^{(\\ell)} = U^{(\\ell)} E^{\\top} + b" : "z^{(\\ell)} = H^{(\\ell)} E^{\\top}", "logits",
                          inputs, "The model's own tied output projection applied to this layer's output.");
-  ew_f32_scores(ls.data.data(), V, h.data, d, E.value.data(), d, r.B * T, V, d);
+  param_scores(ls.data.data(), V, h.data, d, E, r.B * T, 0, V);
   if (bias)
     for (std::size_t i = 0; i < static_cast<std::size_t>(r.B) * T; ++i)
-      for (int v = 0; v < V; ++v) ls.data[i * V + v] += bias->value.data()[v];
+      for (int v = 0; v < V; ++v) ls.data[i * V + v] += bias->f32()[v];
   return {ls.id, ls.data.data()};
 }
 

@@ -48,7 +48,7 @@ Tensor rec_rmsnorm(Rec r, const std::string& role, const std::string& out_role, 
                        {x.id, rms_id, gamma.id}, note);
   float* y = out.data.data();
   const std::string out_id = out.id;
-  const float* g = gamma.value.data();
+  const float* g = gamma.f32();
   for (int i = 0; i < n; ++i) {
     const double inv = 1.0 / rms[i];
     for (int c = 0; c < d; ++c) {

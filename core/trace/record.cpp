@@ -137,7 +137,7 @@ Tensor rec_linear(Rec r, const std::string& role, const Dims& dims, const std::s
   Step& s = add_step(r, role, dims, title, formula, "linear", linear_inputs(x, w, bias), note);
   float* y = s.data.data();
   const std::string id = s.id;
-  param_matmul(y, last(dims), x.data, w, bias ? bias->value.data() : nullptr, rows(dims), Activation::None);
+  param_matmul(y, last(dims), x.data, w, bias ? bias->f32() : nullptr, rows(dims), Activation::None);
   intervene(r.trace, id);
   return {id, y};
 }
@@ -147,7 +147,7 @@ Tensor rec_linear_act(Rec r, const std::string& role, const std::string& act_rol
                       const std::string& W, const std::string& b, Activation act, const std::string& note) {
   const Param& w = param(r, W);
   const Param* bias = optional_param(r, b);
-  const float* bv = bias ? bias->value.data() : nullptr;
+  const float* bv = bias ? bias->f32() : nullptr;
   Step& pre_step = add_step(r, role, dims, title, formula, "linear", linear_inputs(x, w, bias), note);
   const std::string pre_id = pre_step.id;  // the next add may move Step objects, never their data
   float* pre = pre_step.data.data();
@@ -207,10 +207,10 @@ Tensor rec_layernorm(Rec r, const std::string& role, const std::string& out_role
   float* y = out.data.data();
   const std::string out_id = out.id;
   if (touched(r, mean_id) || touched(r, var_id)) {
-    layernorm_pieces(r, y, mean, var, x.data, gamma.value.data(), beta.value.data(), rows(dims), last(dims), mean_id,
+    layernorm_pieces(r, y, mean, var, x.data, gamma.f32(), beta.f32(), rows(dims), last(dims), mean_id,
                      var_id);
   } else {
-    ew_f32_layernorm(y, mean, var, x.data, gamma.value.data(), beta.value.data(), rows(dims), last(dims),
+    ew_f32_layernorm(y, mean, var, x.data, gamma.f32(), beta.f32(), rows(dims), last(dims),
                      r.model.config.layer_norm_eps);
   }
   intervene(r.trace, out_id);

@@ -91,6 +91,7 @@ Trainer::Trainer(const TrainOptions& o, const Task& task)
     : o_(o), task_(checked(o, task)), model_(initial_model(o, task_)), opt_(adamw_config(o)) {
   set_example(model_, task_, task_.sample(o_.seed, 0, Split::Train));
   run(model_, trace_);  // creates every parameter
+  for (Param& p : model_.params) p.make_f32();  // the optimizer updates float32 numbers in place
   std::size_t n = 0;
   for (const Param& p : model_.params) n += p.value.size();
   grads_.assign(n, 0.0f);

@@ -12,7 +12,7 @@ export default {
   'ckpt.leftUnknown': 'Restzeit noch unbekannt',
   'ckpt.loading': 'Die Gewichte werden in den Rechenkern geladen…',
   'ckpt.notOpened': 'Das Modell ließ sich nicht öffnen: ',
-  'ckpt.info': '{name}: {architecture}, {layers} Schichten, d_model {d_model}, {heads} Köpfe; {params} Parameter ({mb} MB als float32).',
+  'ckpt.info': '{name}: {architecture}, {layers} Schichten, d_model {d_model}, {heads} Köpfe; {params} Parameter ({mb} MB im Speicher: 16-Bit-Dateien bleiben 16 Bit).',
   'ckpt.title': 'Checkpoint {name}',
   'ckpt.settingsFixed': 'Dies sind die Einstellungen des Checkpoints „{name}“ (seine config.json): Seine Gewichte legen sie fest, daher werden sie gezeigt, nicht geändert; er bringt seinen eigenen Tokenizer mit. Um andere Einstellungen auszuprobieren, wählen Sie oben eine Voreinstellung oder „Eigene Einstellungen“: Das rechnet mit einem Modell mit Gewichten aus dem Seed.',
   'ckpt.summaryTokenizer': 'Tokenizer aus {tokenizer}',

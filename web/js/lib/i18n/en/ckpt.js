@@ -12,7 +12,7 @@ export default {
   'ckpt.leftUnknown': 'time left not known yet',
   'ckpt.loading': 'Loading the weights into the engine…',
   'ckpt.notOpened': 'The model could not be opened: ',
-  'ckpt.info': '{name}: {architecture}, {layers} layers, d_model {d_model}, {heads} heads; {params} parameters ({mb} MB as float32).',
+  'ckpt.info': '{name}: {architecture}, {layers} layers, d_model {d_model}, {heads} heads; {params} parameters ({mb} MB in memory: 16-bit files stay 16-bit).',
   'ckpt.title': 'Checkpoint {name}',
   'ckpt.settingsFixed': 'These are the settings of the checkpoint “{name}” (its config.json): its weights fix them, so they are shown, not changed; it brings its own tokenizer. To try other settings, choose a preset or “Your own settings” above: that runs a model with seeded weights.',
   'ckpt.summaryTokenizer': 'tokenizer from {tokenizer}',
