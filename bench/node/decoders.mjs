@@ -25,7 +25,7 @@ import v8 from 'node:v8';
 import os from 'node:os';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { median, round } from './suite.mjs';
+import { median, round, renderTable } from './suite.mjs';
 
 v8.setFlagsFromString('--no-liftoff');
 v8.setFlagsFromString('--experimental-wasm-relaxed-simd');
@@ -199,12 +199,15 @@ async function runCase(key, A, mods, P, W, check, R) {
     w = readSafetensors(path.join(dir, 'model.safetensors'));
     if (A.plant) w[`layers.${c.num_hidden_layers - 1}.mlp.down_proj.weight`][5] += A.plant;
     let bytes;
-    try { bytes = P.llamaKvModel(c, w); } catch (err) { R.notes.push(`${key} ort: no graph (${String(err.message || err).slice(0, 200)})`); }
+    // Past protobuf's 2 GB (the Qwen2.5-0.5B size in F32), the weights go as ONNX external data.
+    const external = weightBytesPerToken(c, 4) > 1.9e9;
+    try { bytes = P.llamaKvModel(c, w, { external }); } catch (err) { R.notes.push(`${key} ort: no graph (${String(err.message || err).slice(0, 200)})`); }
     if (bytes) {
       for (const threads of P.threadCounts) {
         const impl = `${P.name}, KV cache, ${threads} thread${threads > 1 ? 's' : ''}`;
         let sess;
         try { sess = await P.session(bytes, threads); } catch (err) { R.notes.push(`${impl}: no session (${String(err.message || err).slice(0, 300)}); not timed`); continue; }
+        if (!P.noted) { P.noted = true; R.notes.push(`ort-web: env.wasm.numThreads ${P.ort.env.wasm.numThreads} after the first session (ort lowers it to 1 when it cannot start threads), crossOriginIsolated ${globalThis.crossOriginIsolated}; sessions with intraOpNumThreads 1 and 2, graph optimisation "all", wasm execution provider (SIMD).`); }
         const res = await ortGenerate(P.ort, sess, c, ref.prompt, GEN);
         peerCheck(impl, res, TOL, true);
         impls.push({ impl, peer: 'ort', threads, run: () => ortGenerate(P.ort, sess, c, ref.prompt, GEN), dispose: () => sess.release() });
@@ -300,7 +303,7 @@ async function main() {
       ort.env.wasm.numThreads = 2; ort.env.wasm.proxy = false; ort.env.logLevel = 'error';
       const G = await import('./onnx_graph.mjs');
       P = { ort, ...G, name: `ort-web ${ort.env.versions.web} wasm SIMD`, threadCounts: [1, 2],
-            session: (bytes, threads) => ort.InferenceSession.create(bytes, { executionProviders: ['wasm'], graphOptimizationLevel: 'all', intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', logSeverityLevel: 3 }) };
+            session: (bytes, threads) => ort.InferenceSession.create(bytes.model || bytes, { ...(bytes.externalData ? { externalData: bytes.externalData } : {}), executionProviders: ['wasm'], graphOptimizationLevel: 'all', intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', logSeverityLevel: 3 }) };
       R.versions.ort = ort.env.versions.web;
     }
     if (A.wllama) {
@@ -325,7 +328,7 @@ async function main() {
     if (W) await W.close();
   }
   if (A.json) process.stdout.write(JSON.stringify(R, null, 1) + '\n');
-  else process.stdout.write(renderDecoders(R));
+  else process.stdout.write(renderTable(R) + '\n' + renderDecoders(R));
   if (R.checks.some((c) => !c.ok)) { log('some decoder checks failed'); process.exitCode = 2; }
 }
 

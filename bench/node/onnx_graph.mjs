@@ -23,8 +23,10 @@ message GraphProto {
   repeated NodeProto node = 1; string name = 2; repeated TensorProto initializer = 5;
   repeated ValueInfoProto input = 11; repeated ValueInfoProto output = 12;
 }
+message StringStringEntryProto { string key = 1; string value = 2; }
 message TensorProto {
   repeated int64 dims = 1; int32 data_type = 2; string name = 8; bytes raw_data = 9;
+  repeated StringStringEntryProto external_data = 13; int32 data_location = 14;
 }
 message TensorShapeProto {
   message Dimension { int64 dim_value = 1; string dim_param = 2; }
@@ -306,7 +308,9 @@ export function gpt2LmModel(c, w, { fused = false } = {}) {
 // Inputs: ids, pos (int64 [T]), mask (float [T, P+T]: 0, or -1e9 where a key is in the query's
 // future), past_k{l}, past_v{l} (float [KV, P, hd]); outputs: logits [1, V], present_k{l},
 // present_v{l} ([KV, P+T, hd], the next call's past). w: HF keys without "model.", as in the file.
-export function llamaKvModel(c, w, { maxPos = 2048 } = {}) {
+// external: the weights go to one external-data file (ONNX's data_location EXTERNAL, for models
+// past protobuf's 2 GB): returns {model, externalData: [{path, data}]} for ort's session options.
+export function llamaKvModel(c, w, { maxPos = 2048, external = false } = {}) {
   const d = c.hidden_size, H = c.num_attention_heads, KV = c.num_key_value_heads, L = c.num_hidden_layers;
   const hd = c.head_dim || d / H, G = H / KV, V = c.vocab_size, eps = c.rms_norm_eps, theta = c.rope_theta ?? 10000;
   const n = [], init = [], used = new Set();
@@ -366,7 +370,22 @@ export function llamaKvModel(c, w, { maxPos = 2048 } = {}) {
   n.push(node('Gemm', ['xf', W('embed_tokens.weight')], ['logits'], { transB: 1 }));
   const kvInfo = (name, len) => ({ name, type: { tensor_type: { elem_type: FLOAT, shape: { dim: [{ dim_value: KV }, { dim_param: len }, { dim_value: hd }] } } } });
   const maskIn = { name: 'mask', type: { tensor_type: { elem_type: FLOAT, shape: { dim: [{ dim_param: 'T' }, { dim_param: 'S' }] } } } };
-  return encodeModel({ name: 'llama_kv', node: n, initializer: init,
+  let ext = null;
+  if (external) {
+    const big = init.filter((t) => t.raw_data.length >= 1 << 16), total = big.reduce((a, t) => a + Math.ceil(t.raw_data.length / 64) * 64, 0);
+    const data = new Uint8Array(total);
+    let at = 0;
+    for (const t of big) {
+      data.set(t.raw_data, at);
+      t.external_data = [{ key: 'location', value: 'weights.bin' }, { key: 'offset', value: String(at) }, { key: 'length', value: String(t.raw_data.length) }];
+      t.data_location = 1;
+      at += Math.ceil(t.raw_data.length / 64) * 64;
+      delete t.raw_data;
+    }
+    ext = [{ path: 'weights.bin', data }];
+  }
+  const model = encodeModel({ name: 'llama_kv', node: n, initializer: init,
                        input: [intInput('ids'), intInput('pos'), maskIn, ...io.flatMap((l) => [kvInfo(`past_k${l}`, 'P'), kvInfo(`past_v${l}`, 'P')])],
                        output: [valueInfo('logits', [1, V]), ...io.flatMap((l) => [kvInfo(`present_k${l}`, 'S'), kvInfo(`present_v${l}`, 'S')])] });
+  return external ? { model, externalData: ext } : model;
 }
