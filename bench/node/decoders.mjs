@@ -16,6 +16,7 @@
 //
 //   node decoders.mjs [--json] [--quick] [--check] [--ours DIR] [--smollm DIR] [--qwen DIR] [--rounds N]
 //                     [--cases smollm2_135m,qwen25_05b] [--no-wllama] [--no-ort] [--plant-defect SIZE]
+//                     [--peer-threads 1,2] [--wllama-types F32,F16]
 // Defaults: --smollm $EW_CK_SMOLLM or /tmp/ck-smollm2-135m, --qwen $EW_CK_QWEN or /tmp/ck-qwen25-05b.
 // --plant-defect SIZE adds SIZE to one down_proj weight of the last layer in the peers' copy.
 // Exit 2: a check failed.
@@ -39,12 +40,13 @@ const PROMPT = 'abcdefghijklmnop';  // 16 tokens in the fixtures' byte-level voc
 function parseArgs(argv) {
   const a = { json: false, quick: false, check: false, plant: 0, rounds: 0, wllama: true, ort: true, ours: path.join(ROOT, 'build/wasm/node'),
               smollm: process.env.EW_CK_SMOLLM || '/tmp/ck-smollm2-135m', qwen: process.env.EW_CK_QWEN || '/tmp/ck-qwen25-05b',
-              cases: ['smollm2_135m', 'qwen25_05b'] };
+              cases: ['smollm2_135m', 'qwen25_05b'], threads: [1, 2], types: ['F32', 'F16'] };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i], next = () => argv[++i] ?? (() => { throw new Error(`${k} needs a value`); })();
     if (k === '--json') a.json = true; else if (k === '--quick') a.quick = true; else if (k === '--check') a.check = true;
     else if (k === '--plant-defect') a.plant = Number(next()); else if (k === '--rounds') a.rounds = Number(next());
     else if (k === '--ours') a.ours = path.resolve(next()); else if (k === '--smollm') a.smollm = next(); else if (k === '--qwen') a.qwen = next();
+    else if (k === '--peer-threads') a.threads = next().split(',').map(Number); else if (k === '--wllama-types') a.types = next().split(',');
     else if (k === '--cases') a.cases = next().split(','); else if (k === '--no-wllama') a.wllama = false; else if (k === '--no-ort') a.ort = false;
     else throw new Error(`unknown argument ${k}`);
   }
@@ -302,12 +304,12 @@ async function main() {
       const ort = await import('onnxruntime-web');
       ort.env.wasm.numThreads = 2; ort.env.wasm.proxy = false; ort.env.logLevel = 'error';
       const G = await import('./onnx_graph.mjs');
-      P = { ort, ...G, name: `ort-web ${ort.env.versions.web} wasm SIMD`, threadCounts: [1, 2],
+      P = { ort, ...G, name: `ort-web ${ort.env.versions.web} wasm SIMD`, threadCounts: A.threads,
             session: (bytes, threads) => ort.InferenceSession.create(bytes.model || bytes, { ...(bytes.externalData ? { externalData: bytes.externalData } : {}), executionProviders: ['wasm'], graphOptimizationLevel: 'all', intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential', logSeverityLevel: 3 }) };
       R.versions.ort = ort.env.versions.web;
     }
     if (A.wllama) {
-      try { W = await (await import('./wllama_peer.mjs')).wllamaPeer({ log, notes: R.notes, versions: R.versions }); }
+      try { W = await (await import('./wllama_peer.mjs')).wllamaPeer({ log, notes: R.notes, versions: R.versions, threadCounts: A.threads, types: A.types }); }
       catch (err) { R.notes.push(`wllama: not run (${String(err.message || err).slice(0, 300)})`); log(R.notes.at(-1)); }
     }
     const mods = [['ew wasm relaxed SIMD (FMA)', await loadModule(A.ours, 'encoder_walkthrough_relaxed_node'), 'relaxed'],
