@@ -319,7 +319,12 @@ async function main() {
     R.copy_bandwidth = bw;
     for (const k of todo) {
       log(`decoders: setting up ${k}`);
-      const cs = await runCase(k, A, mods, P, W, check, R);
+      let cs;
+      try { cs = await runCase(k, A, mods, P, W, check, R); }
+      catch (err) {  // e.g. ours cannot hold a 2 GB F32 checkpoint beside its staged file in wasm32's 4 GB
+        R.notes.push(`${k}: not run — ${String(err.message || err).slice(0, 300)}`); log(R.notes.at(-1));
+        continue;
+      }
       if (!A.check) {
         log(`decoders: timing ${cs.name}, ${A.rounds} interleaved rounds`);
         await timeRounds(cs, A.rounds);
