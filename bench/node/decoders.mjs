@@ -16,7 +16,8 @@
 //
 //   node decoders.mjs [--json] [--quick] [--check] [--ours DIR] [--smollm DIR] [--qwen DIR] [--rounds N]
 //                     [--cases smollm2_135m,qwen25_05b] [--no-wllama] [--no-ort] [--plant-defect SIZE]
-//                     [--peer-threads 1,2] [--wllama-types F32,F16]
+//                     [--peer-threads 1,2] [--wllama-types F32,F16] [--plant-gguf-no-permute]
+// --plant-gguf-no-permute writes Llama's q/k rows to the GGUF unpermuted (a planted defect for wllama).
 // Defaults: --smollm $EW_CK_SMOLLM or /tmp/ck-smollm2-135m, --qwen $EW_CK_QWEN or /tmp/ck-qwen25-05b.
 // --plant-defect SIZE adds SIZE to one down_proj weight of the last layer in the peers' copy.
 // Exit 2: a check failed.
@@ -36,6 +37,9 @@ const log = (...m) => process.stderr.write(m.join(' ') + '\n');
 const TOL = 1e-4, TOL_F16 = 3e-2;
 const GEN = 64;
 const PROMPT = 'abcdefghijklmnop';  // 16 tokens in the fixtures' byte-level vocabulary (one per letter)
+// wllama's extra check: the first generated id after each of these prompts (ours vs its), since
+// greedy generation from one prompt repeats one token on these random models.
+const PROBES = ['the cat sat on the mat', 'qrstuvwxyz', 'hello world', 'ABCDEFG', '0123456789', 'zyx', 'mno pqr', 'a dog ran in the park'];
 
 function parseArgs(argv) {
   const a = { json: false, quick: false, check: false, plant: 0, rounds: 0, wllama: true, ort: true, ours: path.join(ROOT, 'build/wasm/node'),
@@ -46,6 +50,7 @@ function parseArgs(argv) {
     if (k === '--json') a.json = true; else if (k === '--quick') a.quick = true; else if (k === '--check') a.check = true;
     else if (k === '--plant-defect') a.plant = Number(next()); else if (k === '--rounds') a.rounds = Number(next());
     else if (k === '--ours') a.ours = path.resolve(next()); else if (k === '--smollm') a.smollm = next(); else if (k === '--qwen') a.qwen = next();
+    else if (k === '--plant-gguf-no-permute') a.noPermute = true;
     else if (k === '--peer-threads') a.threads = next().split(',').map(Number); else if (k === '--wllama-types') a.types = next().split(',');
     else if (k === '--cases') a.cases = next().split(','); else if (k === '--no-wllama') a.wllama = false; else if (k === '--no-ort') a.ort = false;
     else throw new Error(`unknown argument ${k}`);
@@ -183,7 +188,7 @@ async function runCase(key, A, mods, P, W, check, R) {
       if (g.length !== GEN) R.notes.push(`${key}: ours generated ${g.length} tokens, not ${GEN} (end token)`);
     } else check(`${key} ${impl} generates as ${mods[0][0]}`, JSON.stringify(g) === JSON.stringify(ref.gen), `${g.length} tokens`);
     R.notes.push(`${key} ${impl}: loaded (staged + loadCheckpoint) in ${(loadMs / 1000).toFixed(1)} s; load reply ${JSON.stringify(Object.fromEntries(Object.entries(info).filter(([k]) => /dtype|bytes|params|precision/.test(k))))}.`);
-    impls.push({ impl, ours: true, build, run: () => {
+    impls.push({ impl, ours: true, build, engine: e, run: () => {
       const r = JSON.parse(e.runCheckpoint(PROMPT, '', opts));
       if (!r.ok || r.generated_ids.length !== ref.gen.length) throw new Error('generation changed');
       return { prefillMs: r.timing.prefill_ms, decodeMs: r.timing.decode_ms, decodeTokens: r.timing.decode_rounds, recordMs: r.timing.record_ms };
@@ -218,8 +223,19 @@ async function runCase(key, A, mods, P, W, check, R) {
   }
   if (W) {
     if (!w) { w = readSafetensors(path.join(dir, 'model.safetensors')); if (A.plant) w[`layers.${c.num_hidden_layers - 1}.mlp.down_proj.weight`][5] += A.plant; }
+    const e0 = impls[0].engine, probes = [];
+    for (const text of PROBES) {
+      const m = JSON.parse(e0.runCheckpoint(text, '', JSON.stringify({ generate: true, max_len: 1 })));
+      probes.push({ text, id: m.generated_ids[0], n: stepOf(e0, m, 'token_ids').data.length });
+    }
     for (const r of await W.setup(key, dir, c, w, A.plant, ref.prompt, GEN)) {
       wllamaCheck(key, r, ref, r.f16 ? TOL_F16 : TOL, check, R);
+      const got = [];
+      for (const p of probes) got.push({ ...p, peer: await r.probe(p.text) });
+      const usable = got.filter((g) => g.peer.prompt_n === g.n), bad = usable.filter((g) => g.peer.id !== g.id);
+      const detail = `${usable.length - bad.length}/${usable.length} prompts give our first id (ours ${JSON.stringify(usable.map((g) => g.id))}${bad.length ? ', its ' + JSON.stringify(usable.map((g) => g.peer.id)) : ''})${usable.length < got.length ? `; ${got.length - usable.length} skipped: a different prompt length` : ''}`;
+      if (!r.f16) check(`${key} ${r.impl} first ids after ${got.length} other prompts`, usable.length > 0 && bad.length === 0, detail);
+      else R.notes.push(`${key} ${r.impl} first ids after ${got.length} other prompts: ${detail} (F16: not required).`);
       impls.push({ impl: r.impl, peer: r.f16 ? 'wllama_f16' : 'wllama', threads: r.threads, run: r.run, dispose: r.dispose });
     }
   }
@@ -309,7 +325,7 @@ async function main() {
       R.versions.ort = ort.env.versions.web;
     }
     if (A.wllama) {
-      try { W = await (await import('./wllama_peer.mjs')).wllamaPeer({ log, notes: R.notes, versions: R.versions, threadCounts: A.threads, types: A.types }); }
+      try { W = await (await import('./wllama_peer.mjs')).wllamaPeer({ log, notes: R.notes, versions: R.versions, threadCounts: A.threads, types: A.types, noPermute: !!A.noPermute }); }
       catch (err) { R.notes.push(`wllama: not run (${String(err.message || err).slice(0, 300)})`); log(R.notes.at(-1)); }
     }
     const mods = [['ew wasm relaxed SIMD (FMA)', await loadModule(A.ours, 'encoder_walkthrough_relaxed_node'), 'relaxed'],

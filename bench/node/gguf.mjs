@@ -62,7 +62,9 @@ function permuteRows(a, out, inn, heads) {
   return o;
 }
 
-export function writeGguf(file, c, w, tokenizer, { type = 'F32', name = 'bench' } = {}) {
+// noPermute: leave Llama's q/k rows in HF's order (a planted defect: llama.cpp then rotates the
+// wrong pairs; decoders.mjs --plant-gguf-no-permute shows its checks catch it).
+export function writeGguf(file, c, w, tokenizer, { type = 'F32', name = 'bench', noPermute = false } = {}) {
   const arch = c.model_type === 'qwen2' ? 'qwen2' : 'llama';
   const d = c.hidden_size, H = c.num_attention_heads, KV = c.num_key_value_heads, hd = c.head_dim || d / H, L = c.num_hidden_layers;
   // The tokenizer: tokenizer.json's byte-level BPE vocabulary and merges, padded to vocab_size.
@@ -116,7 +118,7 @@ export function writeGguf(file, c, w, tokenizer, { type = 'F32', name = 'bench' 
   fs.writeSync(fd, Buffer.alloc((ALIGN - (head.length % ALIGN)) % ALIGN));
   for (const i of infos) {
     let a = w[i.h];
-    if (i.heads) a = permuteRows(a, i.shape[0], i.shape[1], i.heads);
+    if (i.heads && !noPermute) a = permuteRows(a, i.shape[0], i.shape[1], i.heads);
     let out;
     if (i.tt === 'F16') { const u = new Uint16Array(a.length); for (let k = 0; k < a.length; k++) u[k] = f32ToF16(a[k]); out = u; } else out = a;
     fs.writeSync(fd, new Uint8Array(out.buffer, out.byteOffset, out.byteLength));

@@ -63,7 +63,7 @@ function byteDecoder() {
   return (s) => Buffer.from([...s].map((ch) => m.get(ch) ?? 63)).toString('utf8');
 }
 
-export async function wllamaPeer({ log, notes, versions, threadCounts = [1, 2], types = ['F32', 'F16'] }) {
+export async function wllamaPeer({ log, notes, versions, threadCounts = [1, 2], types = ['F32', 'F16'], noPermute = false }) {
   const { chromium } = createRequire(path.join(ROOT, 'package.json'))('playwright-core');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ew-gguf-'));
   const server = await serve([['/wllama/', WLLAMA], ['/models/', tmp], ['/', path.join(ROOT, 'bench/browser')]]);
@@ -97,7 +97,7 @@ export async function wllamaPeer({ log, notes, versions, threadCounts = [1, 2], 
     const out = [];
     for (const type of types) {
       const file = path.join(tmp, `${key}-${type}.gguf`), t0 = performance.now();
-      const g = writeGguf(file, c, w, tok, { type, name: key });
+      const g = writeGguf(file, c, w, tok, { type, name: key, noPermute });
       notes.push(`${key}: ${path.basename(file)} written by gguf.mjs (${(g.bytes / 1e6).toFixed(0)} MB, ${g.tensors} tensors, arch ${g.arch}) in ${((performance.now() - t0) / 1000).toFixed(1)} s.`);
       for (const threads of threadCounts) {
         const impl = `wllama ${pkg.version} ${type} GGUF, ${threads} thread${threads > 1 ? 's' : ''} (Chromium)`;
@@ -117,10 +117,16 @@ export async function wllamaPeer({ log, notes, versions, threadCounts = [1, 2], 
           if (t.prompt_n !== prompt.length) throw new Error(`${impl}: prompt_n ${t.prompt_n}, not ${prompt.length} (a cached prompt?)`);
           return { prefillMs: t.prompt_ms, decodeMs: t.predicted_ms, decodeTokens: Math.max(1, t.predicted_n - 1), predicted: t.predicted_n, choice: ch };
         };
+        // One step from each of several prompts: the first-step argmax, which, unlike the 64 ids of
+        // one prompt (these random models repeat one token), differs from prompt to prompt.
+        const probe = async (text) => {
+          const { r } = await page.evaluate(([id, p, np]) => window.bench.generate(id, p, 1, np), [id, text, N_PROBS]);
+          return { id: r.choices[0].logprobs?.content?.[0]?.id ?? -1, prompt_n: r.timings.prompt_n };
+        };
         const first = await run();
         const lp = first.choice.logprobs;
         const ids = (lp?.content || []).map((t) => t.id);
-        out.push({ impl, threads, f16: type === 'F16', first: { ids, logprobs: lp, predicted: first.predicted }, run, textToId: (t) => textToId.get(t) ?? -1,
+        out.push({ impl, threads, f16: type === 'F16', first: { ids, logprobs: lp, predicted: first.predicted }, run, probe, textToId: (t) => textToId.get(t) ?? -1,
                    dispose: async () => { await page.evaluate((id) => window.bench.exit(id), id).catch(() => {}); await page.close(); } });
       }
     }
