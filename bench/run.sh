@@ -9,6 +9,8 @@
 #   4. runs a training step against TensorFlow.js (bench/node/train_bench.mjs: train_vs_tfjs);
 #   5. with --checkpoints, whole BERT-base- and GPT-2-small-sized checkpoints against the same two
 #      peers (bench/node/checkpoints.mjs: bert_base_trace_ms, gpt2_small_token_ms, checkpoint_vs_*);
+#      and modern decoders (bench/node/decoders.mjs: SmolLM2-135M- and Qwen2.5-0.5B-sized generation
+#      against onnxruntime-web with a KV cache and wllama on GGUF in Chromium; checkpoint_vs_{ort,wllama}*)
 #   6. with --browser, the same WebAssembly comparison in headless Chromium (bench/browser/run.mjs:
 #      dist/'s web modules, the peers from bench/node/node_modules, single thread), and
 #      threads_vs_one of the threaded module on an isolated origin (bench/browser/threads.mjs), and
@@ -157,7 +159,8 @@ if ((checkpoints)); then
     node -e 'const fs = require("fs"), [a, c] = process.argv.slice(1).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
       for (const [k, v] of Object.entries(c)) {
         if (Array.isArray(v)) a[k] = (a[k] || []).concat(v);
-        else if (k === "ratios" || k === "peer_formulation_used" || k === "versions") a[k] = Object.assign(a[k] || {}, v);
+        else if (k === "ratios") { a[k] ||= {}; for (const [r, x] of Object.entries(v)) a[k][r] = Object.assign(a[k][r] || {}, x); }
+        else if (k === "peer_formulation_used" || k === "versions") a[k] = Object.assign(a[k] || {}, v);
         else if (k === "machine") a[k] ||= v;
         else if (k === "settings") a[k] = a[k] ? `${a[k]}; ${v}` : v;
         else a[k] = v;
@@ -165,6 +168,31 @@ if ((checkpoints)); then
       process.stdout.write(JSON.stringify(a, null, 1) + "\n");' "$tmp/all.out" "$tmp/ck.json" > "$tmp/all2.out"
   else
     { cat "$tmp/all.out"; echo; echo "== checkpoints =="; node bench/node/bench.mjs --from-json "$tmp/ck.json"; } > "$tmp/all2.out"
+  fi
+  mv "$tmp/all2.out" "$tmp/all.out"
+  # Modern decoders (bench/node/decoders.mjs, issue 31): SmolLM2-135M- and Qwen2.5-0.5B-sized
+  # generation, ours against onnxruntime-web (KV cache graph) and wllama (GGUF, in Chromium);
+  # merged the same way (ratios checkpoint_vs_{ort,wllama}*, decoders, bandwidth_share).
+  dec_args=(--ours "$ours_dir")
+  ((quick)) && dec_args+=(--quick)
+  log "checkpoints: node bench/node/decoders.mjs --json ${dec_args[*]}"
+  dec_status=0
+  node bench/node/decoders.mjs --json "${dec_args[@]}" > "$tmp/dec.json" || dec_status=$?
+  ((dec_status == 0 || dec_status == 2)) || exit "$dec_status"
+  ((dec_status == 2)) && ck_status=2
+  if ((json)); then
+    node -e 'const fs = require("fs"), [a, c] = process.argv.slice(1).map((f) => JSON.parse(fs.readFileSync(f, "utf8")));
+      for (const [k, v] of Object.entries(c)) {
+        if (Array.isArray(v)) a[k] = (a[k] || []).concat(v);
+        else if (k === "ratios") { a[k] ||= {}; for (const [r, x] of Object.entries(v)) a[k][r] = Object.assign(a[k][r] || {}, x); }
+        else if (k === "peer_formulation_used" || k === "versions") a[k] = Object.assign(a[k] || {}, v);
+        else if (k === "machine") a[k] ||= v;
+        else if (k === "settings") a[k] = a[k] ? `${a[k]}; ${v}` : v;
+        else a[k] = v;
+      }
+      process.stdout.write(JSON.stringify(a, null, 1) + "\n");' "$tmp/all.out" "$tmp/dec.json" > "$tmp/all2.out"
+  else
+    { cat "$tmp/all.out"; echo; echo "== modern decoders =="; node --input-type=module -e 'import fs from "fs"; import { renderTable } from "./bench/node/suite.mjs"; import { renderDecoders } from "./bench/node/decoders.mjs"; const R = JSON.parse(fs.readFileSync(process.argv[1], "utf8")); process.stdout.write(renderTable(R) + "\n" + renderDecoders(R));' "$tmp/dec.json"; } > "$tmp/all2.out"
   fi
   mv "$tmp/all2.out" "$tmp/all.out"
 fi

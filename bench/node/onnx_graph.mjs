@@ -23,8 +23,10 @@ message GraphProto {
   repeated NodeProto node = 1; string name = 2; repeated TensorProto initializer = 5;
   repeated ValueInfoProto input = 11; repeated ValueInfoProto output = 12;
 }
+message StringStringEntryProto { string key = 1; string value = 2; }
 message TensorProto {
   repeated int64 dims = 1; int32 data_type = 2; string name = 8; bytes raw_data = 9;
+  repeated StringStringEntryProto external_data = 13; int32 data_location = 14;
 }
 message TensorShapeProto {
   message Dimension { int64 dim_value = 1; string dim_param = 2; }
@@ -295,4 +297,95 @@ export function gpt2LmModel(c, w, { fused = false } = {}) {
          node('Gemm', ['xf', W('wte.weight')], ['logits'], { transB: 1 }));
   const maskIn = { name: 'mask', type: { tensor_type: { elem_type: FLOAT, shape: { dim: [{ dim_param: 'T' }, { dim_param: 'T' }] } } } };
   return encodeModel({ name: 'gpt2_lm', node: n, initializer: init, input: [intInput('ids'), intInput('pos'), ...(fused ? [] : [maskIn])], output: [dynOutput('logits', V)] });
+}
+
+// A Llama / Qwen2 decoder (LlamaForCausalLM, Qwen2ForCausalLM) with a key/value cache, opset 17:
+// RMSNorm as Pow → ReduceMean → Add ε → Sqrt → Div → Mul (the pattern onnxruntime's level-"all"
+// optimizer fuses into SimplifiedLayerNormalization), rotate-half RoPE from cos/sin tables
+// gathered at the positions, grouped-query attention (query heads h = kv·G + g share K/V head kv,
+// HF's repeat_kv), SwiGLU (SiLU(gate)·up), the tied head (Gemm transB on the embedding table) on
+// the last position only. Every Linear is a Gemm with transB = 1 on HF's [out, in] weight.
+// Inputs: ids, pos (int64 [T]), mask (float [T, P+T]: 0, or -1e9 where a key is in the query's
+// future), past_k{l}, past_v{l} (float [KV, P, hd]); outputs: logits [1, V], present_k{l},
+// present_v{l} ([KV, P+T, hd], the next call's past). w: HF keys without "model.", as in the file.
+// external: the weights go to one external-data file (ONNX's data_location EXTERNAL, for models
+// past protobuf's 2 GB): returns {model, externalData: [{path, data}]} for ort's session options.
+export function llamaKvModel(c, w, { maxPos = 2048, external = false } = {}) {
+  const d = c.hidden_size, H = c.num_attention_heads, KV = c.num_key_value_heads, L = c.num_hidden_layers;
+  const hd = c.head_dim || d / H, G = H / KV, V = c.vocab_size, eps = c.rms_norm_eps, theta = c.rope_theta ?? 10000;
+  const n = [], init = [], used = new Set();
+  const W = (k) => { if (!w[k]) throw new Error(`checkpoint has no tensor ${k}`); if (!used.has(k)) { used.add(k); init.push(floatTensor(k, w.shape[k], w[k])); } return k; };
+  // RoPE tables as HF computes them: inv_freq in float32, angle p·inv_freq, each half of the row the same.
+  const cos = new Float32Array(maxPos * hd), sin = new Float32Array(maxPos * hd);
+  for (let i = 0; i < hd / 2; i++) {
+    const inv = Math.fround(1 / Math.pow(theta, (2 * i) / hd));
+    for (let p = 0; p < maxPos; p++) {
+      const a = Math.fround(p * inv);
+      cos[p * hd + i] = cos[p * hd + i + hd / 2] = Math.cos(a);
+      sin[p * hd + i] = sin[p * hd + i + hd / 2] = Math.sin(a);
+    }
+  }
+  init.push(floatTensor('rope_cos', [maxPos, hd], cos), floatTensor('rope_sin', [maxPos, hd], sin),
+            floatTensor('c_two', [], [2]), floatTensor('c_eps', [], [eps]), floatTensor('c_scale', [], [1 / Math.sqrt(hd)]),
+            int64Tensor('split_half', [hd / 2, hd / 2]), int64Tensor('shape_tHd', [-1, H, hd]), int64Tensor('shape_tKd', [-1, KV, hd]),
+            int64Tensor('shape_kGtd', [KV, G, -1, hd]), int64Tensor('axes1', [1]),
+            int64Tensor('shape_Htd', [H, -1, hd]), int64Tensor('shape_td', [-1, H * hd]),
+            int64Tensor('last_start', [-1]), int64Tensor('last_end', [2 ** 31 - 1]), int64Tensor('axis0', [0]));
+  const rms = (x, k, out) => n.push(node('Pow', [x, 'c_two'], [out + '_sq']), node('ReduceMean', [out + '_sq'], [out + '_ms'], { axes: [-1], keepdims: 1 }),
+                                    node('Add', [out + '_ms', 'c_eps'], [out + '_e']), node('Sqrt', [out + '_e'], [out + '_r']),
+                                    node('Div', [x, out + '_r'], [out + '_n']), node('Mul', [out + '_n', W(k + '.weight')], [out]));
+  const gemm = (x, k, out) => n.push(node('Gemm', w[k + '.bias'] ? [x, W(k + '.weight'), W(k + '.bias')] : [x, W(k + '.weight')], [out], { transB: 1 }));
+  // x [heads, T, hd] → x·cos + rotate_half(x)·sin, rotate_half(x) = [−x₂, x₁]
+  const rope = (x, out) => n.push(node('Split', [x, 'split_half'], [out + '_1', out + '_2'], { axis: -1 }), node('Neg', [out + '_2'], [out + '_n2']),
+                                  node('Concat', [out + '_n2', out + '_1'], [out + '_rh'], { axis: -1 }), node('Mul', [x, 'cos_t'], [out + '_c']),
+                                  node('Mul', [out + '_rh', 'sin_t'], [out + '_s']), node('Add', [out + '_c', out + '_s'], [out]));
+  n.push(node('Gather', [W('embed_tokens.weight'), 'ids'], ['x0']), node('Gather', ['rope_cos', 'pos'], ['cos_t']), node('Gather', ['rope_sin', 'pos'], ['sin_t']));
+  const io = [];
+  for (let l = 0; l < L; l++) {
+    const p = `layers.${l}.`, x = `x${l}`, o = `L${l}_`;
+    rms(x, p + 'input_layernorm', o + 'N1');
+    gemm(o + 'N1', p + 'self_attn.q_proj', o + 'q'); gemm(o + 'N1', p + 'self_attn.k_proj', o + 'k'); gemm(o + 'N1', p + 'self_attn.v_proj', o + 'v');
+    n.push(node('Reshape', [o + 'q', 'shape_tHd'], [o + 'q3']), node('Transpose', [o + 'q3'], [o + 'qh'], { perm: [1, 0, 2] }),
+           node('Reshape', [o + 'k', 'shape_tKd'], [o + 'k3']), node('Transpose', [o + 'k3'], [o + 'kh'], { perm: [1, 0, 2] }),
+           node('Reshape', [o + 'v', 'shape_tKd'], [o + 'v3']), node('Transpose', [o + 'v3'], [o + 'vh'], { perm: [1, 0, 2] }));
+    rope(o + 'qh', o + 'qr'); rope(o + 'kh', o + 'kr');
+    n.push(node('Concat', [`past_k${l}`, o + 'kr'], [`present_k${l}`], { axis: 1 }), node('Concat', [`past_v${l}`, o + 'vh'], [`present_v${l}`], { axis: 1 }),
+           node('Mul', [o + 'qr', 'c_scale'], [o + 'qs']), node('Reshape', [o + 'qs', 'shape_kGtd'], [o + 'qg']),  // [KV, G, T, hd]
+           node('Transpose', [`present_k${l}`], [o + 'kT'], { perm: [0, 2, 1] }), node('Unsqueeze', [o + 'kT', 'axes1'], [o + 'kT4']),  // [KV, 1, hd, S]
+           node('MatMul', [o + 'qg', o + 'kT4'], [o + 'S']), node('Add', [o + 'S', 'mask'], [o + 'Sm']),  // [KV, G, T, S]
+           node('Softmax', [o + 'Sm'], [o + 'P'], { axis: -1 }), node('Unsqueeze', [`present_v${l}`, 'axes1'], [o + 'v4']),
+           node('MatMul', [o + 'P', o + 'v4'], [o + 'Ag']), node('Reshape', [o + 'Ag', 'shape_Htd'], [o + 'Ah']),  // [KV, G, T, hd] → [H, T, hd]
+           node('Transpose', [o + 'Ah'], [o + 'A3'], { perm: [1, 0, 2] }), node('Reshape', [o + 'A3', 'shape_td'], [o + 'A']));
+    gemm(o + 'A', p + 'self_attn.o_proj', o + 'M');
+    n.push(node('Add', [x, o + 'M'], [o + 'R1']));
+    rms(o + 'R1', p + 'post_attention_layernorm', o + 'N2');
+    gemm(o + 'N2', p + 'mlp.gate_proj', o + 'g'); gemm(o + 'N2', p + 'mlp.up_proj', o + 'u');
+    n.push(node('Sigmoid', [o + 'g'], [o + 'gs']), node('Mul', [o + 'g', o + 'gs'], [o + 'silu']), node('Mul', [o + 'silu', o + 'u'], [o + 'gu']));
+    gemm(o + 'gu', p + 'mlp.down_proj', o + 'F');
+    n.push(node('Add', [o + 'R1', o + 'F'], [`x${l + 1}`]));
+    io.push(l);
+  }
+  n.push(node('Slice', [`x${L}`, 'last_start', 'last_end', 'axis0'], ['x_last']));
+  rms('x_last', 'norm', 'xf');
+  n.push(node('Gemm', ['xf', W('embed_tokens.weight')], ['logits'], { transB: 1 }));
+  const kvInfo = (name, len) => ({ name, type: { tensor_type: { elem_type: FLOAT, shape: { dim: [{ dim_value: KV }, { dim_param: len }, { dim_value: hd }] } } } });
+  const maskIn = { name: 'mask', type: { tensor_type: { elem_type: FLOAT, shape: { dim: [{ dim_param: 'T' }, { dim_param: 'S' }] } } } };
+  let ext = null;
+  if (external) {
+    const big = init.filter((t) => t.raw_data.length >= 1 << 16), total = big.reduce((a, t) => a + Math.ceil(t.raw_data.length / 64) * 64, 0);
+    const data = new Uint8Array(total);
+    let at = 0;
+    for (const t of big) {
+      data.set(t.raw_data, at);
+      t.external_data = [{ key: 'location', value: 'weights.bin' }, { key: 'offset', value: String(at) }, { key: 'length', value: String(t.raw_data.length) }];
+      t.data_location = 1;
+      at += Math.ceil(t.raw_data.length / 64) * 64;
+      delete t.raw_data;
+    }
+    ext = [{ path: 'weights.bin', data }];
+  }
+  const model = encodeModel({ name: 'llama_kv', node: n, initializer: init,
+                       input: [intInput('ids'), intInput('pos'), maskIn, ...io.flatMap((l) => [kvInfo(`past_k${l}`, 'P'), kvInfo(`past_v${l}`, 'P')])],
+                       output: [valueInfo('logits', [1, V]), ...io.flatMap((l) => [kvInfo(`present_k${l}`, 'S'), kvInfo(`present_v${l}`, 'S')])] });
+  return external ? { model, externalData: ext } : model;
 }

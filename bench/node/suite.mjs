@@ -390,6 +390,11 @@ export function renderTable(R) {
   const rr = [['ratio', 'case', 'value']];
   for (const [k, v] of Object.entries(R.ratios || {})) for (const [c, x] of Object.entries(v)) rr.push([k, c, x == null ? 'n/a' : x.toFixed(2) + '×']);
   lines.push(...table(rr, [0, 0, 1]));
+  if (R.bandwidth_share && Object.keys(R.bandwidth_share).length) {  // decoders.mjs: weight bytes per token / time, over the copy bandwidth
+    lines.push('');
+    lines.push(`Bandwidth share (weights read per decoded token / decode time, over ${R.copy_bandwidth ? R.copy_bandwidth.gb_s + ' GB/s, the wasm stream read bandwidth.mjs measured' : 'the measured wasm read bandwidth'}):`);
+    for (const [k, v] of Object.entries(R.bandwidth_share)) lines.push(`  ${k}: ${v}`);
+  }
   if (R.peer_formulation_used && Object.keys(R.peer_formulation_used).length) {
     lines.push('');
     lines.push('Peer formulation the layer ratios use (the faster of those timed):');
