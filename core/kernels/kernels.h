@@ -147,6 +147,16 @@ void ew_h16_matmul__scalar(float* C, int ldc, const float* A, int lda, const std
                            const float* bias, int M, int K, int N, Activation act);
 void ew_h16_matmul(float* C, int ldc, const float* A, int lda, const std::uint16_t* B, int ldb, Half t,
                    const float* bias, int M, int K, int N, Activation act);
+// ---- one row: a decoded token (the key/value cache's rounds) --------------------------------
+// y (N) = x (K) · B (K×N, row stride ldb) + bias (may be null), in the order of the scalar
+// matmul (bias, then k = 0, 1, … added in turn to each y[j]). B is read once, row after row,
+// straight from where it lies: the matmul's staging of B into panels costs a single row a second
+// pass over every weight. The 16-bit twin widens B in registers. Threads split the columns.
+void ew_f32_gemv__scalar(float* y, const float* x, const float* B, int ldb, const float* bias, int K, int N);
+void ew_f32_gemv(float* y, const float* x, const float* B, int ldb, const float* bias, int K, int N);
+void ew_h16_gemv__scalar(float* y, const float* x, const std::uint16_t* B, int ldb, Half t, const float* bias, int K,
+                         int N);
+void ew_h16_gemv(float* y, const float* x, const std::uint16_t* B, int ldb, Half t, const float* bias, int K, int N);
 // C (M×N, ldc) (+)= A (M×K, lda) · widen(B) (N×K, ldb)ᵀ: ew_f32_matmul_nt's twin (dX = dY·Wᵀ with a
 // 16-bit W). The recorded backward pass (trace/backward.cpp) does not call it: its rules sum in
 // double over whole matrices, which it reads widened once per run (trace/back.h, Grads::view).

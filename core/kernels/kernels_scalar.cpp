@@ -157,6 +157,25 @@ void ew_h16_matmul__scalar(float* C, int ldc, const float* A, int lda, const std
   }
 }
 
+void ew_f32_gemv__scalar(float* y, const float* x, const float* B, int ldb, const float* bias, int K, int N) {
+  for (int j = 0; j < N; ++j) y[j] = bias ? bias[j] : 0.0f;
+  for (int k = 0; k < K; ++k) {
+    const float xk = x[k];
+    const float* b = B + static_cast<std::size_t>(k) * ldb;
+    for (int j = 0; j < N; ++j) y[j] += xk * b[j];
+  }
+}
+
+void ew_h16_gemv__scalar(float* y, const float* x, const std::uint16_t* B, int ldb, Half t, const float* bias, int K,
+                         int N) {
+  for (int j = 0; j < N; ++j) y[j] = bias ? bias[j] : 0.0f;
+  for (int k = 0; k < K; ++k) {
+    const float xk = x[k];
+    const std::uint16_t* b = B + static_cast<std::size_t>(k) * ldb;
+    for (int j = 0; j < N; ++j) y[j] += xk * ew_half_to_f32(b[j], t);
+  }
+}
+
 void ew_h16_matmul_nt__scalar(float* C, int ldc, const float* A, int lda, const std::uint16_t* B, int ldb, Half t,
                               int M, int K, int N, bool accumulate) {
   for (int i = 0; i < M; ++i)

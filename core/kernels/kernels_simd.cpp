@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -348,6 +349,66 @@ void ew_h16_matmul(float* C, int ldc, const float* A, int lda, const std::uint16
 }
 
 namespace {
+// Columns [j0, j1) of a one-row product (ew_f32_gemv): four rows of B at a time into registers
+// of 4·EW_VW columns of y, each y[j] receiving its terms in the scalar reference's order.
+template <class LoadB>
+void gemv_columns(float* y, const float* x, int K, const float* bias, int j0, int j1, const LoadB& load_b,
+                  const std::function<float(int, int)>& scalar_b) {
+  constexpr int W = 4 * EW_VW;
+  int j = j0;
+  for (; j + W <= j1; j += W) {
+    vf a0, a1, a2, a3;
+    if (bias) a0 = vload(bias + j), a1 = vload(bias + j + EW_VW), a2 = vload(bias + j + 2 * EW_VW), a3 = vload(bias + j + 3 * EW_VW);
+    else a0 = a1 = a2 = a3 = vzero();
+    for (int k = 0; k < K; ++k) {
+      const vf xk = vsplat(x[k]);
+      a0 = vfma(xk, load_b(k, j), a0);
+      a1 = vfma(xk, load_b(k, j + EW_VW), a1);
+      a2 = vfma(xk, load_b(k, j + 2 * EW_VW), a2);
+      a3 = vfma(xk, load_b(k, j + 3 * EW_VW), a3);
+    }
+    vstore(y + j, a0), vstore(y + j + EW_VW, a1), vstore(y + j + 2 * EW_VW, a2), vstore(y + j + 3 * EW_VW, a3);
+  }
+  for (; j + EW_VW <= j1; j += EW_VW) {
+    vf a = bias ? vload(bias + j) : vzero();
+    for (int k = 0; k < K; ++k) a = vfma(vsplat(x[k]), load_b(k, j), a);
+    vstore(y + j, a);
+  }
+  for (; j < j1; ++j) {
+    float a = bias ? bias[j] : 0.0f;
+    for (int k = 0; k < K; ++k) a += x[k] * scalar_b(k, j);
+    y[j] = a;
+  }
+}
+
+// Splits the columns over the pool (whole 4·EW_VW-column groups per thread; each y[j] is computed
+// the same way whatever the count).
+template <class LoadB>
+void gemv(float* y, const float* x, int K, int N, const float* bias, const LoadB& load_b,
+          const std::function<float(int, int)>& scalar_b) {
+  constexpr int W = 4 * EW_VW;
+  const int groups = (N + W - 1) / W;
+  const int nt = 2.0 * K * N < kMinParallelFlops ? 1 : std::min(threads(), groups);
+  if (nt <= 1) return gemv_columns(y, x, K, bias, 0, N, load_b, scalar_b);
+  parallel_for(nt, [&](int t) {
+    gemv_columns(y, x, K, bias, std::min(N, groups * t / nt * W), std::min(N, groups * (t + 1) / nt * W), load_b, scalar_b);
+  });
+}
+}  // namespace
+
+void ew_f32_gemv(float* y, const float* x, const float* B, int ldb, const float* bias, int K, int N) {
+  const auto row = [&](int k) { return B + static_cast<std::size_t>(k) * ldb; };
+  gemv(y, x, K, N, bias, [&](int k, int j) { return vload(row(k) + j); }, [&](int k, int j) { return row(k)[j]; });
+}
+
+void ew_h16_gemv(float* y, const float* x, const std::uint16_t* B, int ldb, Half t, const float* bias, int K, int N) {
+  const auto row = [&](int k) { return B + static_cast<std::size_t>(k) * ldb; };
+  const auto scalar = [&](int k, int j) { return ew_half_to_f32(row(k)[j], t); };
+  if (t == Half::BF16) gemv(y, x, K, N, bias, [&](int k, int j) { return vload_bf16(row(k) + j); }, scalar);
+  else gemv(y, x, K, N, bias, [&](int k, int j) { return vload_f16(row(k) + j); }, scalar);
+}
+
+namespace {
 void scores_block(float* S, int lds, const float* Q, int ldq, const float* K, int ldk, int Tq, int Tk,
                   int dk) {
   // Dot products of query rows with key rows, 2 queries × 4 keys at a time (8 vector
@@ -552,6 +613,12 @@ void ew_h16_widen(float* out, const std::uint16_t* in, std::size_t n, Half t) { 
 void ew_h16_matmul(float* C, int ldc, const float* A, int lda, const std::uint16_t* B, int ldb, Half t,
                    const float* bias, int M, int K, int N, Activation act) {
   ew_h16_matmul__scalar(C, ldc, A, lda, B, ldb, t, bias, M, K, N, act);
+}
+void ew_f32_gemv(float* y, const float* x, const float* B, int ldb, const float* bias, int K, int N) {
+  ew_f32_gemv__scalar(y, x, B, ldb, bias, K, N);
+}
+void ew_h16_gemv(float* y, const float* x, const std::uint16_t* B, int ldb, Half t, const float* bias, int K, int N) {
+  ew_h16_gemv__scalar(y, x, B, ldb, t, bias, K, N);
 }
 void ew_f32_scores(float* S, int lds, const float* Q, int ldq, const float* K, int ldk, int Tq, int Tk,
                    int dk) {

@@ -241,14 +241,18 @@ void param_matmul(float* y, int ldy, const float* x, const Param& W, const float
     ew_f32_matmul_packed(y, ldy, x, in, W.packed, bias, rows, act, y_act);
     return;
   }
-  if (W.is_half())
-    ew_h16_matmul(y, ldy, x, in, W.half.data(), out, W.half_type(), bias, rows, in, out, y_act ? Activation::None : act);
-  else
-    ew_f32_matmul(y, ldy, x, in, W.value.data(), out, bias, rows, in, out, y_act ? Activation::None : act);
-  if (y_act)  // as the packed kernel's store: the activation of each stored pre-activation
-    for (int i = 0; i < rows; ++i)
-      for (int j = 0; j < out; ++j)
-        y_act[static_cast<std::size_t>(i) * ldy + j] = ew_activation(y[static_cast<std::size_t>(i) * ldy + j], act);
+  const bool one_row = rows == 1;  // a decoded token: the weight read once, in place, row after row (no staging)
+  const Activation fused = y_act || one_row ? Activation::None : act;
+  if (one_row && W.is_half()) ew_h16_gemv(y, x, W.half.data(), out, W.half_type(), bias, in, out);
+  else if (one_row) ew_f32_gemv(y, x, W.value.data(), out, bias, in, out);
+  else if (W.is_half()) ew_h16_matmul(y, ldy, x, in, W.half.data(), out, W.half_type(), bias, rows, in, out, fused);
+  else ew_f32_matmul(y, ldy, x, in, W.value.data(), out, bias, rows, in, out, fused);
+  if (fused == act && !y_act) return;
+  // the activation of each stored pre-activation (into y_act, else in place), as the packed kernel's store
+  float* z = y_act ? y_act : y;
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < out; ++j)
+      z[static_cast<std::size_t>(i) * ldy + j] = ew_activation(y[static_cast<std::size_t>(i) * ldy + j], act);
 }
 
 void param_scores(float* s, int lds, const float* x, int ldx, const Param& E, int rows, int first, int n) {
