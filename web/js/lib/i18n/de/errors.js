@@ -47,6 +47,7 @@ export default {
   'errors.url_using': '{error} (verwendet wird {value})',
   'errors.status_computing': 'Berechnung{what} … {seconds} s',
   'errors.status_what': '(d_model {d_model}, ~{words} Tokens)',
+  'errors.out_of_memory': 'Kein Speicher mehr: Dies braucht mehr als die {max} MB, die der WebAssembly-Speicher dieser Seite fassen kann. Bei einem großen Vokabular hält jede Position ihre Logits und Wahrscheinlichkeiten über alle Tokens fest; ein kürzerer Text braucht viel weniger.',
   'errors.weights_file': 'Diese Datei lässt sich nicht als Gewichte (safetensors) lesen: {detail}.',
   'errors.checkpoint_http': '{file}: Der Server antwortete mit HTTP {status} für {url}.',
   'errors.checkpoint_network': '{file} ließ sich nicht von {url} laden: Das Netz ist ausgefallen (offline?) oder der Browser hat die Antwort abgewiesen.',

@@ -48,6 +48,7 @@ export default {
   // The status line while the engine computes (not an error: it lives here with compute.js's other messages).
   'errors.status_computing': 'computing{what}… {seconds} s',
   'errors.status_what': '(d_model {d_model}, ~{words} tokens)',
+  'errors.out_of_memory': 'Out of memory: this needs more than the {max} MB this page’s WebAssembly memory can hold. With a large vocabulary every position records its logits and probabilities over every token, so a shorter text needs much less.',
   'errors.weights_file': 'This file cannot be read as weights (safetensors): {detail}.',
   'errors.checkpoint_http': '{file}: the server answered HTTP {status} for {url}.',
   'errors.checkpoint_network': '{file} could not be fetched from {url}: the network failed (offline?) or the browser refused the answer.',
