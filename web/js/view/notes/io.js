@@ -4,7 +4,7 @@
 import { t, num } from '../../lib/i18n.js';
 import { rowsOf, colLabel, argmax, mean, norm, tok, sig } from './stats.js';
 import { stackKey } from '../../model/stack.js';
-import { ablateName } from '../../lab/names.js';
+import { placeText, stepTitle } from '../../model/titles.js';
 
 export function tokensNote(step, trace) {
   const V = (trace.text.vocab || []).length;
@@ -86,14 +86,25 @@ export function lossNote(step) {
   return { text: `${t('notes.loss.why')} ${t('notes.loss.fact', { L: sig(L, 3, num), p: num(Math.exp(-L), 3) })}`, tut: 'fundamentals' };
 }
 
+// An attribution part for a reader: a head ("layer0.head1") or a block ("layer0.ffn", Gemma's
+// "layer0.attn") by the place the map names; any other part (a bias, the input) by its step's title.
+function partName(trace, id) {
+  const own = trace.get(id);
+  if (own) return stepTitle(own, trace);
+  const head = trace.steps.find((s) => s.id.startsWith(`${id}.`) && s.place && s.place.head >= 0);
+  if (head) return placeText(head.place, trace);
+  const block = trace.get(`${id}_hidden`) || trace.get(`${id}_out`);
+  return block ? placeText({ ...block.place, head: -1 }, trace) : id;
+}
+
 // Logit attribution's parts [P] (the lab): the largest, named as the lab names it, and their sum
 // (the logit). No tutorial covers attribution, so the note cites none.
 export function partsNote(step, trace) {
   const k = argmax(step.data);
   let sum = 0;
   for (const x of step.data) sum += x;
-  const label = colLabel(trace, step, k);
-  const part = label !== null ? ablateName(trace, String(label)) : String(k);
+  const label = (trace.text.attr_parts || [])[k];  // the part ids, as the lab's bars read them
+  const part = label !== undefined ? partName(trace, String(label)) : String(k);
   return { text: `${t('notes.parts.why')} ${t('notes.parts.fact', { n: step.data.length, part, v: sig(step.data[k], 4, num), sum: sig(sum, 4, num) })}`, tut: null };
 }
 // The final norm's scale, frozen at this run for attribution [1]: 1/σ (LayerNorm) or 1/rms (RMSNorm).
