@@ -70,6 +70,26 @@ void tensor_halves(const SafeTensorsIndex& index, const TensorEntry& e, std::siz
   }
 }
 
+// rows × cols elements of a tensor (row stride `stride`, from column col0) into out in our layout:
+// as they are, or [out, in] → in×out (Layout::Linear), 32 rows at a time so that each write is a
+// run of 32 values. `read(first, n, dst)` reads n elements as T (widened floats, or 16-bit as they are).
+template <class T, class Read>
+void place_rows(T* out, std::size_t rows, std::size_t cols, std::size_t stride, std::size_t col0, bool transpose,
+                const Read& read) {
+  if (!transpose) {
+    for (std::size_t r = 0; r < rows; ++r) read(r * stride + col0, cols, out + r * cols);
+    return;
+  }
+  constexpr std::size_t kRows = 32;
+  std::vector<T> block(kRows * cols);
+  for (std::size_t r0 = 0; r0 < rows; r0 += kRows) {
+    const std::size_t n = std::min(kRows, rows - r0);
+    for (std::size_t i = 0; i < n; ++i) read((r0 + i) * stride + col0, cols, &block[i * cols]);
+    for (std::size_t c = 0; c < cols; ++c)
+      for (std::size_t i = 0; i < n; ++i) out[c * rows + r0 + i] = block[i * cols + c];
+  }
+}
+
 // The binding's tensor into our parameter's layout (transposed, or one part of c_attn): a
 // matrix or table of an F16/BF16 file stays 16-bit (model.h, Param); vectors, and everything
 // of an F32 file, are float32.
@@ -80,6 +100,7 @@ Param decode(const SafeTensorsIndex& index, const TensorEntry& e, const Binding&
   if (b.layout == Layout::Vector) shape = {cols};
   else if (b.layout == Layout::Linear) shape = {cols, rows};
   else shape = {rows, cols};
+  const bool transpose = b.layout == Layout::Linear;
   Param p;
   p.id = b.param;
   if (shape.size() == 2 && (e.dtype == DiskType::F16 || e.dtype == DiskType::BF16)) {
@@ -87,37 +108,13 @@ Param decode(const SafeTensorsIndex& index, const TensorEntry& e, const Binding&
     p.dtype = e.dtype == DiskType::BF16 ? Dtype::BF16 : Dtype::F16;
     p.half_shape = shape;
     p.half = HalfBuffer(rows * cols);
-    std::uint16_t* out = p.half.data();
-    if (b.layout != Layout::Linear) {
-      for (std::size_t r = 0; r < rows; ++r) tensor_halves(index, e, r * stride + col0, cols, out + r * cols);
-      return p;
-    }
-    constexpr std::size_t kRows = 32;  // [out, in] → in×out as below
-    std::vector<std::uint16_t> block(kRows * cols);
-    for (std::size_t r0 = 0; r0 < rows; r0 += kRows) {
-      const std::size_t n = std::min(kRows, rows - r0);
-      for (std::size_t i = 0; i < n; ++i) tensor_halves(index, e, (r0 + i) * stride + col0, cols, &block[i * cols]);
-      for (std::size_t c = 0; c < cols; ++c)
-        for (std::size_t i = 0; i < n; ++i) out[c * rows + r0 + i] = block[i * cols + c];
-    }
+    place_rows(p.half.data(), rows, cols, stride, col0, transpose,
+               [&](std::size_t first, std::size_t n, std::uint16_t* dst) { tensor_halves(index, e, first, n, dst); });
     return p;
   }
   p.value = xt::xarray<float>::from_shape(shape);
-  xt::xarray<float>& v = p.value;
-  float* out = v.data();
-  if (b.layout != Layout::Linear) {
-    for (std::size_t r = 0; r < rows; ++r) tensor_values(index, e, r * stride + col0, cols, out + r * cols);
-    return p;
-  }
-  // [out, in] → in×out, 32 rows at a time so that each write is a run of 32 floats.
-  constexpr std::size_t kRows = 32;
-  std::vector<float> block(kRows * cols);
-  for (std::size_t r0 = 0; r0 < rows; r0 += kRows) {
-    const std::size_t n = std::min(kRows, rows - r0);
-    for (std::size_t i = 0; i < n; ++i) tensor_values(index, e, (r0 + i) * stride + col0, cols, &block[i * cols]);
-    for (std::size_t c = 0; c < cols; ++c)
-      for (std::size_t i = 0; i < n; ++i) out[c * rows + r0 + i] = block[i * cols + c];
-  }
+  place_rows(p.value.data(), rows, cols, stride, col0, transpose,
+             [&](std::size_t first, std::size_t n, float* dst) { tensor_values(index, e, first, n, dst); });
   return p;
 }
 
