@@ -51,7 +51,12 @@ json decoder_info(const Model& m) {
 json info_of(const Checkpoint& c, const json& config, std::size_t file_bytes, const std::string& name) {
   std::size_t count = 0;
   std::size_t bytes = 0;
-  for (const Param& p : c.model.params) count += p.size(), bytes += p.bytes();
+  std::size_t half_values = 0;
+  const char* half = "";
+  for (const Param& p : c.model.params) {
+    count += p.size(), bytes += p.bytes();
+    if (p.is_half()) half_values += p.size(), half = p.dtype == Dtype::BF16 ? "bf16" : "f16";
+  }
   const std::string named = config.is_object() && config.contains("_name_or_path") && config["_name_or_path"].is_string()
                                 ? config["_name_or_path"].get<std::string>()
                                 : "";
@@ -60,6 +65,10 @@ json info_of(const Checkpoint& c, const json& config, std::size_t file_bytes, co
           {"architecture", c.model.arch.architecture},
           {"params", count},
           {"bytes", bytes},  // what the parameters hold: 2 a value for a 16-bit file's matrices
+          // the matrices' precision in memory: "bf16" or "f16" (the file's, kept; its vectors are
+          // widened), else "f32"; half_params counts the values kept 16-bit
+          {"precision", half_values ? half : "f32"},
+          {"half_params", half_values},
           {"file_bytes", file_bytes},
           {"num_layers", c.model.config.num_layers},
           {"d_model", c.model.config.d_model},

@@ -211,6 +211,10 @@ for (const c of CASES) {
       assert(summary.includes(want), `settings summary "${summary}" lacks "${want}" (hidden_act ${act}, rope_theta ${theta})`);
     assert(!/ReLU|none positions/.test(summary), `settings summary "${summary}" names what the model is not`);
     assert(hidden.every(Boolean), `the form's activation and positions rows are shown for a rotary decoder: ${hidden}`);
+    // The checkpoint line names the file's own precision (it said "16-bit files stay 16-bit" for a float32 file too).
+    const info = await page.textContent('#ckpt-info'), dtype = c.match(/-(f32|bf16|f16)$/)[1];
+    const wantInfo = dtype === 'f32' ? 'float32 as in the file' : `${dtype.toUpperCase()} matrices kept 16-bit`;
+    assert(info.includes(wantInfo) && !(dtype === 'f32' && /16-bit/.test(info)), `the checkpoint line "${info}" does not say "${wantInfo}"`);
   });
 }
 

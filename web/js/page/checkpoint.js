@@ -151,8 +151,11 @@ export function paramsText(info) {
 }
 function describe(info) {
   const params = paramsText(info);
-  return t('ckpt.info', { name: info.name, architecture: info.architecture || info.model_type, params,
-    mb: num(info.bytes / 1e6, info.bytes < 1e7 ? 2 : 0), layers: info.num_layers, d_model: info.d_model, heads: info.num_heads });
+  // a 16-bit file's matrices stay 16-bit in memory (the core's info.precision: bf16, f16, f32)
+  const half = info.precision === 'bf16' || info.precision === 'f16';
+  return t(half ? 'ckpt.infoHalf' : 'ckpt.info', { name: info.name, architecture: info.architecture || info.model_type, params,
+    mb: num(info.bytes / 1e6, info.bytes < 1e7 ? 2 : 0), layers: info.num_layers, d_model: info.d_model, heads: info.num_heads,
+    precision: half ? info.precision.toUpperCase() : '' });
 }
 
 // Opens a checkpoint and shows it; resolves with its info once its trace is on screen.
