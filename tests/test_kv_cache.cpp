@@ -252,7 +252,7 @@ TEST_CASE("kv cache: the per-round callback streams every round in order and cha
       CHECK(seen[k].prob == ra[k].prob);
       CHECK(seen[k].input == ra[k].decoder_input);
       CHECK(a.vocab[static_cast<std::size_t>(seen[k].id)] == ra[k].token);
-      CHECK(seen[k].phase == (k == 0 ? "prefill" : k + 1 == ra.size() ? "record" : "decode"));
+      CHECK(seen[k].phase == (k == 0 ? "prefill" : "decode"));  // the last round too: reported before the record
       CHECK(seen[k].last == (k + 1 == ra.size()));
       CHECK(seen[k].prompt == 4);
       CHECK(seen[k].cache_rows == 4 + static_cast<int>(k));
@@ -264,7 +264,8 @@ TEST_CASE("kv cache: the per-round callback streams every round in order and cha
     }
     CHECK(seen.front().ms == ma.prefill_ms);  // the callback's times are GenTiming's, not measured beside it
     CHECK(decode_ms == doctest::Approx(ma.decode_ms).epsilon(1e-12));
-    CHECK(seen.back().ms == ma.record_ms);
+    CHECK(ma.record_ms > 0);  // the last round's input, recorded whole after it was reported
+    CHECK(ma.decode_rounds == static_cast<int>(ra.size()) - 1);
     CHECK(ma.decode_rounds == mb.decode_rounds);
     REQUIRE(ta.size() == tb.size());
     for (std::size_t i = 0; i < ta.size(); ++i) {

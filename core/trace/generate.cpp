@@ -101,6 +101,32 @@ void rec_cache(Trace& t, const Model& m, const KvCache& c, int prompt) {
   }
 }
 
+// The most probable token after the last position of a recorded run, and its probability.
+std::pair<int, float> last_row_pick(const Trace& trace) {
+  const Step& p = trace.at("probs");  // [T, V]
+  const int V = p.shape[1];
+  const float* last = p.data.data() + static_cast<std::size_t>(p.shape[0] - 1) * V;
+  const int best = static_cast<int>(std::max_element(last, last + V) - last);
+  return {best, last[best]};
+}
+
+// The last round, decoded through the cache, recorded whole for the walkthrough: the kept trace
+// (with its cache steps). Its pick is the decoded one to 1e-6 of the logits' scale (test_kv_cache);
+// should a near-tie still turn the other way, the round takes the recorded trace's pick, so the
+// rounds and the trace the reader walks agree (an end token's round keeps its end).
+void record_last(Model& model, Trace& trace, const KvCache& cache, int prompt, bool end, GenRound& pick, int& best,
+                 GenTiming& timing) {
+  const auto t1 = std::chrono::steady_clock::now();
+  model.head_last_row_only = false;
+  run(model, trace);
+  if (cache.len == static_cast<int>(model.tokens->ids.size())) rec_cache(trace, model, cache, prompt);
+  if (!end) {
+    const auto [again, prob] = last_row_pick(trace);
+    if (again != best) best = again, pick.token = model.vocab.at(static_cast<std::size_t>(again)), pick.prob = prob;
+  }
+  timing.record_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+}
+
 }  // namespace
 
 std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, std::vector<int>* ids,
@@ -114,8 +140,8 @@ std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, s
     Model& m;
     ~WholeAfter() { m.head_last_row_only = false; }
   } whole_after{model};
-  // The prompt runs recorded (prefill); each later round but the last decodes one row through the
-  // key/value cache (kv_cache.h); the last round's run is recorded whole, with the cache as steps.
+  // The prompt runs recorded (prefill); each later round decodes one row through the key/value
+  // cache (kv_cache.h); after the last round, its input is recorded whole, with the cache as steps.
   // Interventions (the lab) need every round recorded: no cache then.
   const bool cached = !trace.interventions;
   const int prompt = static_cast<int>(g.ids.size());
@@ -131,22 +157,17 @@ std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, s
     const auto t0 = clock::now();
     int best;
     float prob;
-    if (cache && !final_round) {
+    if (cache) {  // every round after the prompt's, the last one too: its token is streamed before the record
       decode_next(model, *cache, g.ids.back(), z);
       std::tie(best, prob) = best_of(z);
     } else {
       model.head_last_row_only = !final_round;
       run(model, trace);
-      const Step& p = trace.at("probs");  // [T, V]
-      const int V = p.shape[1];
-      const float* last = p.data.data() + static_cast<std::size_t>(p.shape[0] - 1) * V;
-      best = static_cast<int>(std::max_element(last, last + V) - last);
-      prob = last[best];
-      if (cached && !cache && !final_round) cache = cache_from_trace(model, trace);
-      if (cache && final_round && cache->len + 1 == static_cast<int>(g.ids.size())) rec_cache(trace, model, *cache, prompt);
+      std::tie(best, prob) = last_row_pick(trace);
+      if (cached && !final_round) cache = cache_from_trace(model, trace);
     }
     const double ms = since(t0);
-    const bool decoded = round > 0 && cache && !final_round;
+    const bool decoded = round > 0 && cache;
     (round == 0 ? timing->prefill_ms : decoded ? timing->decode_ms : timing->record_ms) += ms;
     timing->decode_rounds += decoded;
     std::string input;
@@ -154,22 +175,17 @@ std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, s
     rounds.push_back({input, model.vocab.at(static_cast<std::size_t>(best)), prob});
     const bool end = best == model.arch.eos_id;
     if (on_round)  // the same fields, then the prompt and the cache: rows 0 … prompt+round−1 have their K and V
-      on_round({round, max_len, best, &rounds.back(), ms,
-                round == 0 ? "prefill" : decoded ? "decode" : cache ? "record" : "full", end || final_round, end,
-                prompt, cache ? prompt + round : 0, model.config.num_layers, geom.KV, geom.hd, geom.H});
-    if (end) {
-      if (!final_round) {  // the kept trace is this round's input, recorded whole, with the cache it read
-        const auto t1 = clock::now();
-        model.head_last_row_only = false;
-        run(model, trace);
-        if (round > 0 && cache && cache->len == static_cast<int>(g.ids.size())) rec_cache(trace, model, *cache, prompt);
-        timing->record_ms += since(t1);
-      }
+      on_round({round, max_len, best, &rounds.back(), ms, round == 0 ? "prefill" : decoded ? "decode" : "full",
+                end || final_round, end, prompt, cache ? prompt + round : 0, model.config.num_layers, geom.KV, geom.hd,
+                geom.H});
+    if (end || final_round) {
+      // The kept trace is this round's input, recorded whole, with the cache it read (after the
+      // round was reported: the reader sees the last token before the walkthrough's record).
+      if (decoded) record_last(model, trace, *cache, prompt, end, rounds.back(), best, *timing);
+      if (!end) picked.push_back(best);  // the last round's input stays (its trace is the one kept)
       break;
     }
     picked.push_back(best);
-    // The last round's input stays (its trace is the one kept); so does a full position table.
-    if (final_round) break;
     g.ids.push_back(best);
     g.pieces.push_back(rounds.back().token);
     if (!g.type_ids.empty()) g.type_ids.push_back(g.type_ids.back());

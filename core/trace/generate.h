@@ -50,8 +50,9 @@ struct GenProgress {
   const GenRound* pick = nullptr;    // its text, probability and the round's input
   double ms = 0;                     // this round's milliseconds
   const char* phase = "";            // "prefill" (the prompt's recorded run), "decode" (one row
-                                     // through the cache), "record" (the last round, recorded whole),
-                                     // "full" (a recorded run of the whole input, no cache)
+                                     // through the cache; the last round too, reported before its
+                                     // input is recorded whole), "full" (a recorded run of the whole
+                                     // input, no cache)
   bool last = false;                 // generation ends with this round (the limit or the end token)
   bool end = false;                  // the chosen token is the end token (</s>, arch.eos_id): not appended
   int prompt = 0;                    // the prompt's tokens (0: an encoder–decoder's round)
@@ -72,18 +73,18 @@ std::vector<GenRound> generate_greedy(Model& model, Trace& trace, int max_len = 
 // appends it, until arch.eos_id (<|endoftext|>, not appended), max_len rounds or max_tokens.
 // model.tokens and `trace` are left as the last round's input and trace; `ids` (when given)
 // receives the generated ids. Throws ew::Error when the model has no LM head or tokens.
-// The prompt's round is a recorded run (prefill); each later round but the last decodes one row
-// through the key/value cache (kv_cache.h); the last round is recorded whole, with the cache as
-// steps "layer{i}.k_cache" / ".v_cache" (kind "kv_cache"). `timing` (when given) receives the
-// prefill's, the decode rounds' and the last round's milliseconds apart. `on_round` (when given)
-// sees every round as it ends, in order, before the next one starts; it changes no result.
+// The prompt's round is a recorded run (prefill); each later round decodes one row through the
+// key/value cache (kv_cache.h); after the last round is reported, its input is recorded whole,
+// with the cache as steps "layer{i}.k_cache" / ".v_cache" (kind "kv_cache"). `timing` (when given)
+// receives the prefill's, the decode rounds' and that record's milliseconds apart. `on_round`
+// (when given) sees every round as it ends, in order, before the next one starts; it changes no result.
 struct GenTiming {
   double prefill_ms = 0;  // the prompt's run (round 0)
   double decode_ms = 0;   // the rounds through the cache, one row each
   int decode_rounds = 0;
-  double record_ms = 0;   // the last round, recorded whole (the trace the reader sees); also the
-                          // rounds after the prompt's when there is no cache (interventions), and
-                          // the re-run that records an end token's round whole
+  double record_ms = 0;   // the last round's input recorded whole (the trace the reader sees),
+                          // after the round; also the rounds after the prompt's when there is no
+                          // cache (interventions)
 };
 std::vector<GenRound> generate_causal(Model& model, Trace& trace, int max_len, std::vector<int>* ids = nullptr,
                                       GenTiming* timing = nullptr, const GenCallback& on_round = {});
