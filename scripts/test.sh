@@ -125,6 +125,10 @@ bash tests/fuzz/run.sh 20
 # The browser suites in two lanes at once (the machine has 2 cores; a suite mostly waits on its
 # page's Worker): each lane runs its suites in order, stopping at the first failure, into a log
 # printed whole when both lanes end; either lane failing fails the run.
+# The cross-origin-isolated reruns (tests/browser/isolated-suites.sh; --all adds blog, trained,
+# checkpoints) end the lanes, the shell's (with its 60-s must-fail) in A and the lab's and the
+# element's in B: measured lane A 594 s + ~150, lane B 679 s + ~52, where a stage of their own
+# after the lanes took 149 s more.
 # Every browser suite is bounded (20 minutes; each takes under 5): a hang becomes a named failure,
 # not a CI run stopped at its limit (an offline reload of the threaded page once waited forever).
 bounded() {
@@ -154,6 +158,8 @@ browser_lane_a() {
   section "browser: a first visit's requests and gzip bytes (default page ≤ 30, and today's bytes + 5 %; the gap to issue 29's 600 / 400 KiB printed), and the must-fail mode: served uncompressed exceeds the limits (~25 s)"
   bounded node tests/browser/bytes.mjs
   bounded node tests/browser/bytes.mjs --expect-over
+  section "browser: the shell again, cross-origin isolated on the threaded build, and its must-fail offline reload (tests/browser/isolated-suites.sh run)"
+  bash tests/browser/isolated-suites.sh run
 }
 browser_lane_b() {
   section "browser: every step of every model named — each preset, each checkpoint family, en and de: no ⟦, no i18n miss, no raw Ġ/▁, nothing named wrong; five planted defects must fail (tests/browser/names.mjs)"
@@ -173,12 +179,12 @@ browser_lane_b() {
   bounded node tests/browser/isolated.mjs --cli build/native-release/encoder-walkthrough
   section "browser: the page in German (lang=, the browser's preference, the switcher, embed mode, the web component)"
   bounded node tests/browser/i18n.mjs --strict-english
+  section "browser: the what-if lab and the element again, cross-origin isolated on the threaded build (tests/browser/isolated-suites.sh lab elements)"
+  bash tests/browser/isolated-suites.sh lab elements
 }
 section "browser: two lanes at once (logs follow: lane A, then lane B)"
 two_at_once "browser lane" browser_lane_a browser_lane_b
 
-section "browser: the shell, the what-if lab and the element again, cross-origin isolated on the threaded build (tests/browser/isolated-suites.sh; --all adds blog, trained, checkpoints)"
-bash tests/browser/isolated-suites.sh -j 2
 
 section "wasm relaxed-SIMD build (FMA): trace vs native CLI (its doctest suites ran in ctest above as relaxed_*); scalar fallback has no SIMD"
 node --experimental-wasm-relaxed-simd tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrough \
