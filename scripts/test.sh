@@ -126,7 +126,7 @@ bash tests/fuzz/run.sh 20
 # page's Worker): each lane runs its suites in order, stopping at the first failure, into a log
 # printed whole when both lanes end; either lane failing fails the run.
 # The cross-origin-isolated reruns (tests/browser/isolated-suites.sh; --all adds blog, trained,
-# checkpoints) end the lanes, the shell's (with its 60-s must-fail) in A and the lab's and the
+# checkpoints) end the lanes, the shell's (with its must-fail offline reload, bounded at 30 s) in A and the lab's and the
 # element's in B: measured lane A 594 s + ~150, lane B 679 s + ~52, where a stage of their own
 # after the lanes took 149 s more.
 # Every browser suite is bounded (20 minutes; each takes under 5): a hang becomes a named failure,

@@ -146,6 +146,21 @@ TEST_CASE("scores over a vocabulary: keys in blocks, each score bit-identical to
   }
 }
 
+// A decoded token's head: one query against the vocabulary takes its own path (no second
+// query's work); each of its scores must be the very number the two-query path gives that row.
+TEST_CASE("scores of one query are bit-identical to its row computed beside a second query") {
+  for (int dk : {3, 8, 64, 65, 770}) {
+    const int Tk = 1003;
+    CAPTURE(dk);
+    const auto Q = rnd(static_cast<std::size_t>(2) * dk, "Q1");
+    const auto K = rnd(static_cast<std::size_t>(Tk) * dk, "K1");
+    std::vector<float> pair(static_cast<std::size_t>(2) * Tk), alone(Tk);
+    ew::ew_f32_scores(pair.data(), Tk, Q.data(), dk, K.data(), dk, 2, Tk, dk);
+    ew::ew_f32_scores(alone.data(), Tk, Q.data(), dk, K.data(), dk, 1, Tk, dk);
+    for (int j = 0; j < Tk; ++j) REQUIRE(alone[static_cast<std::size_t>(j)] == pair[static_cast<std::size_t>(j)]);
+  }
+}
+
 TEST_CASE("softmax pieces: SIMD equals the reference; the max keeps huge logits finite") {
   for (int n : kSizes) {
     for (float scale : {1.0f, 30.0f, 1000.0f}) {  // 1000: exp(x) alone overflows at x > 88.7

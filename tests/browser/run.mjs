@@ -529,7 +529,7 @@ await check('offline: after one visit the page reloads and recomputes with no ne
   await p.waitForFunction(() => window.encoderWalkthrough, null, { timeout: 30000 });
   if (plantNoWorker) assert(planted > 0, 'plant: no ".worker.js" in the page\'s served code: nothing was planted');
   await Promise.race([p.evaluate(() => window.encoderWalkthrough.ready),
-    new Promise((_, no) => setTimeout(() => no(new Error('offline: the engine was not ready after 60 s (a file the service worker did not keep?)')), 60000))]);
+    new Promise((_, no) => setTimeout(() => no(new Error('offline: the engine was not ready after 30 s (a file the service worker did not keep?)')), 30000))]);
   await p.evaluate(() => window.encoderWalkthrough.setState({ text: 'snow on snow on snow' }));
   const tokens = await p.evaluate(() => window.encoderWalkthrough.getTrace().tokens);
   assert(JSON.stringify(tokens) === JSON.stringify(['snow', 'on', 'snow', 'on', 'snow']), `offline tokens ${tokens}`);
