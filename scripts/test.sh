@@ -55,9 +55,9 @@ require_tests native-release reference_numpy reference_gradients reference_token
   planted_checkpoint_hooks_lens-no-ln-f
 ctest --preset native-release -j"$jobs"
 
-section "native ASan+UBSan: build + ctest"
+section "native ASan+UBSan (clang-14, -O1): build, the fuzz targets' too (tests/fuzz/run.sh runs them below) + ctest"
 cmake --preset native-asan "${strict[@]}" >/dev/null
-cmake --build --preset native-asan -j"$jobs" --target ew_tests
+cmake --build --preset native-asan -j"$jobs" --target ew_tests fuzz_model_json fuzz_safetensors fuzz_tokenizer
 ctest --preset native-asan -j"$jobs" -E "reference_|planted_"
 
 section "wasm: build (module, site in dist/) + ctest in Node"
