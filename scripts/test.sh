@@ -158,6 +158,8 @@ browser_lane_a() {
   section "browser: a first visit's requests and gzip bytes (default page ≤ 30, and today's bytes + 5 %; the gap to issue 29's 600 / 400 KiB printed), and the must-fail mode: served uncompressed exceeds the limits (~25 s)"
   bounded node tests/browser/bytes.mjs
   bounded node tests/browser/bytes.mjs --expect-over
+  section "browser: labels, presets opening on their step, skipped characters, BPE's corpus, errors from the catalog (en, de)"
+  bounded node tests/browser/labels.mjs
   section "browser: the shell again, cross-origin isolated on the threaded build, and its must-fail offline reload (tests/browser/isolated-suites.sh run)"
   bash tests/browser/isolated-suites.sh run
 }
@@ -173,8 +175,6 @@ browser_lane_b() {
   bounded node tests/browser/lab.mjs --cli build/native-release/encoder-walkthrough
   section "browser: the architecture map, the phone layout, the opening (tests/browser/map.mjs, ~25 s)"
   bounded node tests/browser/map.mjs --cli build/native-release/encoder-walkthrough
-  section "browser: labels, presets opening on their step, skipped characters, BPE's corpus, errors from the catalog (en, de)"
-  bounded node tests/browser/labels.mjs
   section "browser: the threaded build where the page is cross-origin isolated, today's build where not (tests/browser/isolated.mjs)"
   bounded node tests/browser/isolated.mjs --cli build/native-release/encoder-walkthrough
   section "browser: the page in German (lang=, the browser's preference, the switcher, embed mode, the web component)"
