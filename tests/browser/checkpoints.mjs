@@ -565,8 +565,8 @@ await check('bad link in German: ?model= of a missing folder shows the catalogâ€
 
 // ---- other hosts, the progress bar, the header, the element, the figure and the single file ----
 // A server for the checkpoints on another origin: /cors/DIR/FILE with Access-Control-Allow-Origin,
-// /nocors/DIR/FILE without, /slow/DIR/FILE with it and model.safetensors sent in 16 KiB chunks
-// every 40 ms (gpt2-lm's 3.3 MB: ~8 s), and /blog.html, a host page for the element.
+// /nocors/DIR/FILE without, /slow/DIR/FILE with it and model.safetensors sent in 32 KiB chunks
+// every 40 ms (gpt2-lmâ€™s 3.3 MB: ~4 s), and /blog.html, a host page for the element.
 function routes(blogHtml) {
   return (req, res) => {
     const m = /^\/(cors|nocors|slow)\/([\w-]+)\/([\w.]+)$/.exec(new URL(req.url, 'http://x').pathname);
@@ -592,8 +592,8 @@ function routes(blogHtml) {
     let at = 0;
     const timer = setInterval(() => {
       if (res.destroyed) return clearInterval(timer);
-      res.write(bytes.subarray(at, at + 16384));
-      at += 16384;
+      res.write(bytes.subarray(at, at + 32768));
+      at += 32768;
       if (at >= bytes.length) {
         clearInterval(timer);
         res.end();
