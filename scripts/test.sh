@@ -127,8 +127,9 @@ bash tests/fuzz/run.sh 20
 # printed whole when both lanes end; either lane failing fails the run.
 # The cross-origin-isolated reruns (tests/browser/isolated-suites.sh; --all adds blog, trained,
 # checkpoints) end the lanes, the shell's (with its must-fail offline reload, bounded at 30 s) in A and the lab's and the
-# element's in B: measured lane A 594 s + ~150, lane B 679 s + ~52, where a stage of their own
-# after the lanes took 149 s more.
+# element's in B. Measured 2026-11-29 (fresh clone, 2ccfb31): both lanes end within a second of
+# each other, 831 s (labels.mjs in A and recompute.mjs in B even them since run.mjs's and
+# decoders.mjs' walks got faster).
 # Every browser suite is bounded (20 minutes; each takes under 5): a hang becomes a named failure,
 # not a CI run stopped at its limit (an offline reload of the threaded page once waited forever).
 bounded() {
