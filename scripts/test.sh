@@ -126,7 +126,7 @@ bash tests/fuzz/run.sh 20
 # page's Worker): each lane runs its suites in order, stopping at the first failure, into a log
 # printed whole when both lanes end; either lane failing fails the run.
 # The cross-origin-isolated reruns (tests/browser/isolated-suites.sh; --all adds blog, trained,
-# checkpoints) end the lanes, the shell's (with its must-fail offline reload, bounded at 30 s) in A and the lab's and the
+# checkpoints) end the lanes, the shell's (with its must-fail offline reload, bounded at 10 s; the real check at 30) in A and the lab's and the
 # element's in B. Measured 2026-11-29 (fresh clone, 2ccfb31): both lanes end within a second of
 # each other, 831 s (labels.mjs in A and recompute.mjs in B even them since run.mjs's and
 # decoders.mjs' walks got faster).
