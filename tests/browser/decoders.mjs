@@ -237,8 +237,11 @@ await check('qwen2-sharded-f32: the file picker (index + two shards) opens it; e
 // attr.scale — the lens's RMSNorm step had no title in either language until this walk).
 const LAB_ARGS = ['--lens', '--attribute'];
 const labDoc = (c) => JSON.parse(execFileSync(cli, ['--checkpoint', path.join(ck, c), '--text', TEXT, '--json', ...LAB_ARGS], { maxBuffer: 1 << 30 }).toString());
-for (const [c, lab] of [['gemma3-bare-f16', false], ['qwen3-qknorm-untied-bf16', false], ['gemma3-layertypes-f32', true]]) {
-  for (const lang of ['en', 'de']) {
+// (The bare Gemma in English only, 13 s of the suite: the Gemma with the lens walks every kind of
+// Gemma step in German but the bare model's last one, its hidden state, whose German message the
+// catalog check in Node holds to the English keys: tests/web/i18n.mjs --all.)
+for (const [c, lab, langs] of [['gemma3-bare-f16', false, ['en']], ['qwen3-qknorm-untied-bf16', false, ['en', 'de']], ['gemma3-layertypes-f32', true, ['en', 'de']]]) {
+  for (const lang of langs) {
     await check(`${c}${lab ? ' with the lens and attribution' : ''} (${lang}): every step has a title and a note; no ⟦, Ġ/▁, NaN, console i18n miss`, async () => {
       const before = problems.length;
       await open(page, url(c, lab ? '&lens=1&attribute=1' : '').replace('lang=en', `lang=${lang}`));
