@@ -157,8 +157,6 @@ browser_lane_a() {
   section "browser: a first visit's requests and gzip bytes (default page ≤ 30, and today's bytes + 5 %; the gap to issue 29's 600 / 400 KiB printed), and the must-fail mode: served uncompressed exceeds the limits (~25 s)"
   bounded node tests/browser/bytes.mjs
   bounded node tests/browser/bytes.mjs --expect-over
-  section "browser: labels, presets opening on their step, skipped characters, BPE's corpus, errors from the catalog (en, de)"
-  bounded node tests/browser/labels.mjs
   section "browser: the shell again, cross-origin isolated on the threaded build, and its must-fail offline reload (tests/browser/isolated-suites.sh run)"
   bash tests/browser/isolated-suites.sh run
 }
@@ -178,6 +176,8 @@ browser_lane_b() {
   bounded node tests/browser/isolated.mjs --cli build/native-release/encoder-walkthrough
   section "browser: the page in German (lang=, the browser's preference, the switcher, embed mode, the web component)"
   bounded node tests/browser/i18n.mjs --strict-english
+  section "browser: labels, presets opening on their step, skipped characters, BPE's corpus, errors from the catalog (en, de)"
+  bounded node tests/browser/labels.mjs
   section "browser: what a recompute skips (an unchanged formula, fitted columns, lab marks) leaves the step card a fresh load shows"
   bounded node tests/browser/recompute.mjs
   section "browser: the what-if lab and the element again, cross-origin isolated on the threaded build (tests/browser/isolated-suites.sh lab elements)"

@@ -125,7 +125,9 @@ const { check: checkAll, results } = checks(8);
 // --only TEXT: just the checks whose name holds TEXT (a quick rerun while working on one).
 const only = arg('--only', '');
 const check = (name, fn) => (name.includes(only) ? checkAll(name, fn) : Promise.resolve());
-await checkBuildMode(checkAll, browser, base);
+// --plant-no-tables (below) runs one check alone: no build-mode check, no CLI documents, no shared page.
+const plantNoTables = process.argv.includes('--plant-no-tables');
+if (!plantNoTables) await checkBuildMode(checkAll, browser, base);
 async function newPage(viewport = { width: 1280, height: 800 }) {
   const page = await browser.newPage({ viewport });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -162,8 +164,8 @@ async function clean(page, what) {
 }
 const setText = (page, text, text2) => page.evaluate(([a, b]) => window.encoderWalkthrough.setState(b === undefined ? { text: a } : { text: a, text2: b }), [text, text2]);
 
-const docs = Object.fromEntries(CASES.map((c) => [c.dir, cliDoc(c)]));
-const page = await newPage();
+const docs = plantNoTables ? {} : Object.fromEntries(CASES.map((c) => [c.dir, cliDoc(c)]));
+const page = plantNoTables ? null : await newPage();
 
 const UNICODE_CHECK = 'Unicode text (accents, dashes, CJK, an emoji) tokenizes and runs as the CLI does: BERT and GPT-2';
 async function unicodeText(p) {
@@ -175,7 +177,7 @@ async function unicodeText(p) {
 }
 // --plant-no-tables (a must-fail run, in the test command): the deferred module served without
 // its data section, so the Unicode tables never reach memory; only this check runs, and it must fail.
-if (process.argv.includes('--plant-no-tables')) {
+if (plantNoTables) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
   let planted = 0;
   await ctx.route(/encoder_walkthrough\.deferred\.wasm$/, (r) => {

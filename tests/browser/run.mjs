@@ -147,7 +147,12 @@ await check('typing a sentence recomputes (debounced) and matches the native CLI
   const st = await getState(page);
   assert(st.text === typed, `state text "${st.text}"`);
   await checkVsNative(page, 'typed sentence');
-  assert(new URL(page.url()).searchParams.get('text') === typed, 'the URL carries the text');
+  // The address bar is written just after the step is drawn (url.js: a timer, one pending write),
+  // so it is awaited in the page, not read once from the harness's last navigation event (which
+  // lagged it once under load, 2026-11-29).
+  const inURL = await page.waitForFunction((t) => new URLSearchParams(location.search).get('text') === t, typed, { timeout: 10000 })
+    .then(() => true, () => false);
+  assert(inURL, `the URL does not carry the text: ${await page.evaluate(() => location.search)}`);
 });
 
 // ---- 3. every step --------------------------------------------------------------------------
