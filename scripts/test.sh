@@ -127,9 +127,9 @@ bash tests/fuzz/run.sh 20
 # printed whole when both lanes end; either lane failing fails the run.
 # The cross-origin-isolated reruns (tests/browser/isolated-suites.sh; --all adds blog, trained,
 # checkpoints) end the lanes, the shell's (with its must-fail offline reload, bounded at 10 s; the real check at 30) in A and the lab's and the
-# element's in B. Measured 2026-11-29 (fresh clone, 2ccfb31): both lanes end within a second of
-# each other, 831 s (labels.mjs in A and recompute.mjs in B even them since run.mjs's and
-# decoders.mjs' walks got faster).
+# element's in B. Measured 2026-11-29 (quiet machine, the lanes alone, 6e65248 with labels.mjs in
+# B): lane A 669 s, B 723 s (against 755 / 747 before names.mjs' German cover, the page reuse in
+# names.mjs and a11y.mjs and the 10-s offline plant); labels.mjs (39 s) back in A evens them.
 # Every browser suite is bounded (20 minutes; each takes under 5): a hang becomes a named failure,
 # not a CI run stopped at its limit (an offline reload of the threaded page once waited forever).
 bounded() {
@@ -157,6 +157,8 @@ browser_lane_a() {
   section "browser: a first visit's requests and gzip bytes (default page ≤ 30, and today's bytes + 5 %; the gap to issue 29's 600 / 400 KiB printed), and the must-fail mode: served uncompressed exceeds the limits (~25 s)"
   bounded node tests/browser/bytes.mjs
   bounded node tests/browser/bytes.mjs --expect-over
+  section "browser: labels, presets opening on their step, skipped characters, BPE's corpus, errors from the catalog (en, de)"
+  bounded node tests/browser/labels.mjs
   section "browser: the shell again, cross-origin isolated on the threaded build, and its must-fail offline reload (tests/browser/isolated-suites.sh run)"
   bash tests/browser/isolated-suites.sh run
 }
@@ -176,8 +178,6 @@ browser_lane_b() {
   bounded node tests/browser/isolated.mjs --cli build/native-release/encoder-walkthrough
   section "browser: the page in German (lang=, the browser's preference, the switcher, embed mode, the web component)"
   bounded node tests/browser/i18n.mjs --strict-english
-  section "browser: labels, presets opening on their step, skipped characters, BPE's corpus, errors from the catalog (en, de)"
-  bounded node tests/browser/labels.mjs
   section "browser: what a recompute skips (an unchanged formula, fitted columns, lab marks) leaves the step card a fresh load shows"
   bounded node tests/browser/recompute.mjs
   section "browser: the what-if lab and the element again, cross-origin isolated on the threaded build (tests/browser/isolated-suites.sh lab elements)"
