@@ -311,8 +311,24 @@ await check('the map draws Gemma as it is: RMSNorm boxes, its post-norms, RoPE w
     assert(map.includes(want), `the map lacks "${want}": ${map.slice(0, 400)}`);
   assert(!/LayerNorm/.test(map), 'the map calls an RMSNorm a LayerNorm');
   const heads = await page.$$eval('.map-heads a.map-head', (as) => as.map((a) => `${a.textContent}|${a.getAttribute('aria-label')}`));
-  assert(heads.join() === '0→0|head 0, reads K/V head 0,1→0|head 1, reads K/V head 0,2→1|head 2, reads K/V head 1,3→1|head 3, reads K/V head 1', `head picker: ${heads}`);
+  assert(heads.join() === '0→0|0→0: head 0, reads K/V head 0,1→0|1→0: head 1, reads K/V head 0,2→1|2→1: head 2, reads K/V head 1,3→1|3→1: head 3, reads K/V head 1', `head picker: ${heads}`);
   await page.screenshot({ path: path.join(artifacts, 'decoders-gemma-map-1280.png') });
+});
+
+// axe-core over a modern decoder's page (the presets' pages are a11y.mjs'): the head picker's
+// K/V groups and the RoPE step's pair-by-pair panel, German, light and dark. (It found the
+// head links named without the "0→0" they show.)
+const axeSource = readFileSync(path.join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
+await check('axe: no violations on a Qwen3 RoPE step (GQA head picker, the pair-by-pair panel), German, light and dark', async () => {
+  const found = [];
+  for (const theme of ['light', 'dark']) {
+    await open(page, url('qwen3-qknorm-untied-bf16', `&theme=${theme}&step=layer0.k_rot`).replace('lang=en', 'lang=de'));
+    await page.waitForSelector('.rope-pairs tr.current', { timeout: 20000 });
+    await page.evaluate(axeSource);
+    const r = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    for (const v of r.violations) found.push(`${theme}: ${v.id} ×${v.nodes.length} (${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(' | ')})`);
+  }
+  assert(!found.length, found.join('\n'));
 });
 
 // Screenshots of the new steps, both widths, both languages.
@@ -332,6 +348,46 @@ await check('screenshots: RoPE, the sliding mask, the gated product, RMSNorm at 
       await page.screenshot({ path: path.join(artifacts, `${name}-390.png`), fullPage: true });
       await page.setViewportSize({ width: 1280, height: 900 });
     }
+});
+
+// The rotation's before and after, pair by pair (render/rope.js): the cell pointed at moves the
+// panel to its row, head and pair, and each shown pair is the trace's input and result at those
+// columns, its angle the angles step's, its length kept (read here from the trace, at the
+// panel's three significant digits). Qwen3 (head_dim 8 ≠ hidden/heads) and Gemma (6), q and k.
+await check('RoPE: the pair-by-pair panel follows the cell pointed at; its before, after, θ and lengths are the trace’s (Qwen3, Gemma; q and k)', async () => {
+  const near = (shown, v) => Math.abs(shown - v) <= 0.006 * Math.max(Math.abs(v), 1e-2) + 1e-4;
+  const nums = (s) => (s.match(/[−-]?\d+(?:\.\d+)?(?:e[−-]?\d+)?/g) || []).map((x) => Number(x.replace(/−/g, '-')));
+  // (cells the grid shows: Qwen3's q has 6 heads of 8 columns, 0–7 and 43–47 shown; Gemma's k 2 of 6)
+  for (const [c, id, R, col] of [['qwen3-qknorm-untied-bf16', 'layer0.q_rot', 4, 45], ['gemma3-layertypes-f32', 'layer1.k_rot', 6, 10]]) {
+    await open(page, url(c));
+    await goTo(page, id);
+    // (as the pointer does: the matrix listens for pointerover; a real hover can land on the sticky explanation)
+    await page.$eval(`#view .matrix.result td.cell[data-r="${R}"][data-c="${col}"]`, (td) => td.dispatchEvent(new PointerEvent('pointerover', { bubbles: true })));
+    const got = await page.evaluate(async (sid) => {
+      const tr = await window.encoderWalkthrough.getTrace();
+      const st = tr.steps.find((x) => x.id === sid), X = tr.steps.find((x) => x.id === st.inputs[0]), A = tr.steps.find((x) => x.id === st.inputs[1]);
+      const rows = [...document.querySelectorAll('.rope-pairs tr')].slice(1).map((r) => ({ current: r.classList.contains('current'), cells: [...r.cells].map((td) => td.textContent) }));
+      return { shape: st.shape, y: Array.from(st.data), x: Array.from(X.data), a: Array.from(A.data), half: A.shape[1], rows, title: document.querySelector('.rope-pairs h3').textContent };
+    }, id);
+    const cols = got.shape[1], hd = 2 * got.half, h = Math.floor(col / hd), p = (col % hd) % got.half;
+    assert(got.title.includes(`row ${R} `) && got.title.endsWith(`head ${h}`), `${c} ${id}: the panel says "${got.title}" for row ${R}, head ${h}`);
+    const cur = got.rows.filter((r) => r.current);
+    assert(cur.length === 1 && Number(cur[0].cells[0]) === p, `${c} ${id}: the marked pair is ${cur.map((r) => r.cells[0])}, not ${p}`);
+    assert(got.rows.length === Math.min(got.half, 16), `${c} ${id}: ${got.rows.length} pairs shown of ${got.half}`);
+    // What the shown pairs get wrong against the trace's row `r`, head `hh`.
+    const wrong = (r, hh) => got.rows.flatMap((row) => {
+      const q = Number(row.cells[0]), a = hh * hd + q, b = a + got.half;
+      const [ca, cb] = nums(row.cells[1]), [th] = nums(row.cells[2]), bx = nums(row.cells[3]), ay = nums(row.cells[4]), [l0, l1] = nums(row.cells[5]);
+      const x = [got.x[r * cols + a], got.x[r * cols + b]], y = [got.y[r * cols + a], got.y[r * cols + b]], theta = got.a[r * got.half + q];
+      return [ca !== a || cb !== b ? `columns ${row.cells[1]} (want ${a}, ${b})` : '', !near(th, theta) ? `θ ${th} (trace ${theta})` : '',
+        !(near(bx[0], x[0]) && near(bx[1], x[1])) ? `before ${row.cells[3]} (trace ${x})` : '', !(near(ay[0], y[0]) && near(ay[1], y[1])) ? `after ${row.cells[4]} (trace ${y})` : '',
+        !(near(l0, Math.hypot(...x)) && near(l1, Math.hypot(...y)) && near(l0, l1)) ? `lengths ${row.cells[5]}` : ''].filter(Boolean).map((w) => `pair ${q}: ${w}`);
+    });
+    const bad = wrong(R, h);
+    assert(!bad.length, `${c} ${id} row ${R}, head ${h}: ${bad.slice(0, 4).join('; ')}`);
+    // The comparison can fail: the neighbouring row's and head's numbers are not what is shown.
+    assert(wrong(R + 1, h).length && wrong(R, h ^ 1).length, `${c} ${id}: the panel's numbers also match row ${R + 1} or head ${h ^ 1}: the check cannot tell`);
+  }
 });
 
 for (const c of ['llama-llama3-f32', 'gemma3-layertypes-f32']) {
@@ -380,7 +436,6 @@ const STREAM_PROBE = () => {
 };
 // axe-core (npm) over the generation panel, as a11y.mjs runs it over the page (colour contrast
 // included), evaluated in the page (its CSP allows no injected <script>).
-const axeSource = readFileSync(path.join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
 async function panelViolations(page) {
   if (!(await page.evaluate(() => !!window.axe))) await page.evaluate(axeSource);
   const r = await page.evaluate(() => window.axe.run(document.getElementById('gen-box'), { resultTypes: ['violations'] }));

@@ -239,8 +239,11 @@ function headPicker(b, trace, index, href) {
     const target = same !== undefined ? same : first;
     const gqa = attnInfo(b, trace);  // grouped-query attention: the K/V head this query head reads
     const kv = gqa && gqa.KV < gqa.H ? gqa.kvHead(head) : -1;
-    const a = link(target, href, kv >= 0 ? `${head}→${kv}` : String(head), 'map-head');
-    a.setAttribute('aria-label', kv >= 0 ? t('decoders.map.headKv', { n: head, k: kv }) : t('map.head', { n: head }));
+    const shown = kv >= 0 ? `${head}→${kv}` : String(head);
+    const a = link(target, href, shown, 'map-head');
+    // The name starts with what the link shows (WCAG 2.5.3, label in name: axe's
+    // label-content-name-mismatch found "0→0" named "head 0, reads K/V head 0").
+    a.setAttribute('aria-label', kv >= 0 ? `${shown}: ${t('decoders.map.headKv', { n: head, k: kv })}` : t('map.head', { n: head }));
     a.title = placeText(trace.steps[target].place, trace);  // the head's full name, as the lab names it (lab/names.js)
     if (step.place.head === head) a.setAttribute('aria-current', 'true');
     box.append(a);

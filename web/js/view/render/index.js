@@ -9,6 +9,7 @@ import { renderAttention, prepareAttention } from './attention.js';
 import { renderProbs } from './probs.js';
 import { renderAlignment, isCrossAttention, prepareAlignment } from './alignment.js';
 import { adamwPanel } from './adamw.js';
+import { renderRope } from './rope.js';
 
 // A parameter's gradient: its grid, then one AdamW update of the weight in focus.
 function renderGrad(ctx, host) {
@@ -28,6 +29,7 @@ const byKind = {
     return ctx.step.head >= 0 ? renderAttention(ctx, host) : renderProbs(ctx, host);
   },
   grad: renderGrad,
+  rope: renderRope,
 };
 
 // What a renderer fetches before it draws, beyond the step and its inputs (which the step
