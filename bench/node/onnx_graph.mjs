@@ -299,6 +299,51 @@ export function gpt2LmModel(c, w, { fused = false } = {}) {
   return encodeModel({ name: 'gpt2_lm', node: n, initializer: init, input: [intInput('ids'), intInput('pos'), ...(fused ? [] : [maskIn])], output: [dynOutput('logits', V)] });
 }
 
+// GPT2LMHeadModel with a key/value cache (opset 17), laid out as llamaKvModel: inputs ids, pos
+// (int64 [T]), mask (float [T, P+T]: 0, or -1e9 where a key is in the query's future), past_k{l},
+// past_v{l} (float [H, P, hd]); outputs logits [1, V] of the last position, present_k{l},
+// present_v{l} ([H, P+T, hd], the next call's past). c_attn's Conv1D [d, 3d] is one Gemm, split
+// into q | k | v; every other Linear a Gemm on the Conv1D's [in, out] weight; the tied head a Gemm
+// transB on wte.
+export function gpt2KvModel(c, w) {
+  const d = c.n_embd, H = c.n_head, L = c.n_layer, V = c.vocab_size, eps = c.layer_norm_epsilon, hd = d / H;
+  const n = [], init = [], used = new Set();
+  const W = (k) => { if (!w[k]) throw new Error(`checkpoint has no tensor ${k}`); if (!used.has(k)) { used.add(k); init.push(floatTensor(k, w.shape[k], w[k])); } return k; };
+  constants(init, H, hd, d);
+  init.push(int64Tensor('split_qkv', [d, d, d]), int64Tensor('last_start', [-1]), int64Tensor('last_end', [2 ** 31 - 1]), int64Tensor('axis0', [0]));
+  n.push(node('Gather', [W('wte.weight'), 'ids'], ['e_tok']), node('Gather', [W('wpe.weight'), 'pos'], ['e_pos']), node('Add', ['e_tok', 'e_pos'], ['x0']));
+  const io = [];
+  for (let l = 0; l < L; l++) {
+    const p = `h.${l}.`, x = `x${l}`, o = `L${l}_`;
+    const ln = (inp, k, out) => n.push(node('LayerNormalization', [inp, W(p + k + '.weight'), W(p + k + '.bias')], [out], { axis: -1, epsilon: eps }));
+    const gemm = (inp, k, out) => n.push(node('Gemm', [inp, W(p + k + '.weight'), W(p + k + '.bias')], [out]));
+    ln(x, 'ln_1', o + 'N1');
+    gemm(o + 'N1', 'attn.c_attn', o + 'QKV');
+    n.push(node('Split', [o + 'QKV', 'split_qkv'], [o + 'Q', o + 'K', o + 'V'], { axis: 1 }));
+    for (const m of ['Q', 'K', 'V']) n.push(node('Reshape', [o + m, 'shape_thd'], [o + m + '3']), node('Transpose', [o + m + '3'], [o + m + 'h'], { perm: [1, 0, 2] }));  // [H, T, hd]
+    n.push(node('Concat', [`past_k${l}`, o + 'Kh'], [`present_k${l}`], { axis: 1 }), node('Concat', [`past_v${l}`, o + 'Vh'], [`present_v${l}`], { axis: 1 }),
+           node('Transpose', [`present_k${l}`], [o + 'KT'], { perm: [0, 2, 1] }), node('MatMul', [o + 'Qh', o + 'KT'], [o + 'S']),  // [H, T, S]
+           node('Mul', [o + 'S', 'scale'], [o + 'Ss']), node('Add', [o + 'Ss', 'mask'], [o + 'Sm']), node('Softmax', [o + 'Sm'], [o + 'P'], { axis: -1 }),
+           node('MatMul', [o + 'P', `present_v${l}`], [o + 'Ah']), node('Transpose', [o + 'Ah'], [o + 'A3'], { perm: [1, 0, 2] }),
+           node('Reshape', [o + 'A3', 'shape_td'], [o + 'A']));
+    gemm(o + 'A', 'attn.c_proj', o + 'M');
+    n.push(node('Add', [x, o + 'M'], [o + 'R1']));
+    ln(o + 'R1', 'ln_2', o + 'N2'); gemm(o + 'N2', 'mlp.c_fc', o + 'H');
+    geluTanh(n, o + 'H', o + 'G');
+    gemm(o + 'G', 'mlp.c_proj', o + 'F');
+    n.push(node('Add', [o + 'R1', o + 'F'], [`x${l + 1}`]));
+    io.push(l);
+  }
+  n.push(node('Slice', [`x${L}`, 'last_start', 'last_end', 'axis0'], ['x_last']),
+         node('LayerNormalization', ['x_last', W('ln_f.weight'), W('ln_f.bias')], ['xf'], { axis: -1, epsilon: eps }),
+         node('Gemm', ['xf', W('wte.weight')], ['logits'], { transB: 1 }));
+  const kvInfo = (name, len) => ({ name, type: { tensor_type: { elem_type: FLOAT, shape: { dim: [{ dim_value: H }, { dim_param: len }, { dim_value: hd }] } } } });
+  const maskIn = { name: 'mask', type: { tensor_type: { elem_type: FLOAT, shape: { dim: [{ dim_param: 'T' }, { dim_param: 'S' }] } } } };
+  return encodeModel({ name: 'gpt2_kv', node: n, initializer: init,
+                       input: [intInput('ids'), intInput('pos'), maskIn, ...io.flatMap((l) => [kvInfo(`past_k${l}`, 'P'), kvInfo(`past_v${l}`, 'P')])],
+                       output: [valueInfo('logits', [1, V]), ...io.flatMap((l) => [kvInfo(`present_k${l}`, 'S'), kvInfo(`present_v${l}`, 'S')])] });
+}
+
 // A Llama / Qwen2 decoder (LlamaForCausalLM, Qwen2ForCausalLM) with a key/value cache, opset 17:
 // RMSNorm as Pow → ReduceMean → Add ε → Sqrt → Div → Mul (the pattern onnxruntime's level-"all"
 // optimizer fuses into SimplifiedLayerNormalization), rotate-half RoPE from cos/sin tables
