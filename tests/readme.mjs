@@ -282,9 +282,14 @@ export const RATIOS = [
     pattern: /BERT-base's trace\s+([\d.]+)× onnxruntime-web \(relaxed build/, keys: [['checkpoint_vs_ort_relaxed', 'bert_base_trace']],
   },
   {
-    name: 'checkpoints: GPT-2 small token against onnxruntime-web (relaxed; ours through the KV cache, the peer recomputing)',
-    file: 'docs/checkpoints.md', record: 'docs/benchmarks-checkpoints-gpt2-cache.json', at: [],
-    pattern: /GPT-2 small's token ([\d.]+)× of it/, keys: [['checkpoint_vs_ort_relaxed', 'gpt2_small_token']],
+    name: 'checkpoints: GPT-2 small token against onnxruntime-web with a key/value cache (relaxed; both through a cache)',
+    file: 'docs/checkpoints.md', record: 'docs/benchmarks-checkpoints-gpt2-kv.json', at: [],
+    pattern: /GPT-2 small's token: \*\*([\d.]+)× of\s+onnxruntime-web given a key\/value cache/, keys: [['checkpoint_vs_ort_relaxed', 'gpt2_small_token']],
+  },
+  {
+    name: 'benchmarks: the same, in the GPT-2 key/value-cache section',
+    file: 'docs/benchmarks.md', record: 'docs/benchmarks-checkpoints-gpt2-kv.json', at: [],
+    pattern: /`checkpoint_vs_ort_relaxed` \*\*([\d.]+)×\*\* \(0\.74× in a first run/, keys: [['checkpoint_vs_ort_relaxed', 'gpt2_small_token']],
   },
 ];
 
@@ -298,7 +303,7 @@ export function ratioAgrees(quoted, recorded) {
 export function ratioProblems(pages, ratios, records = {}) {
   const out = [];
   for (const r of ratios) {
-    const m = (pages[r.file] || '').match(r.pattern);
+    const m = (r.file in pages ? pages[r.file] : read(r.file)).match(r.pattern);  // (docs/benchmarks.md has no examples to run: read here)
     if (!m) {
       out.push(`${r.name}: ${r.file} no longer says it (${r.pattern})`);
       continue;
