@@ -344,6 +344,10 @@ await check('screenshots: RoPE, the sliding mask, the gated product, RMSNorm at 
       const name = `decoders-${c.split('-')[0]}-${id.replace(/\./g, '_')}-${lang}`;
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.screenshot({ path: path.join(artifacts, `${name}-1280.png`) });
+      if (await page.$('.rope-pairs')) {  // the rotation's pair-by-pair panel, below the first screen
+        await page.$eval('.rope-pairs', (n) => n.scrollIntoView({ block: 'center' }));
+        await page.screenshot({ path: path.join(artifacts, `${name}-pairs-1280.png`) });
+      }
       await page.setViewportSize({ width: 390, height: 844 });
       await page.screenshot({ path: path.join(artifacts, `${name}-390.png`), fullPage: true });
       await page.setViewportSize({ width: 1280, height: 900 });
