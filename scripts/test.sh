@@ -163,7 +163,7 @@ browser_lane_a() {
   bash tests/browser/isolated-suites.sh run
 }
 browser_lane_b() {
-  section "browser: every step of every model named — each preset, each checkpoint family, en and de: no ⟦, no i18n miss, no raw Ġ/▁, nothing named wrong; five planted defects must fail (tests/browser/names.mjs)"
+  section "browser: every step of every model named — each preset, each checkpoint family, en and de: no ⟦, no i18n miss, no raw Ġ/▁, nothing named wrong; six planted defects must fail (tests/browser/names.mjs)"
   bounded node tests/browser/names.mjs
   section "browser: the modern decoders (Llama, Qwen2/3, Gemma 3; sharded) opened in the page vs the native CLI; every step titled and noted in en/de; the map; bad checkpoints"
   bounded node tests/browser/decoders.mjs --cli build/native-release/encoder-walkthrough

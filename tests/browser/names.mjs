@@ -19,14 +19,16 @@
 //       padding messages on the page), without the segment-B note on the token step, or a
 //       token-type cell explained as a vocabulary id (the first cell of token_type_ids must
 //       say "type 0 (sentence A)", of token_type_embedding "row 0 of the token-type table");
-//       a decoder called an encoder: on GPT-2 no title, crumb or note says "encoder"; on any
+//       a decoder called an encoder: on GPT-2 no title, crumb or note says "encoder" and the token
+//       step is titled as one sequence's, not "(source)"; on any
 //       page no title of a step in the decoder section says "Encoder";
 //   - in German: a counter, a note or a tutorial line left in English (a note equal to the
 //     English walk's note of the same step, or without „Nach “).
 // The expected texts come from the message catalog itself (imported in Node), never retyped.
 // Then the must-fail runs: the same checks on a page whose served JavaScript is rewritten to
 // plant one defect each (a missing key, GPT-2 pieces left raw, a checkpoint's token step citing
-// the whitespace tokenizer, segment B explained as padding, GPT-2's output called an encoder's);
+// the whitespace tokenizer, segment B explained as padding, GPT-2's token step titled as an
+// encoder–decoder's source, GPT-2's output called an encoder's);
 // each must be reported by the check that names it, else the suite fails. A plant whose
 // pattern is not found in the served code fails too (never a silent pass).
 // Screenshots of the token step of each checkpoint family and of a preset's attention step, en
@@ -197,6 +199,8 @@ function checkpointProblems(spec, lang, rows, say) {
   for (const key of ['tokens.rule.whitespace.name', 'tokens.rule.regex.name', 'tokens.rule.chars.name', 'tokens.rule.bpe.name', 'tokens.skipped.none'])
     if (tok.tokenView.includes(msg(lang, key))) say('wrong tokenizer', `the token step says "${msg(lang, key)}"`);
   if (spec.family === 'gpt2' && !tok.chips.some((c) => c.startsWith('␣'))) say('raw symbol', `no GPT-2 chip shows the space mark ␣: ${tok.chips.join(' ')}`);
+  // one sequence, no source and target: "Token ids (source)" is an encoder–decoder's title
+  if (spec.family === 'gpt2' && tok.title !== msg(lang, 'steps.token_ids.decoderOnly')) say('decoder called an encoder', `the token step is titled "${tok.title}"`);
   if (spec.family === 'bert' && spec.text2) segmentProblems(lang, rows, tok, say);
 }
 function segmentProblems(lang, rows, tok, say) {
@@ -314,6 +318,7 @@ const PLANTS = [
   ['GPT-2 pieces left raw (no piece style found)', 'gpt2-lm', 'en', [/(this\.style\s*=\s*)[\w$]+\(this\.text\.vocab\)/, "$1''"], /\[raw symbol\]/, 2],
   ['a checkpoint’s token step citing the whitespace tokenizer', 'distil-f16', 'en', [enKey('tokens.ckpt.wordpiece.name'), `$1${JSON.stringify(msg('en', 'tokens.rule.whitespace.name'))} || `], /\[wrong tokenizer\]/, 2],
   ['BERT’s segment B explained as padding', 'bert-cls', 'de', [enKey('tokens.pairSegments'), `$1${JSON.stringify(msg('de', 'tokens.padNote'))} || `], /\[segment as padding\]/, 3],
+  ['GPT-2’s token step titled as an encoder–decoder’s source', 'gpt2-lm', 'de', [enKey('steps.token_ids.decoderOnly'), `$1${JSON.stringify(msg('de', 'steps.token_ids'))} || `], /\[decoder called an encoder\]/, 2],
   ['GPT-2’s output called an encoder’s', 'gpt2-lm', 'en', [enKey('steps.output.stack.final.decoderOnly'), `$1${JSON.stringify(msg('en', 'steps.output.stack.final'))} || `], /\[decoder called an encoder\]/, 0],
 ];
 if (!process.argv.includes('--no-plants') && !only)

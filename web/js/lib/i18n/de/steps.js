@@ -39,8 +39,11 @@ export default {
   'steps.param': 'Parameter {sym}',
   'steps.grad': 'Gradient {sym} — von {of}',
   'steps.token_ids': 'Token-IDs (Quelle)',
+  // a decoder-only model has one sequence: no source and target to tell apart (stack.js)
+  'steps.token_ids.decoderOnly': 'Token-IDs',
   'steps.target_token_ids': 'Token-IDs (Ziel)',
   'steps.embedding': 'Nachschlagen der Einbettung {sym} (Quelle)',
+  'steps.embedding.decoderOnly': 'Nachschlagen der Einbettung {sym}',
   'steps.target_embedding': 'Nachschlagen der Einbettung {sym} (Ziel)',
   'steps.positional.sin': 'Sinusförmige Positionskodierung {sym}',
   'steps.positional.learned': 'Gelernte Positionseinbettungen {sym}',

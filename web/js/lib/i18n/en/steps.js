@@ -39,8 +39,11 @@ export default {
   'steps.param': 'parameter {sym}',
   'steps.grad': 'Gradient {sym} — of {of}',
   'steps.token_ids': 'Token ids (source)',
+  // a decoder-only model has one sequence: no source and target to tell apart (stack.js)
+  'steps.token_ids.decoderOnly': 'Token ids',
   'steps.target_token_ids': 'Token ids (target)',
   'steps.embedding': 'Embedding lookup {sym} (source)',
+  'steps.embedding.decoderOnly': 'Embedding lookup {sym}',
   'steps.target_embedding': 'Embedding lookup {sym} (target)',
   'steps.positional.sin': 'Sinusoidal positional encoding {sym}',
   'steps.positional.learned': 'Learned position embeddings {sym}',
