@@ -258,6 +258,24 @@ export function bertMlmModel(c, w, { fused = false } = {}) {
                        output: [dynOutput('logits', V)] });
 }
 
+// What follows GPT-2's attention in a block: c_proj, the residual, ln_2, the gelu_new MLP, the
+// residual (gpt2LmModel, gpt2KvModel); x: the block's input, o: its names' prefix.
+function gpt2BlockRest(n, ln, gemm, x, o, out) {
+  gemm(o + 'A', 'attn.c_proj', o + 'M');
+  n.push(node('Add', [x, o + 'M'], [o + 'R1']));
+  ln(o + 'R1', 'ln_2', o + 'N2'); gemm(o + 'N2', 'mlp.c_fc', o + 'H');
+  geluTanh(n, o + 'H', o + 'G');
+  gemm(o + 'G', 'mlp.c_proj', o + 'F');
+  n.push(node('Add', [o + 'R1', o + 'F'], [out]));
+}
+// GPT-2's LM head on the last position only (generation needs no more; ours does the same in its
+// rounds): ln_f, then the tied table (Gemm transB on wte). Needs the last_* constants.
+function gpt2Head(n, W, x, eps) {
+  n.push(node('Slice', [x, 'last_start', 'last_end', 'axis0'], ['x_last']),
+         node('LayerNormalization', ['x_last', W('ln_f.weight'), W('ln_f.bias')], ['xf'], { axis: -1, epsilon: eps }),
+         node('Gemm', ['xf', W('wte.weight')], ['logits'], { transB: 1 }));
+}
+
 // GPT2LMHeadModel (pre-norm, causal, gelu_new, final LayerNorm, tied LM head) at opset 17.
 // Inputs: ids, pos (int64 [T]), mask (float [T, T]: 0 or -1e9 above the diagonal); output: logits [1, V]
 // of the last position (what greedy generation reads).
@@ -283,18 +301,11 @@ export function gpt2LmModel(c, w, { fused = false } = {}) {
       n.push(node('Split', [o + 'QKV', 'split_qkv'], [o + 'Q', o + 'K', o + 'V'], { axis: 1 }));
       attentionNodes(n, o, o + 'Q', o + 'K', o + 'V', 'mask');
     }
-    gemm(o + 'A', 'attn.c_proj', o + 'M');
-    n.push(node('Add', [x, o + 'M'], [o + 'R1']));
-    ln(o + 'R1', 'ln_2', o + 'N2'); gemm(o + 'N2', 'mlp.c_fc', o + 'H');
-    geluTanh(n, o + 'H', o + 'G');
-    gemm(o + 'G', 'mlp.c_proj', o + 'F');
-    n.push(node('Add', [o + 'R1', o + 'F'], [`x${l + 1}`]));
+    gpt2BlockRest(n, ln, gemm, x, o, `x${l + 1}`);
   }
-  // The LM head on the last position only (generation needs no more; ours does the same in its rounds).
+  // The LM head on the last position only (gpt2Head).
   init.push(int64Tensor('last_start', [-1]), int64Tensor('last_end', [2 ** 31 - 1]), int64Tensor('axis0', [0]));
-  n.push(node('Slice', [`x${L}`, 'last_start', 'last_end', 'axis0'], ['x_last']),
-         node('LayerNormalization', ['x_last', W('ln_f.weight'), W('ln_f.bias')], ['xf'], { axis: -1, epsilon: eps }),
-         node('Gemm', ['xf', W('wte.weight')], ['logits'], { transB: 1 }));
+  gpt2Head(n, W, `x${L}`, eps);
   const maskIn = { name: 'mask', type: { tensor_type: { elem_type: FLOAT, shape: { dim: [{ dim_param: 'T' }, { dim_param: 'T' }] } } } };
   return encodeModel({ name: 'gpt2_lm', node: n, initializer: init, input: [intInput('ids'), intInput('pos'), ...(fused ? [] : [maskIn])], output: [dynOutput('logits', V)] });
 }
@@ -326,17 +337,10 @@ export function gpt2KvModel(c, w) {
            node('Mul', [o + 'S', 'scale'], [o + 'Ss']), node('Add', [o + 'Ss', 'mask'], [o + 'Sm']), node('Softmax', [o + 'Sm'], [o + 'P'], { axis: -1 }),
            node('MatMul', [o + 'P', `present_v${l}`], [o + 'Ah']), node('Transpose', [o + 'Ah'], [o + 'A3'], { perm: [1, 0, 2] }),
            node('Reshape', [o + 'A3', 'shape_td'], [o + 'A']));
-    gemm(o + 'A', 'attn.c_proj', o + 'M');
-    n.push(node('Add', [x, o + 'M'], [o + 'R1']));
-    ln(o + 'R1', 'ln_2', o + 'N2'); gemm(o + 'N2', 'mlp.c_fc', o + 'H');
-    geluTanh(n, o + 'H', o + 'G');
-    gemm(o + 'G', 'mlp.c_proj', o + 'F');
-    n.push(node('Add', [o + 'R1', o + 'F'], [`x${l + 1}`]));
+    gpt2BlockRest(n, ln, gemm, x, o, `x${l + 1}`);
     io.push(l);
   }
-  n.push(node('Slice', [`x${L}`, 'last_start', 'last_end', 'axis0'], ['x_last']),
-         node('LayerNormalization', ['x_last', W('ln_f.weight'), W('ln_f.bias')], ['xf'], { axis: -1, epsilon: eps }),
-         node('Gemm', ['xf', W('wte.weight')], ['logits'], { transB: 1 }));
+  gpt2Head(n, W, `x${L}`, eps);
   const kvInfo = (name, len) => ({ name, type: { tensor_type: { elem_type: FLOAT, shape: { dim: [{ dim_value: H }, { dim_param: len }, { dim_value: hd }] } } } });
   const maskIn = { name: 'mask', type: { tensor_type: { elem_type: FLOAT, shape: { dim: [{ dim_param: 'T' }, { dim_param: 'S' }] } } } };
   return encodeModel({ name: 'gpt2_kv', node: n, initializer: init,
