@@ -54,7 +54,7 @@ set(EW_RELAXED_LINK -O1 -sWASM_BIGINT)
 # Exceptions: Emscripten 3.1.6's -pthread libc++abi matches no catch clause under
 # -fwasm-exceptions (checked: `throw 42` is not caught by `catch (int)`), so the threaded targets
 # use JavaScript-emulated exceptions instead (ew_js_exceptions; the kernels throw nothing).
-set(EW_WASM_MT_LINK -pthread -sPTHREAD_POOL_SIZE=3 -sMAXIMUM_MEMORY=2147483648 -fexceptions)
+set(EW_WASM_MT_LINK -pthread -sPTHREAD_POOL_SIZE=3 -sMAXIMUM_MEMORY=4294967296 -fexceptions)
 
 # Swaps the directory-wide -fwasm-exceptions of a threaded target for -fexceptions (above).
 function(ew_js_exceptions target)

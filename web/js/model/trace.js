@@ -10,7 +10,27 @@ import { matrixLayout, matrixAxes, PER_ROW_KINDS } from './layout.js';
 import { t } from '../lib/i18n.js';
 import { pieceText, pieceStyle } from '../lib/format.js';
 
+const floats = (shape) => shape.reduce((a, b) => a * b, 1);
+
+// `items` in order, cut into runs whose weights add up to at most `max` each (an item heavier
+// than `max` alone in its run).
+export function batches(items, weight, max) {
+  const out = [];
+  let run = [], sum = 0;
+  for (const it of items) {
+    const w = weight(it);
+    if (run.length && sum + w > max) out.push(run), run = [], sum = 0;
+    run.push(it);
+    sum += w;
+  }
+  if (run.length) out.push(run);
+  return out;
+}
+
 export class Trace {
+  // At most this many floats (1 GiB) in one 'steps' or 'params' reply.
+  static requestFloats = 2 ** 28;
+
   constructor(result) {
     const { meta, steps, params, generation, timing } = result;
     this.meta = meta;
@@ -55,12 +75,15 @@ export class Trace {
   }
 
   // The data of the steps named by these ids (steps only; unknown ids are ignored), fetched
-  // from the worker in one request if missing.
+  // from the worker if missing: one request, or several when they hold more than
+  // Trace.requestFloats between them (a big vocabulary's whole trace is gigabytes, and a message
+  // cannot carry a buffer of 2 GiB or more).
   async ensureSteps(ids, engine) {
     const missing = [...new Set(ids)].map((id) => this.byId.get(id)).filter((s) => s && !s.data);
-    if (!missing.length) return;
-    const r = await engine.call('steps', { generation: this.generation, indices: missing.map((s) => s.index) });
-    this.#fill(r.indices, r);
+    for (const batch of batches(missing, (s) => floats(s.shape), Trace.requestFloats)) {
+      const r = await engine.call('steps', { generation: this.generation, indices: batch.map((s) => s.index) });
+      this.#fill(r.indices, r);
+    }
   }
 
   // What showing one step reads: its data, its inputs' (steps and parameters).
@@ -91,18 +114,19 @@ export class Trace {
     return regions.map((g) => this.thumbs.get(key(g)));
   }
 
-  // Parameters named by these ids, fetched from the worker if they were not sent eagerly.
+  // Parameters named by these ids, fetched from the worker if they were not sent eagerly (in
+  // requests of at most Trace.requestFloats, as steps are).
   async ensureParams(ids, engine) {
     const missing = ids.map((id) => this.paramById.get(id)).filter((p) => p && !p.data);
-    if (!missing.length) return;
-    const size = (s) => s.reduce((a, b) => a * b, 1);
-    const r = await engine.call('params', {
-      generation: this.generation,
-      indices: missing.map((p) => p.index),
-      sizes: missing.map((p) => size(p.shape)),
-    });
-    const all = new Float32Array(r.buffer);
-    missing.forEach((p, k) => { p.data = all.subarray(r.offsets[k], r.offsets[k + 1]); });
+    for (const batch of batches(missing, (p) => floats(p.shape), Trace.requestFloats)) {
+      const r = await engine.call('params', {
+        generation: this.generation,
+        indices: batch.map((p) => p.index),
+        sizes: batch.map((p) => floats(p.shape)),
+      });
+      const all = new Float32Array(r.buffer);
+      batch.forEach((p, k) => { p.data = all.subarray(r.offsets[k], r.offsets[k + 1]); });
+    }
   }
 
   // Whether a step (or parameter) has a leading batch dimension: its own axes say so.
