@@ -275,8 +275,24 @@ for (const [c, lab, langs] of [['gemma3-bare-f16', false, ['en']], ['qwen3-qknor
       }
       assert(!noNote.length, `${noNote.length} problems:\n  ${noNote.slice(0, 12).join('\n  ')}`);
       assert(problems.length === before, problems.slice(before).join('\n'));
+      if (lab) await frozenRmsSentence(page, lang, labDoc(c).attribution);
     });
   }
+}
+
+// The lab panel's attribution says, in the page's language, that its split is exact with the
+// final RMSNorm's 1/rms frozen, and at which value: the CLI's (lab/attribution.js; the lab writes
+// four decimals). A Gemma model is an RMSNorm model; a LayerNorm one (GPT-2) shows no such line.
+async function frozenRmsSentence(page, lang, attribution) {
+  const WORDS = { en: /final RMSNorm’s scale 1\/rms frozen at the clean run’s value \(([^)]+)\)/,
+    de: /Skalenfaktor 1\/rms der letzten RMSNorm auf seinem Wert im ungestörten Lauf \(([^)]+)\) festgehalten/ };
+  const notes = await page.$$eval('.lab-attr .lab-note', (ns) => ns.map((n) => n.textContent));
+  const m = notes.map((t) => t.match(WORDS[lang])).find(Boolean);
+  assert(m, `the lab's attribution has no sentence on the frozen RMSNorm scale in ${lang}: ${JSON.stringify(notes)}`);
+  assert(attribution && attribution.norm === 'rmsnorm', `the CLI's attribution is not an RMSNorm one: ${JSON.stringify(attribution)}`);
+  const shown = Number(m[1]);
+  assert(Math.abs(shown - attribution.frozen) <= 5e-5 + 1e-4 * Math.abs(attribution.frozen),
+    `the frozen scale shown, ${m[1]}, is not the CLI's ${attribution.frozen}`);
 }
 
 // The walk's check can fail: the served English catalog without one of the decoders' titles must
