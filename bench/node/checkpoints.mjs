@@ -33,6 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { loadTfjs } from './tfjs.mjs';
 import os from 'node:os';
 import { median, round, renderTable } from './suite.mjs';
+import { ortKvGenerate } from './ort_kv.mjs';
 
 v8.setFlagsFromString('--no-liftoff');
 v8.setFlagsFromString('--experimental-wasm-relaxed-simd');
@@ -299,42 +300,17 @@ async function gpt2Case(A, mods, tfjs, P, check, notes) {
     let kv = null;
     try { kv = await P.session(P.gpt2KvModel(c, w)); } catch (e) { notes.push(`${impl} GPT-2: no session (${String(e.message || e).slice(0, 200)}); not timed`); }
     if (kv) {
-      const r = await ortKvGenerate(P.ort, kv, c, prompt, gen.length);
+      const geom = { layers: c.n_layer, kvHeads: c.n_head, headDim: c.n_embd / c.n_head };
+      // (ort_kv.mjs: decodeMs is all decoded runs; the notes give a decoded token's mean, as ours)
+      const generate = async () => { const r = await ortKvGenerate(P.ort, kv, geom, prompt, gen.length); return { ...r, decodeMs: r.decodeMs / Math.max(1, r.decodeTokens) }; };
+      const r = await generate();
       const d = relDiff(r.last, refLast), same = JSON.stringify(r.ids) === JSON.stringify(gen);
       check(`gpt2_small_token ${impl} last-round logits vs ours`, d.rel < TOL, `max |diff| ${d.abs.toExponential(2)} / max |logit| ${d.ref.toFixed(3)} = ${d.rel.toExponential(2)} at ${last.length} tokens`);
       check(`gpt2_small_token ${impl} generates as ours`, same, `${r.ids.length} tokens${same ? '' : ': ' + JSON.stringify(r.ids)}`);
-      impls.push({ impl, peer: 'ort', per: gen.length, run: () => ortKvGenerate(P.ort, kv, c, prompt, gen.length), dispose: () => kv.release() });
+      impls.push({ impl, peer: 'ort', per: gen.length, run: generate, dispose: () => kv.release() });
     }
   }
   return { name: `gpt2_small_token ${GEN_TOKENS} tokens`, key: 'gpt2_small_token', impls };
-}
-
-// Greedy generation through gpt2KvModel: the prompt's run, then one token a run with the previous
-// run's present key/values as past. Returns {ids, last, prefillMs, decodeMs} (last: the final run's
-// logits, the row that chose the last token; decodeMs: a decoded token's mean).
-async function ortKvGenerate(ort, sess, c, prompt, n) {
-  const L = c.n_layer, H = c.n_head, hd = c.n_embd / H, big = (a) => BigInt64Array.from(a, BigInt);
-  let past = {};
-  for (let l = 0; l < L; l++) for (const m of ['k', 'v']) past[`past_${m}${l}`] = new ort.Tensor('float32', new Float32Array(0), [H, 0, hd]);
-  const ids = [];
-  let P = 0, last = null, prefillMs = 0, decodeMs = 0;
-  for (let step = 0; step < n; step++) {
-    const t0 = performance.now();
-    const inp = step === 0 ? prompt : [ids.at(-1)], T = inp.length, S = P + T;
-    const mask = new Float32Array(T * S);
-    for (let i = 0; i < T; i++) for (let j = P + i + 1; j < S; j++) mask[i * S + j] = -1e9;
-    const out = await sess.run({ ids: new ort.Tensor('int64', big(inp), [T]), pos: new ort.Tensor('int64', big(Array.from({ length: T }, (_, i) => P + i)), [T]),
-                                 mask: new ort.Tensor('float32', mask, [T, S]), ...past });
-    ids.push(argmax(out.logits.data));
-    if (step === 0) prefillMs = performance.now() - t0; else decodeMs += performance.now() - t0;
-    if (step === n - 1) last = out.logits.data.slice();
-    const next = {};
-    for (let l = 0; l < L; l++) for (const m of ['k', 'v']) { past[`past_${m}${l}`].dispose?.(); next[`past_${m}${l}`] = out[`present_${m}${l}`]; }
-    out.logits.dispose?.();
-    P = S;
-    past = next;
-  }
-  return { ids, last, prefillMs, decodeMs: decodeMs / Math.max(1, n - 1) };
 }
 
 // ---- results and ratios ----------------------------------------------------------------------------------

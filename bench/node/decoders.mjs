@@ -28,6 +28,7 @@ import os from 'node:os';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { median, round, renderTable } from './suite.mjs';
+import { ortKvGenerate } from './ort_kv.mjs';
 
 v8.setFlagsFromString('--no-liftoff');
 v8.setFlagsFromString('--experimental-wasm-relaxed-simd');
@@ -120,38 +121,7 @@ export function relDiff(a, ref) {
   }
   return { rel: finite ? m / r : Infinity, abs: m, ref: r };
 }
-const argmax = (row) => { let b = 0; for (let j = 1; j < row.length; j++) if (row[j] > row[b]) b = j; return b; };
 const fmtDiff = (d) => `max |diff| ${d.abs.toExponential(2)} / max |logit| ${d.ref.toFixed(3)} = ${d.rel.toExponential(2)}`;
-
-// ---- onnxruntime-web with a key/value cache ----------------------------------------------------------
-// One greedy generation: the prompt's run (prefill), then GEN−1 runs of one token each with the
-// previous run's present key/values as past. Returns {ids, first, last, prefillMs, decodeMs}.
-async function ortGenerate(ort, sess, c, prompt, n) {
-  const L = c.num_hidden_layers, KV = c.num_key_value_heads, hd = c.head_dim || c.hidden_size / c.num_attention_heads;
-  const big = (a) => BigInt64Array.from(a, BigInt);
-  let past = {};
-  for (let l = 0; l < L; l++) for (const m of ['k', 'v']) past[`past_${m}${l}`] = new ort.Tensor('float32', new Float32Array(0), [KV, 0, hd]);
-  const ids = [], seq = [...prompt];
-  let first = null, last = null, P = 0, prefillMs = 0, decodeMs = 0;
-  for (let step = 0; step < n; step++) {
-    const inp = step === 0 ? prompt : [ids.at(-1)], T = inp.length, S = P + T;
-    const mask = new Float32Array(T * S);
-    for (let i = 0; i < T; i++) for (let j = P + i + 1; j < S; j++) mask[i * S + j] = -1e9;
-    const t0 = performance.now();
-    const out = await sess.run({ ids: new ort.Tensor('int64', big(inp), [T]), pos: new ort.Tensor('int64', big(Array.from({ length: T }, (_, i) => P + i)), [T]),
-                                 mask: new ort.Tensor('float32', mask, [T, S]), ...past });
-    const logits = out.logits.data, id = argmax(logits);
-    const dt = performance.now() - t0;
-    if (step === 0) { prefillMs = dt; first = logits.slice(); } else decodeMs += dt;
-    if (step === n - 1) last = logits.slice();
-    ids.push(id); seq.push(id); P = S;
-    const next = {};
-    for (let l = 0; l < L; l++) for (const m of ['k', 'v']) { past[`past_${m}${l}`].dispose?.(); next[`past_${m}${l}`] = out[`present_${m}${l}`]; }
-    out.logits.dispose?.();
-    past = next;
-  }
-  return { ids, first, last, prefillMs, decodeMs, decodeTokens: n - 1 };
-}
 
 // ---- the cases ---------------------------------------------------------------------------------------------
 const CASES = {
@@ -215,9 +185,10 @@ async function runCase(key, A, mods, P, W, check, R) {
         let sess;
         try { sess = await P.session(bytes, threads); } catch (err) { R.notes.push(`${impl}: no session (${String(err.message || err).slice(0, 300)}); not timed`); continue; }
         if (!P.noted) { P.noted = true; R.notes.push(`ort-web: env.wasm.numThreads ${P.ort.env.wasm.numThreads} after the first session (ort lowers it to 1 when it cannot start threads), crossOriginIsolated ${globalThis.crossOriginIsolated}; sessions with intraOpNumThreads 1 and 2, graph optimisation "all", wasm execution provider (SIMD).`); }
-        const res = await ortGenerate(P.ort, sess, c, ref.prompt, GEN);
+        const geom = { layers: c.num_hidden_layers, kvHeads: c.num_key_value_heads, headDim: c.head_dim || c.hidden_size / c.num_attention_heads };
+        const res = await ortKvGenerate(P.ort, sess, geom, ref.prompt, GEN);
         peerCheck(impl, res, TOL, true);
-        impls.push({ impl, peer: 'ort', threads, run: () => ortGenerate(P.ort, sess, c, ref.prompt, GEN), dispose: () => sess.release() });
+        impls.push({ impl, peer: 'ort', threads, run: () => ortKvGenerate(P.ort, sess, geom, ref.prompt, GEN), dispose: () => sess.release() });
       }
     }
   }
