@@ -297,6 +297,21 @@ export const RATIOS = [
     pattern: /`checkpoint_vs_ort_relaxed` \*\*([\d.]+)×\*\* \(0\.74× in a first run/, keys: [['checkpoint_vs_ort_relaxed', 'gpt2_small_token']],
   },
   {
+    name: 'benchmarks: SmolLM2-135M-sized F32 against wllama at the same precision (AMD EPYC)',
+    file: 'docs/benchmarks.md', record: 'docs/benchmarks-decoders-smollm-f32-epyc.json', at: [],
+    pattern: /F32 `checkpoint_vs_wllama_relaxed`\s+\*\*([\d.]+)×\*\*/, keys: [['checkpoint_vs_wllama_relaxed', 'smollm2_135m']],
+  },
+  {
+    name: 'benchmarks: SmolLM2-135M-sized F16 against wllama at the same precision (AMD EPYC)',
+    file: 'docs/benchmarks.md', record: 'docs/benchmarks-decoders-smollm-f16-epyc.json', at: [],
+    pattern: /F16 `checkpoint_vs_wllama_f16_relaxed`\s+\*\*([\d.]+)×\*\*/, keys: [['checkpoint_vs_wllama_f16_relaxed', 'smollm2_135m']],
+  },
+  {
+    name: 'benchmarks: Qwen2.5-0.5B-sized F32 against onnxruntime-web (AMD EPYC)',
+    file: 'docs/benchmarks.md', record: 'docs/benchmarks-decoders-qwen-epyc.json', at: [],
+    pattern: /- `checkpoint_vs_ort_relaxed` \*\*([\d.]+)×\*\*; `checkpoint_vs_wllama_f16_relaxed`/, keys: [['checkpoint_vs_ort_relaxed', 'qwen25_05b']],
+  },
+  {
     name: 'benchmarks: GPT-2 on the AMD EPYC machine, the section above it',
     file: 'docs/benchmarks.md', record: 'docs/benchmarks-checkpoints-gpt2-kv-epyc.json', at: [],
     pattern: /`checkpoint_vs_ort_relaxed` \*\*([\d.]+)×\*\* here \(0\.71× on the Xeon below\)/, keys: [['checkpoint_vs_ort_relaxed', 'gpt2_small_token']],

@@ -158,7 +158,7 @@ async function runCase(key, A, mods, P, W, check, R) {
       if (g.length !== GEN) R.notes.push(`${key}: ours generated ${g.length} tokens, not ${GEN} (end token)`);
     } else check(`${key} ${impl} generates as ${mods[0][0]}`, JSON.stringify(g) === JSON.stringify(ref.gen), `${g.length} tokens`);
     R.notes.push(`${key} ${impl}: loaded (staged + loadCheckpoint) in ${(loadMs / 1000).toFixed(1)} s; load reply ${JSON.stringify(Object.fromEntries(Object.entries(info).filter(([k]) => /dtype|bytes|params|precision/.test(k))))}.`);
-    impls.push({ impl, ours: true, build, engine: e, run: () => {
+    impls.push({ impl, ours: true, build, engine: e, precision: String(info.precision || 'f32').toUpperCase(), run: () => {
       const r = JSON.parse(e.runCheckpoint(PROMPT, '', opts));
       if (!r.ok || r.generated_ids.length !== ref.gen.length) throw new Error('generation changed');
       return { prefillMs: r.timing.prefill_ms, decodeMs: r.timing.decode_ms, decodeTokens: r.timing.decode_rounds, recordMs: r.timing.record_ms };
@@ -264,12 +264,14 @@ function summarize(cs, R, bw) {
       }
     }
   }
-  // The relaxed build's decode time against the bytes of weights it reads per token (F32 in memory).
+  // The relaxed build's decode time against the bytes of weights it reads per token, at the
+  // precision the load reply says they are kept in (a 16-bit file stays 16-bit, widened in registers).
   if (o && bw) {
-    const bytes = weightBytesPerToken(cs.c, 4), ms = median(o.samples.map((x) => x.decode));
+    const per = /^(F16|BF16)$/.test(o.precision) ? 2 : 4;
+    const bytes = weightBytesPerToken(cs.c, per), ms = median(o.samples.map((x) => x.decode));
     const gbs = bytes / (ms / 1000) / 1e9;
     (R.bandwidth_share ||= {})[cs.key] = round(gbs / bw.gb_s, 3);
-    D.bandwidth = { weight_bytes_per_token: bytes, precision: 'F32 (ours keeps every checkpoint as float32 in memory)', achieved_gb_s: round(gbs, 3), copy_gb_s: bw.gb_s };
+    D.bandwidth = { weight_bytes_per_token: bytes, precision: `${o.precision} in memory (the load reply's precision, ${per} bytes a weight)`, achieved_gb_s: round(gbs, 3), copy_gb_s: bw.gb_s };
   }
 }
 
