@@ -255,6 +255,26 @@ FIGURES.push(
   },
 );
 
+// The modern decoders in the page (issue 30), the README's figures against docs/records/decoders.txt:
+// the isolated SmolLM2 block's traces on screen and streamed tokens/s (lowest–highest), and the
+// Qwen2.5-0.5B block's wasm memory after load over its file.
+function decoderRecord() {
+  const rec = read('docs/records/decoders.txt');
+  const smol = rec.slice(rec.indexOf('--dir /tmp/ck-smollm2-page --isolated'), rec.indexOf('(not isolated)'));
+  const qwen = rec.slice(rec.indexOf('--dir /tmp/qwen05'));
+  const span = (xs, d) => [Math.min(...xs).toFixed(d), Math.max(...xs).toFixed(d)];
+  const traces = [...smol.matchAll(/trace of \d+ tokens on screen: (\d+) ms/g)].map((m) => Number(m[1]));
+  const streamed = [...smol.matchAll(/= ([\d.]+) tokens\/s streamed/g)].map((m) => Number(m[1]));
+  const load = qwen.match(/(\d+) MB after load/), file = qwen.match(/against the file: [\d.]+× its (\d+) MB/);
+  return { traces: span(traces, 0), streamed: span(streamed, 1), qwen: (Number(load[1]) / Number(file[1])).toFixed(2) };
+}
+FIGURES.push({
+  name: 'the README\'s modern decoders in the page (SmolLM2 trace and streaming, Qwen2.5 BF16 memory)', file: 'README.md',
+  source: 'docs/records/decoders.txt',
+  pattern: /64-token trace\s+on screen in (\d+)–(\d+) ms on an isolated page, its generation streamed at ([\d.]+)–([\d.]+) tokens\/s; a\s+Qwen2\.5-0\.5B-sized BF16 checkpoint opens at ([\d.]+)× its file/,
+  want: () => { const r = decoderRecord(); return [...r.traces, ...r.streamed, r.qwen]; },
+});
+
 // Each benchmark ratio a page quotes, tied to its record: `pattern` finds the sentence in `file`,
 // and its i-th group must be the ratio at `keys[i]` of the JSON `record` — [peer + build key,
 // case], e.g. ['layer_vs_tfjs_relaxed', 'T128 d512 h8 ff2048'] — to the digits quoted (the

@@ -261,7 +261,8 @@ std::string load_builtin_model(const std::string& name, const std::string& bytes
 }
 
 // that thousands of recomputes leak nothing.
-double heap_bytes_in_use() { return static_cast<double>(mallinfo().uordblks); }
+// (mallinfo's fields are int: read as unsigned, the count holds up to the 4 GiB the heap can reach)
+double heap_bytes_in_use() { return static_cast<double>(static_cast<unsigned>(mallinfo().uordblks)); }
 // The wasm memory's size: it never shrinks, so this is the peak the heap grew to.
 double wasm_memory_bytes() { return static_cast<double>(__builtin_wasm_memory_size(0)) * 65536.0; }
 

@@ -8,7 +8,8 @@
 //   2. In a second instance, just over 2 GiB is taken from the heap first (malloc), so that what
 //      its run allocates lies above the 2 GiB mark; it computes the same trace.
 //   3. Its step data must be views above 2 GiB (their byteOffset says so), and its reply and every
-//      number must equal the low run's, bit for bit.
+//      number must equal the low run's, bit for bit; the heap's count of bytes in use
+//      (heapBytesInUse) must read over 2 GiB, not wrap to a negative number.
 // --plant-signed: the high run's views are read at their offsets as a signed 32-bit integer (what
 // the glue did before emcc unsigned it): the comparison must fail (a must-fail run; exits 0 only
 // when caught).
@@ -76,6 +77,10 @@ while (M.wasmMemoryBytes() < 2 * GIB + 64 * 2 ** 20) {
   }
   blocks.push(b);
 }
+// The C++ heap's count of bytes in use (Module.heapBytesInUse, mallinfo's int read unsigned)
+// must say more than 2 GiB now, not a negative number.
+const inUse = M.heapBytesInUse();
+if (!(inUse >= 2 * GIB)) failures.push(`heapBytesInUse() says ${inUse} bytes with over 2 GiB taken`);
 const high = trace(M, plant);
 const highMin = Math.min(...high.steps.map((s) => s.offset));
 console.log(`  ${presetName}: ${low.steps.length} steps; low run's data below ${(lowMax / GIB).toFixed(3)} GiB, ` +
