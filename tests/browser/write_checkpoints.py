@@ -24,6 +24,11 @@ Usage:
       1,536, vocab 49,152, θ 1e5, tied; BF16 as shipped: ~270 MB) for the trace and generation
       timings of issues 30 and 31; the tokenizer is decoder_checkpoints' tiny byte-level BPE (the
       table's rows past it are never read by a prompt, but the head scores all 49,152)
+  /usr/bin/python3 tests/browser/write_checkpoints.py --gemma3-270m DIR [--dtype BF16]
+      Gemma-3-270M-sized Gemma3ForCausalLM (18 layers, d 640, 4 query / 1 K/V head of 256, GeGLU
+      2,048, a table of 262,144 rows, sliding window 512 with every 6th layer global, local θ 1e4
+      and global 1e6, query_pre_attn_scalar 256, tied; BF16 as shipped: ~540 MB) for issue 30's
+      "the 262,144-row table stays usable"; the same tiny tokenizer
 """
 import argparse
 import json
@@ -97,6 +102,18 @@ def smollm2_135m(d, dtype):
     decoder_checkpoints.write_dir(d, config, t, dtype)
 
 
+def gemma3_270m(d, dtype):
+    c = dict(d=640, H=4, KV=1, head_dim=256, ff=2048, L=18, V=262144, eps=1e-6, tied=True, dtype=dtype)
+    config = decoder_checkpoints.base_config("gemma3_text", "Gemma3ForCausalLM", c)
+    config.update(rope_theta=1000000.0, rope_local_base_freq=10000.0, rope_scaling=None, query_pre_attn_scalar=256,
+                  sliding_window=512, layer_types=["full_attention" if (i + 1) % 6 == 0 else "sliding_attention"
+                                                   for i in range(c["L"])],
+                  max_position_embeddings=32768, _name_or_path="random-gemma-3-270m")
+    s = decoder_checkpoints.dr.parse_config(config)
+    t = decoder_checkpoints.random_tensors(np.random.default_rng(270), s, "model.")
+    decoder_checkpoints.write_dir(d, config, t, dtype)
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--small")
@@ -104,6 +121,7 @@ if __name__ == "__main__":
     ap.add_argument("--gpt2-small")
     ap.add_argument("--decoders")
     ap.add_argument("--smollm2-135m")
+    ap.add_argument("--gemma3-270m")
     ap.add_argument("--dtype", default="BF16", choices=["F32", "F16", "BF16"])
     a = ap.parse_args()
     if a.small:
@@ -114,5 +132,7 @@ if __name__ == "__main__":
         gpt2_small(a.gpt2_small)
     if a.smollm2_135m:
         smollm2_135m(a.smollm2_135m, a.dtype)
+    if a.gemma3_270m:
+        gemma3_270m(a.gemma3_270m, a.dtype)
     if a.decoders:
         decoder_checkpoints.main([a.decoders])
