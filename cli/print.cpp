@@ -132,7 +132,9 @@ void print_answers(const nlohmann::json& report) {
               << " tokens: it reads " << (n > 1 ? "them" : "it") << " as " << u["as"].get<std::string>()
               << ", one vector for every unknown word.\n";
   }
-  if (report.contains("generated")) {
+  if (report.contains("generated_text")) {  // a checkpoint's: decoded by its tokenizer, quoted
+    std::cout << "\nGenerated: " << nlohmann::json(report["generated_text"].get<std::string>()).dump() << "\n";
+  } else if (report.contains("generated")) {
     std::cout << "\nGenerated:";
     for (const auto& tok : report["generated"]) std::cout << " " << tok.get<std::string>();
     std::cout << "\n";

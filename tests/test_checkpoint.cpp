@@ -11,6 +11,8 @@
 #include <string>
 
 #include "io/checkpoint.h"
+#include "io/checkpoint_tokenizer.h"
+#include "text/byte_bpe.h"
 #include "io/safetensors.h"
 #include "model/error.h"
 #include "session/session.h"
@@ -456,4 +458,28 @@ TEST_CASE("the backward pass over a BF16 checkpoint equals it over the file wide
   }
   CHECK(grads > 20);
   CHECK(a.find("grad.layer0.W_q"));
+}
+
+// The CLI's "Generated:" line and the reply's generated_text: a checkpoint's ids as its own
+// tokenizer decodes them — GPT-2's "Ġmat" is " mat" — and an id past the tokenizer's vocabulary
+// (a table padded beyond it) as "[id N]", not an error that would lose the run.
+TEST_CASE("a checkpoint's generated ids decode to text as its tokenizer writes it; an id past its vocabulary is [id N]") {
+  // A byte-level vocabulary: the 256 byte symbols (ids 0–255), then three words.
+  nlohmann::json vocab = nlohmann::json::object();
+  for (int b = 0; b < 256; ++b) {
+    const char32_t cp = ew::byte_to_unicode(static_cast<std::uint8_t>(b));
+    std::string sym;  // UTF-8 of cp (< U+0800)
+    if (cp < 0x80) sym += static_cast<char>(cp);
+    else sym += static_cast<char>(0xC0 | (cp >> 6)), sym += static_cast<char>(0x80 | (cp & 0x3F));
+    vocab[sym] = b;
+  }
+  vocab["the"] = 256, vocab["Ġmat"] = 257, vocab["Ġcat"] = 258;
+  ew::TokenizerFileSet files;
+  files.vocab_json = vocab.dump();
+  files.merges_txt = "#version: 0.2\n";  // (decoding reads no merges)
+  const ew::CheckpointTokenizer t = ew::CheckpointTokenizer::from_files(files, "gpt2");
+  CHECK(t.decode({256, 257, 258}) == "the mat cat");
+  CHECK(t.decode({257, 5000, 258}) == " mat[id 5000] cat");
+  CHECK(t.decode({}).empty());
+  CHECK(ew::CheckpointTokenizer().decode({0, 1}).empty());  // no tokenizer files: nothing to decode with
 }

@@ -68,6 +68,27 @@ TokenizedText CheckpointTokenizer::encode(const std::string& text, const std::st
   return out;
 }
 
+std::string CheckpointTokenizer::decode(const std::vector<int>& ids) const {
+  if (!impl_->tokenizer) return {};
+  // An id past the tokenizer's vocabulary (a table padded beyond it, as Qwen's 151,936 rows past
+  // its 151,665 tokens) is written "[id N]", as the page names its column; the runs between are decoded.
+  std::string out;
+  std::vector<int> run;
+  const auto flush = [&] {
+    if (!run.empty()) out += impl_->tokenizer->decode(run), run.clear();
+  };
+  for (const int id : ids) {
+    if (id >= 0 && id < impl_->tokenizer->vocab_size()) {
+      run.push_back(id);
+      continue;
+    }
+    flush();
+    out += "[id " + std::to_string(id) + "]";
+  }
+  flush();
+  return out;
+}
+
 int CheckpointTokenizer::id(const std::string& token) const {
   auto it = impl_->ids.find(token);
   return it == impl_->ids.end() ? -1 : it->second;

@@ -44,6 +44,10 @@ class CheckpointTokenizer {
   TokenizedText encode(const std::string& text, const std::string& text2) const;
   const std::vector<std::string>& vocab() const { return vocab_; }
   int id(const std::string& token) const;  // -1: not in the vocabulary
+  // Ids → text as the tokenizer's decoder writes it (GPT-2's bytes, SentencePiece's ▁ and byte
+  // fallback undone; special tokens kept; an id past its vocabulary as "[id N]"); "" without
+  // tokenizer files.
+  std::string decode(const std::vector<int>& ids) const;
   const std::string& source() const { return source_; }  // "vocab.txt", ... ("" without files)
 
   CheckpointTokenizer();

@@ -229,6 +229,9 @@ void Session::forward(Model& model, const RunOptions& options) {
     const std::vector<GenRound> rounds = generate_causal(model, trace_, options.max_len, &ids, &timing, options.on_round);
     report_["generated"] = generated_tokens(rounds);
     report_["generated_ids"] = ids;
+    // A checkpoint's tokens as its tokenizer decodes them (GPT-2's "Ġmat" is " mat").
+    if (running_from_checkpoint_ && checkpoint_ && checkpoint_->tokenizer.can_encode())
+      report_["generated_text"] = checkpoint_->tokenizer.decode(ids);
     // The prompt's run (prefill) and the rounds through the key/value cache (decode) apart.
     report_["timing"] = {{"prefill_ms", timing.prefill_ms}, {"decode_ms", timing.decode_ms},
                          {"decode_rounds", timing.decode_rounds}, {"record_ms", timing.record_ms}};
