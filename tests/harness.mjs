@@ -101,3 +101,18 @@ export async function checkBuildMode(check, browser, url) {
     }
   });
 }
+
+// The page's Worker's wasm memory ({wasmBytes, heapInUse}), asked of the Worker itself through its
+// 'memory' action and answered there (the measurement scripts: measure-checkpoint.mjs, measure-long-text.mjs).
+export async function workerMemory(page) {
+  return page.workers()[0].evaluate(() => new Promise((resolve) => {
+    const orig = self.postMessage;
+    self.postMessage = (m, t) => {
+      if (m && m.id === -7) {
+        self.postMessage = orig;
+        resolve(m.result);
+      } else orig.call(self, m, t);
+    };
+    self.onmessage({ data: { id: -7, action: 'memory' } });
+  }));
+}

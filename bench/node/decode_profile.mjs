@@ -14,6 +14,7 @@ import v8 from 'node:v8';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { median, round } from './suite.mjs';
+import { openCheckpoint } from './checkpoint_dir.mjs';
 
 v8.setFlagsFromString('--no-liftoff');
 v8.setFlagsFromString('--experimental-wasm-relaxed-simd');
@@ -25,16 +26,7 @@ const log = (...m) => process.stderr.write(m.join(' ') + '\n');
 
 const M = await require(path.join(ours, 'encoder_walkthrough_relaxed_node.js'))({ wasmBinary: fs.readFileSync(path.join(ours, 'encoder_walkthrough_relaxed_node.wasm')), print: log, printErr: log });
 const c = JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8'));
-const e = new M.Engine();
-for (const f of fs.readdirSync(dir)) {
-  const p = path.join(dir, f), size = fs.statSync(p).size;
-  if (!e.stageCheckpointFile(f, size)) continue;
-  const fd = fs.openSync(p, 'r');
-  for (let off = 0; off < size;) off += fs.readSync(fd, e.stagedView(f), off, Math.min(1 << 24, size - off), off);
-  fs.closeSync(fd);
-}
-const lr = JSON.parse(e.loadCheckpoint(path.basename(dir)));
-if (!lr.ok) throw new Error(lr.error);
+const { e } = openCheckpoint(M, dir);
 const d = c.hidden_size, H = c.num_attention_heads, KV = c.num_key_value_heads, hd = c.head_dim || d / H, ff = c.intermediate_size;
 const shapes = [[d, H * hd], [d, KV * hd], [d, KV * hd], [H * hd, d], [d, ff], [d, ff], [ff, d]];  // K × N per layer
 log(`decode_profile: packing ${c.num_hidden_layers} layers' matmul weights and the head`);

@@ -29,6 +29,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { median, round, renderTable } from './suite.mjs';
 import { ortKvGenerate } from './ort_kv.mjs';
+import { openCheckpoint } from './checkpoint_dir.mjs';
 
 v8.setFlagsFromString('--no-liftoff');
 v8.setFlagsFromString('--experimental-wasm-relaxed-simd');
@@ -93,19 +94,6 @@ async function loadModule(dir, base) {
   if (!fs.existsSync(js)) throw new Error(`our module is not built: ${js} (cmake --build --preset wasm)`);
   return require(js)({ wasmBinary: fs.readFileSync(wasm), print: log, printErr: log });
 }
-function loadCheckpoint(M, dir) {  // the page's way: each file staged into the wasm heap, filled in place
-  const e = new M.Engine(), t0 = performance.now();
-  for (const f of fs.readdirSync(dir)) {
-    const p = path.join(dir, f), size = fs.statSync(p).size;
-    if (!e.stageCheckpointFile(f, size)) continue;
-    const fd = fs.openSync(p, 'r');
-    for (let off = 0; off < size;) off += fs.readSync(fd, e.stagedView(f), off, Math.min(1 << 24, size - off), off);
-    fs.closeSync(fd);
-  }
-  const r = JSON.parse(e.loadCheckpoint(path.basename(dir)));
-  if (!r.ok) throw new Error(`loadCheckpoint ${dir}: ${r.error}`);
-  return { e, info: r, loadMs: performance.now() - t0 };
-}
 function stepOf(e, meta, id) {
   const i = meta.steps.findIndex((s) => s.id === id);
   if (i < 0) throw new Error(`no step ${id}`);
@@ -145,7 +133,7 @@ async function runCase(key, A, mods, P, W, check, R) {
   let ref = null;
   for (const [impl, M, build] of mods) {
     log(`  ${key}: loading ${impl}`);
-    const { e, info, loadMs } = loadCheckpoint(M, dir);
+    const { e, info, loadMs } = openCheckpoint(M, dir);
     const meta = JSON.parse(e.runCheckpoint(PROMPT, '', opts));
     if (!meta.ok) throw new Error(`runCheckpoint: ${meta.error}`);
     const g = meta.generated_ids, tok = Array.from(stepOf(e, meta, 'token_ids').data);

@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { createRequire } from 'node:module';
+import { openCheckpoint } from './checkpoint_dir.mjs';
 
 v8.setFlagsFromString('--no-liftoff');
 const require = createRequire(import.meta.url);
@@ -18,16 +19,7 @@ const argv = process.argv.slice(2), arg = (k, d) => { const i = argv.indexOf(k);
 const dir = arg('--ckpt', '/tmp/ck-gpt2-small'), mod = path.resolve(arg('--module', 'build/wasm/node/encoder_walkthrough_node'));
 const text = arg('--text', 'The quick brown fox jumps over'), tokens = Number(arg('--tokens', 20)), runs = Number(arg('--runs', 6));
 const M = await require(mod + '.js')({ wasmBinary: fs.readFileSync(mod + '.wasm'), print() {}, printErr() {} });
-const e = new M.Engine();
-for (const f of fs.readdirSync(dir)) {
-  const p = path.join(dir, f), size = fs.statSync(p).size;
-  if (!e.stageCheckpointFile(f, size)) continue;
-  const fd = fs.openSync(p, 'r');
-  for (let off = 0; off < size;) off += fs.readSync(fd, e.stagedView(f), off, Math.min(1 << 24, size - off), off);
-  fs.closeSync(fd);
-}
-const lr = JSON.parse(e.loadCheckpoint(path.basename(dir)));
-if (!lr.ok) throw new Error(lr.error);
+const { e } = openCheckpoint(M, dir);
 for (let r = 0; r < runs; r++) {
   const t0 = performance.now();
   const g = JSON.parse(e.runCheckpoint(text, '', JSON.stringify({ generate: true, max_len: tokens })));

@@ -22,7 +22,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { root, arg, launchChromium } from '../harness.mjs';
+import { root, arg, launchChromium, workerMemory } from '../harness.mjs';
 
 const dir = path.resolve(arg('--dir', '/tmp/ck-bert-base'));
 const runs = Number(arg('--runs', '3'));
@@ -42,20 +42,7 @@ page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
 await page.goto(base + 'index.html?lang=en');
 await page.evaluate(() => window.encoderWalkthrough.ready);
 
-// The Worker's wasm memory, asked of the Worker itself (its 'memory' action, answered here).
-async function memory() {
-  const w = page.workers()[0];
-  return w.evaluate(() => new Promise((resolve) => {
-    const orig = self.postMessage;
-    self.postMessage = (m, t) => {
-      if (m && m.id === -7) {
-        self.postMessage = orig;
-        resolve(m.result);
-      } else orig.call(self, m, t);
-    };
-    self.onmessage({ data: { id: -7, action: 'memory' } });
-  }));
-}
+const memory = () => workerMemory(page);
 
 const before = await memory();
 const t0 = Date.now();

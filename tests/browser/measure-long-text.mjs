@@ -13,7 +13,7 @@ import path from 'node:path';
 import process from 'node:process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { root, arg, launchChromium } from '../harness.mjs';
+import { root, arg, launchChromium, workerMemory } from '../harness.mjs';
 
 const dir = path.resolve(arg('--dir', '/tmp/qwen05'));
 const words = arg('--words', '30,60,100').split(',').map(Number);
@@ -30,19 +30,7 @@ page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
 await page.goto(base + 'index.html?lang=en');
 await page.evaluate(() => window.encoderWalkthrough.ready);
 
-// The Worker's wasm memory, asked of the Worker itself (its 'memory' action; as measure-checkpoint.mjs).
-async function memory() {
-  return page.workers()[0].evaluate(() => new Promise((resolve) => {
-    const orig = self.postMessage;
-    self.postMessage = (m, t) => {
-      if (m && m.id === -7) {
-        self.postMessage = orig;
-        resolve(m.result);
-      } else orig.call(self, m, t);
-    };
-    self.onmessage({ data: { id: -7, action: 'memory' } });
-  }));
-}
+const memory = () => workerMemory(page);
 const mb = async () => Math.round((await memory()).wasmBytes / 2 ** 20);
 
 const info = await page.evaluate(() => window.encoderWalkthrough.loadCheckpoint('/ck/'));
