@@ -394,8 +394,10 @@ function cliBackward(dir, text, extra) {
   return JSON.parse(execFileSync(cli, args, { maxBuffer: 1 << 30 }).toString());
 }
 const lossOf = (doc) => doc.steps.find((s) => s.id === 'loss').data.flat(Infinity)[0];
-// The page's trace once its loss is `want` (to 1e-5 relative): the targets' rerun has landed.
+// The page's trace once its loss is `want` (to 1e-5 relative; or one of several): the targets'
+// rerun has landed.
 async function traceWithLoss(page, want) {
+  const wants = [].concat(want);
   const t0 = Date.now();
   let tr = null, got;
   while (Date.now() - t0 < 20000) {
@@ -406,9 +408,9 @@ async function traceWithLoss(page, want) {
     });
     const l = tr && tr.steps.find((s) => s.id === 'loss');
     got = l && l.data[0];
-    if (got !== undefined && Math.abs(got - want) <= 1e-5 * Math.abs(want)) return tr;
+    if (got !== undefined && wants.some((w) => Math.abs(got - w) <= 1e-5 * Math.abs(w))) return tr;
   }
-  throw new Error(`the page's loss is ${got}, the CLI's ${want}`);
+  throw new Error(`the page's loss is ${got}, the CLI's ${wants.join(' or ')}`);
 }
 // Every grad step as compareGrads (the GPT-2 check's tolerance); the loss matched already. (The
 // forward steps at TOL: a BERT classifier's layer0.ln1.mean is off by 1.01e-5 of its scale.)
@@ -458,11 +460,20 @@ await check('a masked LM: one input per [MASK] (the top fill first, gradients at
   assert(shown.join() === fills.join(), `the inputs start at ${shown}, the top fills are ${fills}`);
   const top = cliBackward('bert-mlm', text, ['--mask-targets', fills.join(',')]);
   sameGrads('bert-mlm top fills', await traceWithLoss(page, lossOf(top)), top);
-  await page.fill('#bw-mask-0', 'dog');
-  await page.press('#bw-mask-0', 'Tab');
+  // A run landing while a word is typed: the second word typed (the focus in its input), then the
+  // first word's change event and its run. The landing run rebuilds the inputs; it must leave the
+  // typing and the focus where they were. (It put back the last committed word, or took the focus
+  // away, and Enter then committed nothing: seen as a flaky failure of this check, typing faster
+  // than the run, on a fast machine.) Chromium may commit the typed word as the rebuild removes
+  // its input, so the run that lands is dog's with the top fill or dog's with park.
   await page.fill('#bw-mask-1', 'park');
-  await page.press('#bw-mask-1', 'Enter');
+  await page.$eval('#bw-mask-0', (inp) => { inp.value = 'dog'; inp.dispatchEvent(new Event('change')); });
+  const dogTop = cliBackward('bert-mlm', text, ['--mask-targets', `dog,${fills[1]}`]);
   const doc = cliBackward('bert-mlm', text, ['--mask-targets', 'dog,park']);
+  await traceWithLoss(page, [lossOf(dogTop), lossOf(doc)]);
+  assert((await page.inputValue('#bw-mask-1')) === 'park', `the word typed in the second input is "${await page.inputValue('#bw-mask-1')}" after the first input's run landed, not "park"`);
+  assert(await page.evaluate(() => document.activeElement && document.activeElement.id === 'bw-mask-1'), 'the second input lost the focus when the first input\'s run landed');
+  await page.press('#bw-mask-1', 'Enter');
   assert(lossOf(doc) !== lossOf(top), 'the CLI gives the same loss for other words');
   sameGrads('bert-mlm dog,park', await traceWithLoss(page, lossOf(doc)), doc);
   await page.fill('#bw-mask-1', 'parks');

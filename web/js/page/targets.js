@@ -120,6 +120,27 @@ function showBad(vocab) {
   why.textContent = targets.bad.map((w, k) => (w === undefined ? '' : t('generate.targets.notOneToken', { n: k + 1, word: w, pieces: pieces(w, vocab).join(' ') }))).filter(Boolean).join(' ');
 }
 
+// The [MASK] inputs as the reader left them: a word typed but not yet committed (its change
+// event comes on Enter or leaving the input) and the focus. A run that lands meanwhile (the
+// previous input's word) rebuilds the inputs, which would otherwise put back the last committed
+// word under the reader's typing.
+function typedWords(box) {
+  return [...box.querySelectorAll('input.bw-mask')].map((inp) => ({
+    id: inp.id, value: inp.value, focused: document.activeElement === inp, sel: [inp.selectionStart, inp.selectionEnd],
+  }));
+}
+function keepTyping(typing) {
+  for (const w of typing) {
+    const inp = document.getElementById(w.id);
+    if (!inp) continue;
+    inp.value = w.value;
+    if (w.focused) {
+      inp.focus();
+      inp.setSelectionRange(w.sel[0], w.sel[1]);
+    }
+  }
+}
+
 // After every run: the targets' controls for this checkpoint (hidden without the switch).
 export function updateTargets(meta) {
   const box = $('bw-targets');
@@ -150,7 +171,9 @@ export function updateTargets(meta) {
       fresh = true;
     }
     const vocab = new Set((app.trace && app.trace.text.vocab) || []);
+    const typing = typedWords(box);
     box.replaceChildren(el('span', 'bw-target muted', t('generate.targets.masks')), ...maskInputs(vocab), why);
+    if (!fresh) keepTyping(typing);
     showBad(vocab);
   }
   if (fresh && meta.backward_error) rerun();
