@@ -9,12 +9,14 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "io/checkpoint.h"
 #include "io/checkpoint_tokenizer.h"
 #include "text/byte_bpe.h"
 #include "io/safetensors.h"
 #include "model/error.h"
+#include "model/params.h"
 #include "session/session.h"
 #include "trace/backward.h"
 #include "trace/forward.h"
@@ -88,12 +90,16 @@ ew::Checkpoint load_checkpoint(const std::string& config, std::string weights) {
 
 TEST_CASE("nn.Linear's [out, in] weight is transposed into our in×out parameter") {
   const ew::Checkpoint c = load_checkpoint(kBertConfig, bytes_of(tiny_bert()));
-  const auto& W = c.model.at("layer0.W_q").value;  // [in, out]
+  // An F32 file's matmul weights are kept in the kernels' panels only, read back through the accessors.
+  const ew::Param& W = c.model.at("layer0.W_q");  // [in, out]
+  CHECK(W.packed_only());
+  CHECK(W.shape() == std::vector<std::size_t>{4, 4});
   for (std::size_t i = 0; i < 4; ++i)
-    for (std::size_t o = 0; o < 4; ++o) CHECK(W(i, o) == static_cast<float>(100 * o + i));
-  const auto& W1 = c.model.at("layer0.W_1").value;  // intermediate.dense [8, 4] → [4, 8]
-  CHECK(W1.shape()[0] == 4);
-  CHECK(W1(3, 7) == 703.0f);
+    for (std::size_t o = 0; o < 4; ++o) CHECK(W.at(i * 4 + o) == static_cast<float>(100 * o + i));
+  const ew::Param& W1 = c.model.at("layer0.W_1");  // intermediate.dense [8, 4] → [4, 8]
+  CHECK(W1.shape() == std::vector<std::size_t>{4, 8});
+  CHECK(W1.at(3 * 8 + 7) == 703.0f);
+  CHECK_THROWS_WITH(W1.f32(), doctest::Contains("kept packed"));
   CHECK(c.model.config.masked_lm);
   CHECK(c.model.vocab.size() == 5);
   bool nsp = false;
@@ -207,7 +213,7 @@ TEST_CASE("a session holds a checkpoint handed over as bytes: text edits, a fail
   CHECK_THROWS(s.run(held({2, 4, 3}), ew::run_options_from_json(nlohmann::json::parse(R"({"set": {"nosuch[0,0]": 1}})"))));
   s.run(held({2, 4, 3}), {});
   same_trace(s.trace(), fresh.trace());
-  CHECK(s.model().at("layer0.W_q").value(0, 0) == fresh.model().at("layer0.W_q").value(0, 0));
+  CHECK(s.model().at("layer0.W_q").at(0) == fresh.model().at("layer0.W_q").at(0));
   CHECK_THROWS_WITH(ew::Session().run(held({2, 3}), {}), doctest::Contains("no checkpoint is open"));
   ew::Session bad;
   std::memcpy(bad.stage_checkpoint_file("config.json", 2).data, "{}", 2);
@@ -282,28 +288,42 @@ ew::SafeTensors wavy_bert() {
   return st;
 }
 
-TEST_CASE("a checkpoint's matmuls read its weights in place: the trace equals the packed kernels', bit for bit") {
-  // Checkpoints keep their weights once (no packed copy: model.h, pack_weights); the unpacked
-  // kernel stages the same blocks the packed one reads, so every number must be the same.
+TEST_CASE("a checkpoint's F32 matmul weights are packed at load and held only there: the trace equals the same weights row-major, bit for bit") {
+  // An F32 file's matmul weights go straight into the kernels' panels (io/checkpoint.cpp,
+  // pack_rows) and live only there; the row-major kernel stages the same blocks the packed one
+  // reads, so every number — the prompt's products and a decoded row's — must be the same.
   const ew::Checkpoint c = load_checkpoint(kWavyConfig, bytes_of(wavy_bert()));
   CHECK_FALSE(c.model.pack_weights);
-  auto traced = [&](bool pack) {
+  auto traced = [&](bool row_major) {
     ew::Model m;
     m = c.model;
-    m.pack_weights = pack;
+    if (row_major)
+      for (ew::Param& p : m.params)
+        if (p.packed_only()) {
+          p.make_f32();  // row-major beside the panels …
+          p.packed = {};  // … and only row-major
+        }
     const std::vector<int> ids{2, 4, 1, 0, 3};
     m.tokens = ew::checkpoint_tokens(c, "", "", &ids);
     ew::Trace t;
     ew::run(m, t);
-    CHECK(m.at("layer0.W_q").packed.data.empty() == !pack);
-    return t;
+    CHECK(m.at("layer0.W_q").packed_only() == !row_major);
+    CHECK(m.at("layer0.W_q").has_f32() == row_major);
+    CHECK(m.at("layer0.W_q").value.size() == (row_major ? 20u * 20u : 0u));  // no second copy
+    // one decoded row through param_matmul: ew_f32_gemv_packed against ew_f32_gemv
+    const ew::Param& W1 = m.at("layer0.W_1");
+    std::vector<float> x(W1.dim(0)), y(W1.dim(1));
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = 0.25f * static_cast<float>(i % 7) - 0.6f;
+    ew::param_matmul(y.data(), static_cast<int>(y.size()), x.data(), W1, m.at("layer0.b_1").f32(), 1, ew::Activation::None);
+    return std::make_pair(std::move(t), y);
   };
-  const ew::Trace in_place = traced(false), packed = traced(true);
-  REQUIRE(in_place.size() == packed.size());
-  for (std::size_t i = 0; i < in_place.size(); ++i) {
-    CAPTURE(in_place[i].id);
-    CHECK(in_place[i].data == packed[i].data);
+  const auto packed = traced(false), row_major = traced(true);
+  REQUIRE(packed.first.size() == row_major.first.size());
+  for (std::size_t i = 0; i < packed.first.size(); ++i) {
+    CAPTURE(packed.first[i].id);
+    CHECK(packed.first[i].data == row_major.first[i].data);
   }
+  CHECK(packed.second == row_major.second);
 }
 
 TEST_CASE("the logit lens reads a checkpoint's layers through its own head: at the last layer, the head's logits bit for bit") {
@@ -372,9 +392,10 @@ TEST_CASE("a BF16/F16 checkpoint keeps its matrices 16-bit (2 bytes a weight) an
       half_bytes += p.half.size() * sizeof(std::uint16_t) + p.value.size() * sizeof(float);  // what it holds
       CHECK(p.half.size() * sizeof(std::uint16_t) + p.value.size() * sizeof(float) == p.bytes());
     }
-    for (const ew::Param& p : wide.model.params) {
+    for (const ew::Param& p : wide.model.params) {  // held once: row-major, or packed only (a matmul weight)
       CHECK_FALSE(p.is_half());
-      wide_bytes += p.value.size() * sizeof(float);
+      CHECK((p.value.size() == 0) != p.packed.data.empty());
+      wide_bytes += p.size() * sizeof(float);
     }
     CHECK(matrix_values > 10 * vector_values);
     CHECK(half_bytes == 2 * matrix_values + 4 * vector_values);
@@ -383,13 +404,13 @@ TEST_CASE("a BF16/F16 checkpoint keeps its matrices 16-bit (2 bytes a weight) an
     for (const ew::Param& p : half.model.params) {
       const ew::Param& q = wide.model.at(p.id);
       REQUIRE(p.shape() == q.shape());
-      const ew::Widened w = p.widened();
+      const ew::Widened w = p.widened(), qw = q.widened();
       std::vector<float> row(p.size());
       p.widen(0, p.size(), row.data());
       for (std::size_t i = 0; i < p.size(); ++i) {
-        CHECK(w.data()[i] == q.value.data()[i]);
-        CHECK(p.at(i) == q.value.data()[i]);
-        CHECK(row[i] == q.value.data()[i]);
+        CHECK(w.data()[i] == qw.data()[i]);
+        CHECK(p.at(i) == q.at(i));
+        CHECK(row[i] == q.at(i));
       }
     }
     // The trace (matmuls on 16-bit weights, the embedding lookups, the tied masked-LM head):
@@ -426,7 +447,7 @@ TEST_CASE("an edited cell of a 16-bit parameter widens that parameter to float32
   CHECK_FALSE(w.is_half());
   CHECK(w.half.empty());
   CHECK(w.shape() == shape);
-  CHECK(w.value.data()[5] == before);
+  CHECK(w.f32()[5] == before);
   CHECK(c.model.at("layer0.W_k").is_half());
   CHECK_THROWS_WITH(c.model.at("layer0.W_k").f32(), doctest::Contains("layer0.W_k"));
 }

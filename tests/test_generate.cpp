@@ -91,3 +91,30 @@ TEST_CASE("generate: the per-round callback of an encoder–decoder sees every r
   }
   CHECK(ta.at("probs").data == tb.at("probs").data);
 }
+
+// The last round of a causal generation is decoded through the cache, then recorded whole
+// (generate.cpp, record_last). Should a near-tie turn the other way in the recorded run, the
+// recorded pick must replace the decoded one (the rounds then agree with the trace the reader
+// walks); an end token's round keeps its end. A tie cannot be planted through a real model, so
+// the reconciliation is checked on a recorded "probs" step made by hand.
+TEST_CASE("generate: the recorded last round's pick replaces a decoded pick that a near-tie turned, an end round keeps its end") {
+  ew::Trace t;
+  t.begin();
+  ew::Step& p = t.add("probs", "probs", {{2, ew::Axis{"token", "target"}}, {3, ew::Axis{"vocab", "vocab"}}}, ew::Place{"output", -1, "softmax", -1}, "probs", "", "softmax");
+  p.data = {0.9f, 0.05f, 0.05f, 0.2f, 0.3f, 0.5f};  // the last row's most probable token is id 2
+  const std::vector<std::string> vocab{"a", "b", "c"};
+  ew::GenRound pick{"x", "b", 0.49f};
+  int best = 1;  // the decoded pick: "b", a near-tie the recorded run turned towards "c"
+  ew::take_recorded_pick(t, vocab, false, pick, best);
+  CHECK(best == 2);
+  CHECK(pick.token == "c");
+  CHECK(pick.prob == 0.5f);
+  ew::take_recorded_pick(t, vocab, false, pick, best);  // agreeing picks: unchanged
+  CHECK(best == 2);
+  CHECK(pick.token == "c");
+  ew::GenRound end{"x", "a", 0.4f};
+  int end_best = 0;  // an end token's round: kept, though the recorded row says "c"
+  ew::take_recorded_pick(t, vocab, true, end, end_best);
+  CHECK(end_best == 0);
+  CHECK(end.token == "a");
+}

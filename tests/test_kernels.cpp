@@ -101,6 +101,56 @@ TEST_CASE("matmul: packed and unpacked SIMD equal the scalar reference at awkwar
   }
 }
 
+// A weight packed piece by piece, as a checkpoint's is while its file is decoded, and read back.
+TEST_CASE("packed B built by rows or by columns equals ew_f32_pack_b's; unpack, set and the one-row product read it exactly") {
+  for (int K : {1, 3, 8, 17, 64, 65, 257}) {
+    for (int N : {1, 3, 4, 5, 12, 15, 16, 17, 33, 64, 65, 100}) {
+      CAPTURE(K);
+      CAPTURE(N);
+      const std::string key = std::to_string(K) + "x" + std::to_string(N);
+      const auto B = rnd(static_cast<std::size_t>(K) * N, "pB" + key);
+      std::vector<float> Bt(static_cast<std::size_t>(N) * K);  // Bᵀ, as nn.Linear stores [out, in]
+      for (int k = 0; k < K; ++k)
+        for (int j = 0; j < N; ++j) Bt[static_cast<std::size_t>(j) * K + k] = B[static_cast<std::size_t>(k) * N + j];
+      ew::PackedB whole, by_rows, by_cols;
+      ew::ew_f32_pack_b(&whole, B.data(), K, N);
+      ew::ew_f32_pack_b_init(&by_rows, K, N);
+      ew::ew_f32_pack_b_init(&by_cols, K, N);
+      for (int k0 = 0; k0 < K; k0 += 5) ew::ew_f32_pack_b_rows(&by_rows, B.data() + static_cast<std::size_t>(k0) * N, N, k0, std::min(5, K - k0));
+      for (int j0 = 0; j0 < N; j0 += 7) ew::ew_f32_pack_bt_rows(&by_cols, Bt.data() + static_cast<std::size_t>(j0) * K, K, j0, std::min(7, N - j0));
+      REQUIRE(by_rows.data == whole.data);  // padding included
+      REQUIRE(by_cols.data == whole.data);
+      REQUIRE(whole.data.size() == ew::ew_f32_packed_floats(K, N));
+      std::vector<float> back(B.size());
+      ew::ew_f32_unpack_b(whole, 0, back.size(), back.data());
+      REQUIRE(back == B);
+      std::vector<float> tail(3);  // a range that starts mid-row
+      if (B.size() >= 5) {
+        ew::ew_f32_unpack_b(whole, B.size() - 4, 3, tail.data());
+        CHECK(std::equal(tail.begin(), tail.end(), B.end() - 4));
+      }
+      // the one-row product: ew_f32_gemv's on the row-major B, bit for bit (N a multiple of the
+      // vector width: its other columns are a scalar tail there, lanes here), else within 1e-5
+      const auto x = rnd(K, "px" + key), bias = rnd(N, "pbias" + key, 0.5f);
+      for (const float* b : {static_cast<const float*>(nullptr), bias.data()}) {
+        std::vector<float> packed(N, 7.0f), rows(N), ref(N);
+        ew::ew_f32_gemv_packed(packed.data(), x.data(), whole, b);
+        ew::ew_f32_gemv(rows.data(), x.data(), B.data(), N, b, K, N);
+        ew::ew_f32_gemv__scalar(ref.data(), x.data(), B.data(), N, b, K, N);
+        if (N % 16 == 0) REQUIRE(packed == rows);
+        REQUIRE(close_all(packed, ref, 1e-5f * std::sqrt(static_cast<float>(K)), 1e-5f, "gemv packed"));
+      }
+      // set: one cell changes, and only it
+      const std::size_t cell = B.size() / 2;
+      ew::ew_f32_packed_set(&whole, cell, 42.5f);
+      ew::ew_f32_unpack_b(whole, 0, back.size(), back.data());
+      std::vector<float> want = B;
+      want[cell] = 42.5f;
+      REQUIRE(back == want);
+    }
+  }
+}
+
 TEST_CASE("matmul: the null bias and K = 0 give zeros (plus activation)") {
   ew::PackedB P;
   ew::ew_f32_pack_b(&P, nullptr, 0, 5);

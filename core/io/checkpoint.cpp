@@ -90,9 +90,27 @@ void place_rows(T* out, std::size_t rows, std::size_t cols, std::size_t stride, 
   }
 }
 
+// place_rows' twin for a float32 matmul weight: straight into the kernels' panels (kernels.h,
+// ew_f32_pack_b_init), 32 of the file's rows at a time — rows of our in×out matrix as they are
+// (Conv1D), or its columns ([out, in], Layout::Linear). The weight is never held row-major.
+template <class Read>
+void pack_rows(PackedB& out, std::size_t rows, std::size_t cols, std::size_t stride, std::size_t col0, bool transpose,
+               const Read& read) {
+  const int K = static_cast<int>(transpose ? cols : rows), N = static_cast<int>(transpose ? rows : cols);
+  ew_f32_pack_b_init(&out, K, N);
+  constexpr std::size_t kRows = 32;
+  std::vector<float> block(kRows * cols);
+  for (std::size_t r0 = 0; r0 < rows; r0 += kRows) {
+    const std::size_t n = std::min(kRows, rows - r0);
+    for (std::size_t i = 0; i < n; ++i) read((r0 + i) * stride + col0, cols, &block[i * cols]);
+    if (transpose) ew_f32_pack_bt_rows(&out, block.data(), static_cast<int>(cols), static_cast<int>(r0), static_cast<int>(n));
+    else ew_f32_pack_b_rows(&out, block.data(), static_cast<int>(cols), static_cast<int>(r0), static_cast<int>(n));
+  }
+}
+
 // The binding's tensor into our parameter's layout (transposed, or one part of c_attn): a
-// matrix or table of an F16/BF16 file stays 16-bit (model.h, Param); vectors, and everything
-// of an F32 file, are float32.
+// matrix or table of an F16/BF16 file stays 16-bit (model.h, Param); an F32 file's matmul
+// weights are packed (Param::packed only); vectors, and an F32 file's tables, are float32.
 Param decode(const SafeTensorsIndex& index, const TensorEntry& e, const Binding& b) {
   const std::size_t rows = e.shape.size() == 1 ? 1 : e.shape[0], cols = e.shape.back() / b.parts;
   const std::size_t col0 = cols * b.part, stride = e.shape.back();
@@ -110,6 +128,12 @@ Param decode(const SafeTensorsIndex& index, const TensorEntry& e, const Binding&
     p.half = HalfBuffer(rows * cols);
     place_rows(p.half.data(), rows, cols, stride, col0, transpose,
                [&](std::size_t first, std::size_t n, std::uint16_t* dst) { tensor_halves(index, e, first, n, dst); });
+    return p;
+  }
+  if (b.layout == Layout::Linear || b.layout == Layout::Conv1D) {  // an F32 matmul weight: packed as it is decoded
+    p.value = xt::xarray<float>::from_shape({0});
+    pack_rows(p.packed, rows, cols, stride, col0, transpose,
+              [&](std::size_t first, std::size_t n, float* dst) { tensor_values(index, e, first, n, dst); });
     return p;
   }
   p.value = xt::xarray<float>::from_shape(shape);

@@ -6,10 +6,12 @@
 //
 // The weights are decoded and transposed straight from the file's bytes into the parameters,
 // last tensor first, the file giving back its tail behind each (heap_bytes.h): the file and the
-// weights are never both held whole, and the weights then live once (a checkpoint's matmuls read
-// them unpacked: model.h, Model::pack_weights). An F16/BF16 file's matrices and tables stay
-// 16-bit (model.h, Param: 2 bytes a weight, widened exactly by whoever reads them); its vectors
-// (norms' γ, biases) and everything of an F32 file are float32. The file's first tensor, when it
+// weights are never both held whole, and the weights then live once (model.h, Model::pack_weights:
+// no second, packed copy). An F32 file's matmul weights are packed into the kernels' panels as
+// they are decoded, and live only there (Param::packed_only: a decoded token reads each panel as
+// one stream). An F16/BF16 file's matrices and tables stay 16-bit (model.h, Param: 2 bytes a
+// weight, widened exactly by whoever reads them); its vectors (norms' γ, biases) and an F32
+// file's vectors and tables are float32. The file's first tensor, when it
 // needs no transposition (the token table, first in Hugging Face's sorted files), is not copied
 // at all: its bytes are moved to the start of the file's buffer, the rest is given back and the
 // buffer becomes the parameter. So a BF16 load peaks at about the file's size (a copy of a

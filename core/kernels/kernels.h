@@ -49,6 +49,25 @@ float ew_activation(float x, Activation act);
 // records both; the FFN's first linear layer uses this).
 void ew_f32_matmul_packed(float* C, int ldc, const float* A, int lda, const PackedB& B,
                           const float* bias, int M, Activation act, float* C_act = nullptr);
+// A PackedB built piece by piece — a checkpoint's weight packed while its file is decoded, so no
+// row-major copy is ever held — and read back by element (the accessors of Param, model.h):
+//   ew_f32_pack_b_init   zeroed panels for K×N (padding stays 0)
+//   ew_f32_pack_b_rows   rows k0 … k0+nk−1 of B (each N floats, row stride ld)
+//   ew_f32_pack_bt_rows  columns j0 … j0+nj−1 of B, given as rows of Bᵀ (each K floats, stride ld)
+//   ew_f32_unpack_b      B's elements first … first+n−1 in row-major order
+//   ew_f32_packed_set    B's element i (row-major) set to v
+// ew_f32_packed_floats and ew_f32_packed_index say where B[k][j] lies in this build's layout.
+std::size_t ew_f32_packed_floats(int K, int N);
+std::size_t ew_f32_packed_index(const PackedB& B, int k, int j);
+void ew_f32_pack_b_init(PackedB* out, int K, int N);
+void ew_f32_pack_b_rows(PackedB* out, const float* rows, int ld, int k0, int nk);
+void ew_f32_pack_bt_rows(PackedB* out, const float* rows, int ld, int j0, int nj);
+void ew_f32_unpack_b(const PackedB& B, std::size_t first, std::size_t n, float* out);
+void ew_f32_packed_set(PackedB* B, std::size_t i, float v);
+// y (N) = x (K) · B + bias with B packed: a decoded token's product, each panel read as one
+// stream into register accumulators (bench/layout: 30–32 GB/s in wasm against 17–18 for rows).
+// Each y[j] gets bias, then k = 0, 1, … in turn: ew_f32_gemv's result on the unpacked B, bit for bit.
+void ew_f32_gemv_packed(float* y, const float* x, const PackedB& B, const float* bias);
 // Unpacked operands (e.g. attention weights · V_h, where B changes every call).
 void ew_f32_matmul(float* C, int ldc, const float* A, int lda, const float* B, int ldb,
                    const float* bias, int M, int K, int N, Activation act);

@@ -267,6 +267,50 @@ void ew_f32_matmul_packed(float* C, int ldc, const float* A, int lda, const Pack
        });
 }
 
+std::size_t ew_f32_packed_floats(int K, int N) { return static_cast<std::size_t>(panels(N)) * K * NR; }
+std::size_t ew_f32_packed_index(const PackedB& B, int k, int j) {
+  return (static_cast<std::size_t>(j / NR) * B.K + k) * NR + j % NR;
+}
+
+namespace {
+// Panels [p0, p1) of a one-row product with a packed B: each panel's K×NR floats are one
+// contiguous stream, read once into NV register accumulators (no store of y between rows). Each
+// y[j] starts at its bias and receives x[k]·B[k][j] for k = 0, 1, … in turn — the instruction
+// sequence gemv_columns gives it, so the result is ew_f32_gemv's on the unpacked B, bit for bit
+// (for N a multiple of EW_VW; its scalar tail columns are vector lanes here).
+void gemv_panels(float* y, const float* x, const PackedB& B, const float* bias, int p0, int p1) {
+  const int K = B.K;
+  alignas(64) float tmp[NR];
+  for (int p = p0; p < p1; ++p) {
+    const int j0 = p * NR, nv = std::min(NR, B.N - j0);
+    const float* b = B.data.data() + static_cast<std::size_t>(p) * K * NR;
+    for (int j = 0; j < NR; ++j) tmp[j] = bias && j < nv ? bias[j0 + j] : 0.0f;
+    vf acc[NV];
+    for (int v = 0; v < NV; ++v) acc[v] = vload(tmp + v * EW_VW);
+#if defined(__wasm__)
+#pragma clang loop unroll(disable)
+#endif
+    for (int k = 0; k < K; ++k, b += NR) {
+      const vf xk = vsplat(x[k]);
+      for (int v = 0; v < NV; ++v) acc[v] = vfma(xk, vload(b + v * EW_VW), acc[v]);
+    }
+    if (nv == NR) {
+      for (int v = 0; v < NV; ++v) vstore(y + j0 + v * EW_VW, acc[v]);
+    } else {
+      for (int v = 0; v < NV; ++v) vstore(tmp + v * EW_VW, acc[v]);
+      std::memcpy(y + j0, tmp, sizeof(float) * nv);
+    }
+  }
+}
+}  // namespace
+
+void ew_f32_gemv_packed(float* y, const float* x, const PackedB& B, const float* bias) {
+  const int np = panels(B.N);
+  const int nt = 2.0 * B.K * B.N < kMinParallelFlops ? 1 : std::min(threads(), np);
+  if (nt <= 1) return gemv_panels(y, x, B, bias, 0, np);
+  parallel_for(nt, [&](int t) { gemv_panels(y, x, B, bias, np * t / nt, np * (t + 1) / nt); });
+}
+
 namespace {
 // Panels [g0, g1) of rows k0..k0+kc of a row-major B, packed as ew_f32_pack_b would (zero-padded
 // last panel) into `dst`, kc×NR floats per panel. Row by row: each row of the group is one
@@ -628,6 +672,11 @@ void ew_f32_pack_b(PackedB* out, const float* B, int K, int N) {
   out->N = N;
   out->data.assign(B, B + static_cast<std::size_t>(K) * N);
 }
+std::size_t ew_f32_packed_floats(int K, int N) { return static_cast<std::size_t>(K) * N; }
+std::size_t ew_f32_packed_index(const PackedB& B, int k, int j) { return static_cast<std::size_t>(k) * B.N + j; }
+void ew_f32_gemv_packed(float* y, const float* x, const PackedB& B, const float* bias) {
+  ew_f32_gemv__scalar(y, x, B.data.data(), B.N, bias, B.K, B.N);
+}
 void ew_f32_matmul_packed(float* C, int ldc, const float* A, int lda, const PackedB& B, const float* bias,
                           int M, Activation act, float* C_act) {
   ew_f32_matmul__scalar(C, ldc, A, lda, B.data.data(), B.N, bias, M, B.K, B.N,
@@ -671,6 +720,39 @@ void ew_f32_layernorm(float* y, float* mean, float* var, const float* x, const f
 }
 
 #endif
+
+// ---- a PackedB built and read piece by piece (either layout, through ew_f32_packed_index) ----
+void ew_f32_pack_b_init(PackedB* out, int K, int N) {
+  out->K = K;
+  out->N = N;
+  out->data.assign(ew_f32_packed_floats(K, N), 0.0f);
+}
+void ew_f32_pack_b_rows(PackedB* out, const float* rows, int ld, int k0, int nk) {
+  for (int k = 0; k < nk; ++k) {
+    const float* src = rows + static_cast<std::size_t>(k) * ld;
+    float* dst = out->data.data();
+    for (int j = 0; j < out->N; ++j) dst[ew_f32_packed_index(*out, k0 + k, j)] = src[j];
+  }
+}
+void ew_f32_pack_bt_rows(PackedB* out, const float* rows, int ld, int j0, int nj) {
+  float* dst = out->data.data();
+  for (int j = 0; j < nj; ++j) {
+    const float* src = rows + static_cast<std::size_t>(j) * ld;
+    for (int k = 0; k < out->K; ++k) dst[ew_f32_packed_index(*out, k, j0 + j)] = src[k];
+  }
+}
+void ew_f32_unpack_b(const PackedB& B, std::size_t first, std::size_t n, float* out) {
+  if (B.N <= 0) return;
+  const std::size_t N = static_cast<std::size_t>(B.N);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t at = first + i;
+    out[i] = B.data[ew_f32_packed_index(B, static_cast<int>(at / N), static_cast<int>(at % N))];
+  }
+}
+void ew_f32_packed_set(PackedB* B, std::size_t i, float v) {
+  const std::size_t N = static_cast<std::size_t>(B->N);
+  B->data[ew_f32_packed_index(*B, static_cast<int>(i / N), static_cast<int>(i % N))] = v;
+}
 
 // ---- transposed matmuls (kernels.h): appended here, separate from the matmul above --------
 #if EW_SIMD

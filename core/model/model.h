@@ -126,17 +126,28 @@ struct GivenTokens {
 
 // A named parameter tensor. Matrices are in×out; vectors have one dimension.
 //
-// Its numbers are float32 (`value`) or, for a checkpoint's F16/BF16 matrices and tables, 16-bit
-// (`half`, same in×out row-major layout, `value` then empty: no float32 copy exists). Read them
-// through the accessors below, never through `value` directly, unless the parameter is known to
-// be float32 (f32() checks): widening is exact, so every reader sees what the float32 path would.
+// Its numbers are held one of three ways, and only once:
+//   float32, row-major, in `value` (our own models; a checkpoint's vectors and tables);
+//   16-bit, in `half` (a checkpoint's F16/BF16 matrices and tables, same in×out row-major
+//     layout; `value` empty);
+//   float32 in the kernels' panel layout, in `packed` only (a checkpoint's F32 matmul weights,
+//     packed while the file is decoded; `value` empty: packed_only()). Our own models keep
+//     `value` and a packed copy beside it (Model::pack_weights).
+// Read them through the accessors below, never through `value` directly, unless the parameter
+// is known to hold it (f32() checks): widening and unpacking are exact, so every reader sees
+// what the float32 row-major path would.
 //   shape(), size(), bytes()          the tensor's shape, element count, bytes its numbers hold
 //   at(i)                             element i (row-major), as float
 //   widen(first, n, out)              elements first … first+n−1 into the caller's floats (a row)
-//   f32()                             the float32 numbers in place (ew::Error if 16-bit)
-//   widened()                         all of it as float32: in place for float32, else a widened
-//                                     copy (readers that need a whole tensor briefly: exports)
-//   make_f32()                        widens a 16-bit parameter for good (an edited cell, training)
+//   f32()                             the float32 row-major numbers in place (ew::Error if the
+//                                     parameter is 16-bit or packed only); has_f32() says which
+//   widened()                         all of it as float32 row-major: in place when it can be,
+//                                     else a copy (readers that need a whole tensor briefly)
+//   set(i, v)                         element i becomes v (a 16-bit parameter is widened for
+//                                     good first; a packed copy follows)
+//   make_f32()                        row-major float32 numbers for good: a 16-bit parameter
+//                                     widened, a packed-only one given them beside its panels
+//                                     (training, whose optimizer updates `value` in place)
 // The matmuls read 16-bit numbers where they lie (params.h: param_matmul, param_scores).
 enum class Dtype { F32, F16, BF16 };
 // A parameter's 16-bit numbers: one malloc'd block, so that a checkpoint's first tensor can be
@@ -200,18 +211,19 @@ struct Param {
   ParamKey key() const { return {place, norm, name}; }
 
   bool is_half() const { return dtype != Dtype::F32; }
+  bool packed_only() const { return !is_half() && !packed.data.empty() && value.size() == 0; }
+  bool has_f32() const { return !is_half() && !packed_only(); }
   Half half_type() const { return dtype == Dtype::BF16 ? Half::BF16 : Half::F16; }
-  std::vector<std::size_t> shape() const {
-    return is_half() ? half_shape : std::vector<std::size_t>(value.shape().begin(), value.shape().end());
-  }
-  std::size_t dim(std::size_t i) const { return is_half() ? half_shape[i] : value.shape()[i]; }
-  std::size_t rank() const { return is_half() ? half_shape.size() : value.dimension(); }
-  std::size_t size() const { return is_half() ? half.size() : value.size(); }
-  std::size_t bytes() const { return is_half() ? half.size() * 2 : value.size() * 4; }
-  float at(std::size_t i) const { return is_half() ? ew_half_to_f32(half.data()[i], half_type()) : value.data()[i]; }
+  std::vector<std::size_t> shape() const;
+  std::size_t dim(std::size_t i) const { return shape()[i]; }
+  std::size_t rank() const { return shape().size(); }
+  std::size_t size() const;
+  std::size_t bytes() const { return is_half() ? half.size() * 2 : packed_only() ? packed.data.size() * 4 : value.size() * 4; }
+  float at(std::size_t i) const;
   void widen(std::size_t first, std::size_t n, float* out) const;
   const float* f32() const;
   Widened widened() const;
+  void set(std::size_t i, float v);
   void make_f32();
 };
 
@@ -254,11 +266,11 @@ struct Model {
 
   std::vector<Param> params;  // every parameter, in a stable order
   int given_params = 0;       // how many of them the model file supplied (the rest are seeded)
-  // Matmul weights also kept packed (a second copy) for the kernels. A checkpoint says false:
-  // its weights live once and the matmuls read them in place (param_matmul: the same numbers,
-  // bit for bit; the unpacked kernel stages each block of W as it goes, widening a 16-bit W as
-  // it stages it: kernels.h, ew_h16_matmul). A packing model keeps float32 weights (ensure_params
-  // widens a 16-bit one).
+  // Matmul weights also kept packed (a second copy, beside `value`) for the kernels. A
+  // checkpoint says false: its weights live once — an F32 file's matmul weights packed only
+  // (Param::packed_only, io/checkpoint.cpp), a 16-bit file's row-major and read in place
+  // (param_matmul: a 16-bit W widened as the unpacked kernel stages each block of it, kernels.h,
+  // ew_h16_matmul). A packing model keeps float32 weights (ensure_params widens a 16-bit one).
   bool pack_weights = true;
 
   const Param* find(const std::string& id) const;

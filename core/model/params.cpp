@@ -237,13 +237,16 @@ void ensure_params(Model& model, int vocab_size, int positions) {
 void param_matmul(float* y, int ldy, const float* x, const Param& W, const float* bias, int rows, Activation act,
                   float* y_act) {
   const int in = static_cast<int>(W.dim(0)), out = static_cast<int>(W.dim(1));
-  if (!W.packed.data.empty()) {
+  // A decoded token's product (one row): the weight read once, as it lies (a packed-only weight's
+  // panels each as one stream; a row-major one row after row, no staging).
+  const bool one_row = rows == 1;
+  if (!W.packed.data.empty() && !(one_row && W.packed_only())) {
     ew_f32_matmul_packed(y, ldy, x, in, W.packed, bias, rows, act, y_act);
     return;
   }
-  const bool one_row = rows == 1;  // a decoded token: the weight read once, in place, row after row (no staging)
   const Activation fused = y_act || one_row ? Activation::None : act;
-  if (one_row && W.is_half()) ew_h16_gemv(y, x, W.half.data(), out, W.half_type(), bias, in, out);
+  if (one_row && W.packed_only()) ew_f32_gemv_packed(y, x, W.packed, bias);
+  else if (one_row && W.is_half()) ew_h16_gemv(y, x, W.half.data(), out, W.half_type(), bias, in, out);
   else if (one_row) ew_f32_gemv(y, x, W.value.data(), out, bias, in, out);
   else if (W.is_half()) ew_h16_matmul(y, ldy, x, in, W.half.data(), out, W.half_type(), bias, rows, in, out, fused);
   else ew_f32_matmul(y, ldy, x, in, W.value.data(), out, bias, rows, in, out, fused);
@@ -282,24 +285,59 @@ AttnGeom attn_geom(const Model& m) {
   return {H, m.arch.kv_heads > 0 ? m.arch.kv_heads : H, hd, scale};
 }
 
+std::vector<std::size_t> Param::shape() const {
+  if (is_half()) return half_shape;
+  if (packed_only()) return {static_cast<std::size_t>(packed.K), static_cast<std::size_t>(packed.N)};
+  return std::vector<std::size_t>(value.shape().begin(), value.shape().end());
+}
+
+std::size_t Param::size() const {
+  if (is_half()) return half.size();
+  if (packed_only()) return static_cast<std::size_t>(packed.K) * static_cast<std::size_t>(packed.N);
+  return value.size();
+}
+
+float Param::at(std::size_t i) const {
+  if (is_half()) return ew_half_to_f32(half.data()[i], half_type());
+  if (!packed_only()) return value.data()[i];
+  float v = 0.0f;
+  ew_f32_unpack_b(packed, i, 1, &v);
+  return v;
+}
+
 void Param::widen(std::size_t first, std::size_t n, float* out) const {
   if (is_half()) ew_h16_widen(out, half.data() + first, n, half_type());
+  else if (packed_only()) ew_f32_unpack_b(packed, first, n, out);
   else std::copy(value.data() + first, value.data() + first + n, out);
 }
 
 const float* Param::f32() const {
   if (is_half()) throw Error("parameter '" + id + "' is 16-bit: it has no float32 numbers to read in place");
+  if (packed_only()) throw Error("parameter '" + id + "' is kept packed: it has no row-major numbers to read in place");
   return value.data();
 }
 
 Widened Param::widened() const {
-  if (!is_half()) return Widened(value.data(), {});
-  std::vector<float> w(half.size());
-  ew_h16_widen(w.data(), half.data(), half.size(), half_type());
+  if (has_f32()) return Widened(value.data(), {});
+  std::vector<float> w(size());
+  widen(0, w.size(), w.data());
   return Widened(nullptr, std::move(w));
 }
 
+void Param::set(std::size_t i, float v) {
+  if (is_half()) make_f32();  // the edit is a float32 value, which 16 bits may not hold (widening is exact)
+  const bool only = packed_only();
+  if (!packed.data.empty()) ew_f32_packed_set(&packed, i, v);
+  if (!only) value.data()[i] = v;
+}
+
 void Param::make_f32() {
+  if (packed_only()) {  // row-major float32 beside the panels (the packed copy stays current: set())
+    xt::xarray<float> rows = xt::xarray<float>::from_shape(shape());
+    ew_f32_unpack_b(packed, 0, rows.size(), rows.data());
+    value = std::move(rows);
+    return;
+  }
   if (!is_half()) return;
   value = xt::xarray<float>::from_shape(half_shape);
   ew_h16_widen(value.data(), half.data(), half.size(), half_type());

@@ -19,15 +19,12 @@ using nlohmann::json;
 
 namespace {
 
-// Sets the recorded cells back to their original values (and repacks what is packed).
+// Sets the recorded cells back to their original values (Param::set: packed copies follow).
 void undo_cells(std::vector<Param>& params, std::vector<std::pair<std::pair<std::string, std::size_t>, float>>& dirty) {
   for (auto it = dirty.rbegin(); it != dirty.rend(); ++it)
     for (Param& p : params) {
       if (p.id != it->first.first || it->first.second >= p.size()) continue;
-      p.make_f32();  // edited cells widened it for good (intervene.cpp); a no-op then
-      p.value.data()[it->first.second] = it->second;
-      if (p.packed.K > 0 && p.value.dimension() == 2)
-        ew_f32_pack_b(&p.packed, p.value.data(), static_cast<int>(p.value.shape()[0]), static_cast<int>(p.value.shape()[1]));
+      p.set(it->first.second, it->second);  // edited cells widened a 16-bit one for good (intervene.cpp)
     }
   dirty.clear();
 }

@@ -33,7 +33,7 @@ class Grads {
     const Param& p = m_.at(id);
     const std::vector<std::size_t> shape = p.shape();
     const float* data = nullptr;
-    if (!p.is_half()) data = p.f32();
+    if (p.has_f32()) data = p.f32();
     else if (auto it = widened_.find(id); it != widened_.end()) data = it->second.data();
     else data = widened_.emplace(id, p.widened()).first->second.data();
     return {data, p.size(), std::vector<int>(shape.begin(), shape.end())};

@@ -110,6 +110,16 @@ std::pair<int, float> last_row_pick(const Trace& trace) {
   return {best, last[best]};
 }
 
+}  // namespace
+
+void take_recorded_pick(const Trace& trace, const std::vector<std::string>& vocab, bool end, GenRound& pick, int& best) {
+  if (end) return;
+  const auto [again, prob] = last_row_pick(trace);
+  if (again != best) best = again, pick.token = vocab.at(static_cast<std::size_t>(again)), pick.prob = prob;
+}
+
+namespace {
+
 // The last round, decoded through the cache, recorded whole for the walkthrough: the kept trace
 // (with its cache steps). Its pick is the decoded one to 1e-6 of the logits' scale (test_kv_cache);
 // should a near-tie still turn the other way, the round takes the recorded trace's pick, so the
@@ -120,10 +130,7 @@ void record_last(Model& model, Trace& trace, const KvCache& cache, int prompt, b
   model.head_last_row_only = false;
   run(model, trace);
   if (cache.len == static_cast<int>(model.tokens->ids.size())) rec_cache(trace, model, cache, prompt);
-  if (!end) {
-    const auto [again, prob] = last_row_pick(trace);
-    if (again != best) best = again, pick.token = model.vocab.at(static_cast<std::size_t>(again)), pick.prob = prob;
-  }
+  take_recorded_pick(trace, model.vocab, end, pick, best);
   timing.record_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
 }
 

@@ -40,6 +40,12 @@ struct GenRound {
   float prob = 0.0f;          // its probability
 };
 
+// After the last round is recorded whole (its pick was decoded through the key/value cache): the
+// recorded trace's pick replaces the decoded one if a near-tie turned the other way, so the rounds
+// and the trace the reader walks agree — best, pick.token and pick.prob from the last row of
+// "probs". An end token's round (end) keeps its end.
+void take_recorded_pick(const Trace& trace, const std::vector<std::string>& vocab, bool end, GenRound& pick, int& best);
+
 // A round as it ends, for a caller that shows generation as it happens (the page streams it
 // token by token). The same numbers the returned rounds and GenTiming hold: `ms` is the time
 // this round added to its GenTiming field. Nothing is recomputed for it.

@@ -302,12 +302,9 @@ void apply_param_sets(Model& model, Trace& trace) {
   for (const ParamSet& ps : trace.interventions->params) {
     Param& p = model.at(ps.id);
     if (ps.offset >= p.size()) throw Error("cannot set " + ps.what + ": the cell is out of range in this run");
-    // An edited 16-bit parameter is widened to float32 for good (its other numbers unchanged:
-    // widening is exact); the edit itself is a float32 value, which 16 bits may not hold.
-    p.make_f32();
-    p.value.data()[ps.offset] = ps.value;
-    if (p.packed.K > 0 && p.value.dimension() == 2)
-      ew_f32_pack_b(&p.packed, p.value.data(), static_cast<int>(p.value.shape()[0]), static_cast<int>(p.value.shape()[1]));
+    // An edited 16-bit parameter is widened to float32 for good (Param::set: its other numbers
+    // unchanged, widening is exact); a packed weight is edited where its panels hold the cell.
+    p.set(ps.offset, ps.value);
     trace.intervened_params.push_back(p.id);
   }
 }
