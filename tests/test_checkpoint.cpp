@@ -381,14 +381,17 @@ TEST_CASE("a BF16/F16 checkpoint keeps its matrices 16-bit (2 bytes a weight) an
     const ew::SafeTensors st = rounded_to(wavy_bert(), type);
     const ew::Checkpoint half = load_checkpoint(kWavyConfig, bytes_of(st, type));
     const ew::Checkpoint wide = load_checkpoint(kWavyConfig, bytes_of(st, ew::DiskType::F32));
-    // Bytes the parameters hold: 2 per value of every matrix and table, 4 per value of the
-    // vectors (γ, β, biases stay float32); the F32 file's, 4 per value of everything.
-    std::size_t matrix_values = 0, vector_values = 0, half_bytes = 0, wide_bytes = 0;
+    // Bytes the parameters hold: 2 per value of every matrix and table (a matmul weight's in the
+    // kernels' panels, whose last one is padded to the panel width: `padding` values), 4 per value
+    // of the vectors (γ, β, biases stay float32); the F32 file's, 4 per value of everything.
+    std::size_t matrix_values = 0, vector_values = 0, half_bytes = 0, wide_bytes = 0, padding = 0;
     for (const ew::Param& p : half.model.params) {
       CAPTURE(p.id);
       CHECK(p.is_half() == (p.rank() == 2));
+      CHECK(p.half_packed == (p.rank() == 2 && p.id.find("table") == std::string::npos));  // matmul weights
       CHECK(p.value.size() == (p.is_half() ? 0u : p.size()));  // no second float32 copy
       (p.rank() == 2 ? matrix_values : vector_values) += p.size();
+      if (p.half_packed) padding += ew::ew_f32_packed_floats(p.half_k(), p.half_n()) - p.size();
       half_bytes += p.half.size() * sizeof(std::uint16_t) + p.value.size() * sizeof(float);  // what it holds
       CHECK(p.half.size() * sizeof(std::uint16_t) + p.value.size() * sizeof(float) == p.bytes());
     }
@@ -398,7 +401,7 @@ TEST_CASE("a BF16/F16 checkpoint keeps its matrices 16-bit (2 bytes a weight) an
       wide_bytes += p.size() * sizeof(float);
     }
     CHECK(matrix_values > 10 * vector_values);
-    CHECK(half_bytes == 2 * matrix_values + 4 * vector_values);
+    CHECK(half_bytes == 2 * (matrix_values + padding) + 4 * vector_values);
     CHECK(wide_bytes == 4 * (matrix_values + vector_values));
     // Every parameter reads the same numbers either way, through each accessor.
     for (const ew::Param& p : half.model.params) {
@@ -443,11 +446,20 @@ TEST_CASE("an edited cell of a 16-bit parameter widens that parameter to float32
   REQUIRE(w.is_half());
   const float before = w.at(5);
   const std::vector<std::size_t> shape = w.shape();
-  w.make_f32();
+  REQUIRE(w.half_packed);
+  w.make_f32();  // a matmul weight's panels widened in place: packed only, float32
   CHECK_FALSE(w.is_half());
   CHECK(w.half.empty());
+  CHECK(w.packed_only());
   CHECK(w.shape() == shape);
-  CHECK(w.f32()[5] == before);
+  CHECK(w.at(5) == before);
+  w.set(5, 2.5f);
+  CHECK(w.at(5) == 2.5f);
+  ew::Param& t = c.model.at("embedding_table");  // a table: row-major float32
+  REQUIRE(t.is_half());
+  const float t5 = t.at(5);
+  t.make_f32();
+  CHECK(t.f32()[5] == t5);
   CHECK(c.model.at("layer0.W_k").is_half());
   CHECK_THROWS_WITH(c.model.at("layer0.W_k").f32(), doctest::Contains("layer0.W_k"));
 }

@@ -192,3 +192,44 @@ TEST_CASE("one-row products (gemv): the 16-bit kernel equals the float32 one on 
         if (x[static_cast<std::size_t>(K - 1)] != 0.0f) CHECK_FALSE(h16_same_bits(moved, f32));
       }
 }
+
+// An F16/BF16 checkpoint's matmul weights live 16-bit in the kernels' panels (kernels.h,
+// ew_h16_pack_b_rows): built by rows or by columns, read back exactly, and multiplied as the
+// float32 panels of the widened weight are — the one-row product as ew_h16_gemv, bit for bit.
+TEST_CASE("16-bit panels: built by rows or columns alike, read back exactly; their products equal the float32 panels' of the widened weight bit for bit") {
+  const int shapes[][2] = {{1, 1}, {3, 5}, {7, 15}, {16, 16}, {33, 17}, {64, 100}, {130, 67}, {300, 513}};
+  for (const ew::Half t : {ew::Half::F16, ew::Half::BF16})
+    for (const auto& s : shapes) {
+      const int K = s[0], N = s[1];
+      CAPTURE(h16_name(t));
+      CAPTURE(K);
+      CAPTURE(N);
+      const std::string key = std::to_string(K) + "x" + std::to_string(N);
+      const std::vector<std::uint16_t> Bh = h16_rnd(static_cast<std::size_t>(K) * N, "panels-B" + key, t);
+      const std::vector<float> B = h16_widened(Bh, t);
+      std::vector<std::uint16_t> Bt(Bh.size());
+      for (int k = 0; k < K; ++k)
+        for (int j = 0; j < N; ++j) Bt[static_cast<std::size_t>(j) * K + k] = Bh[static_cast<std::size_t>(k) * N + j];
+      const std::size_t n = ew::ew_f32_packed_floats(K, N);
+      std::vector<std::uint16_t> by_rows(n, 0), by_cols(n, 0);
+      for (int k0 = 0; k0 < K; k0 += 32) ew::ew_h16_pack_b_rows(by_rows.data(), K, N, Bh.data() + static_cast<std::size_t>(k0) * N, N, k0, std::min(32, K - k0));
+      for (int j0 = 0; j0 < N; j0 += 32) ew::ew_h16_pack_bt_rows(by_cols.data(), K, N, Bt.data() + static_cast<std::size_t>(j0) * K, K, j0, std::min(32, N - j0));
+      REQUIRE(by_rows == by_cols);
+      std::vector<float> back(B.size());
+      ew::ew_h16_unpack_b(by_rows.data(), K, N, t, 0, back.size(), back.data());
+      REQUIRE(h16_same_bits(back, B));
+      ew::PackedB wide;
+      ew::ew_f32_pack_b(&wide, B.data(), K, N);
+      const std::vector<float> x = ewtest::seeded_floats(12, "panels-x" + key, static_cast<std::size_t>(5) * K, 1.0f);
+      const std::vector<float> bias = ewtest::seeded_floats(13, "panels-b" + key, N, 0.5f);
+      std::vector<float> g16(N), grow(N), m16(static_cast<std::size_t>(5) * N), m32(m16.size()), a16(m16.size()), a32(m16.size());
+      ew::ew_h16_gemv_packed(g16.data(), x.data(), by_rows.data(), K, N, t, bias.data());
+      ew::ew_h16_gemv(grow.data(), x.data(), Bh.data(), N, t, bias.data(), K, N);
+      if (N % 16 == 0) CHECK(h16_same_bits(g16, grow));  // else: that kernel's scalar tail columns are lanes here
+      CHECK(h16_close(g16, grow));
+      ew::ew_h16_matmul_packed(m16.data(), N, x.data(), K, by_rows.data(), K, N, t, bias.data(), 5, ew::Activation::GELU, a16.data());
+      ew::ew_f32_matmul_packed(m32.data(), N, x.data(), K, wide, bias.data(), 5, ew::Activation::GELU, a32.data());
+      CHECK(h16_same_bits(m16, m32));
+      CHECK(h16_same_bits(a16, a32));
+    }
+}

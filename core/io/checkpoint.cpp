@@ -90,21 +90,18 @@ void place_rows(T* out, std::size_t rows, std::size_t cols, std::size_t stride, 
   }
 }
 
-// place_rows' twin for a float32 matmul weight: straight into the kernels' panels (kernels.h,
-// ew_f32_pack_b_init), 32 of the file's rows at a time — rows of our in×out matrix as they are
-// (Conv1D), or its columns ([out, in], Layout::Linear). The weight is never held row-major.
-template <class Read>
-void pack_rows(PackedB& out, std::size_t rows, std::size_t cols, std::size_t stride, std::size_t col0, bool transpose,
-               const Read& read) {
-  const int K = static_cast<int>(transpose ? cols : rows), N = static_cast<int>(transpose ? rows : cols);
-  ew_f32_pack_b_init(&out, K, N);
+// place_rows' twin for a matmul weight: straight into the kernels' panels (kernels.h,
+// ew_packed_index), 32 of the file's rows at a time — rows of our in×out matrix as they are
+// (Conv1D), or its columns ([out, in], Layout::Linear): `pack(block, first, n)` puts them there.
+// The weight is never held row-major.
+template <class T, class Read, class Pack>
+void pack_rows(std::size_t rows, std::size_t cols, std::size_t stride, std::size_t col0, const Read& read, const Pack& pack) {
   constexpr std::size_t kRows = 32;
-  std::vector<float> block(kRows * cols);
+  std::vector<T> block(kRows * cols);
   for (std::size_t r0 = 0; r0 < rows; r0 += kRows) {
     const std::size_t n = std::min(kRows, rows - r0);
     for (std::size_t i = 0; i < n; ++i) read((r0 + i) * stride + col0, cols, &block[i * cols]);
-    if (transpose) ew_f32_pack_bt_rows(&out, block.data(), static_cast<int>(cols), static_cast<int>(r0), static_cast<int>(n));
-    else ew_f32_pack_b_rows(&out, block.data(), static_cast<int>(cols), static_cast<int>(r0), static_cast<int>(n));
+    pack(block.data(), static_cast<int>(r0), static_cast<int>(n));
   }
 }
 
@@ -125,15 +122,31 @@ Param decode(const SafeTensorsIndex& index, const TensorEntry& e, const Binding&
     p.value = xt::xarray<float>::from_shape({0});  // no float32 numbers (a default xarray holds one)
     p.dtype = e.dtype == DiskType::BF16 ? Dtype::BF16 : Dtype::F16;
     p.half_shape = shape;
+    auto read = [&](std::size_t first, std::size_t n, std::uint16_t* dst) { tensor_halves(index, e, first, n, dst); };
+    if (b.layout == Layout::Linear || b.layout == Layout::Conv1D) {  // a matmul weight: into the panels, 16-bit
+      const int K = static_cast<int>(shape[0]), N = static_cast<int>(shape[1]);
+      p.half = HalfBuffer(ew_f32_packed_floats(K, N));
+      std::fill(p.half.data(), p.half.data() + p.half.size(), std::uint16_t{0});  // the padding: +0
+      p.half_packed = true;
+      pack_rows<std::uint16_t>(rows, cols, stride, col0, read, [&](const std::uint16_t* block, int first, int n) {
+        if (transpose) ew_h16_pack_bt_rows(p.half.data(), K, N, block, static_cast<int>(cols), first, n);
+        else ew_h16_pack_b_rows(p.half.data(), K, N, block, static_cast<int>(cols), first, n);
+      });
+      return p;
+    }
     p.half = HalfBuffer(rows * cols);
-    place_rows(p.half.data(), rows, cols, stride, col0, transpose,
-               [&](std::size_t first, std::size_t n, std::uint16_t* dst) { tensor_halves(index, e, first, n, dst); });
+    place_rows(p.half.data(), rows, cols, stride, col0, transpose, read);
     return p;
   }
   if (b.layout == Layout::Linear || b.layout == Layout::Conv1D) {  // an F32 matmul weight: packed as it is decoded
     p.value = xt::xarray<float>::from_shape({0});
-    pack_rows(p.packed, rows, cols, stride, col0, transpose,
-              [&](std::size_t first, std::size_t n, float* dst) { tensor_values(index, e, first, n, dst); });
+    ew_f32_pack_b_init(&p.packed, static_cast<int>(shape[0]), static_cast<int>(shape[1]));
+    pack_rows<float>(rows, cols, stride, col0,
+              [&](std::size_t first, std::size_t n, float* dst) { tensor_values(index, e, first, n, dst); },
+              [&](const float* block, int first, int n) {
+                if (transpose) ew_f32_pack_bt_rows(&p.packed, block, static_cast<int>(cols), first, n);
+                else ew_f32_pack_b_rows(&p.packed, block, static_cast<int>(cols), first, n);
+              });
     return p;
   }
   p.value = xt::xarray<float>::from_shape(shape);

@@ -56,8 +56,10 @@ void ew_f32_matmul_packed(float* C, int ldc, const float* A, int lda, const Pack
 //   ew_f32_pack_bt_rows  columns j0 … j0+nj−1 of B, given as rows of Bᵀ (each K floats, stride ld)
 //   ew_f32_unpack_b      B's elements first … first+n−1 in row-major order
 //   ew_f32_packed_set    B's element i (row-major) set to v
-// ew_f32_packed_floats and ew_f32_packed_index say where B[k][j] lies in this build's layout.
+// ew_f32_packed_floats and ew_packed_index say how many values the panels of a K×N weight take and
+// where B[k][j] lies among them, in this build's layout (16-bit panels alike).
 std::size_t ew_f32_packed_floats(int K, int N);
+std::size_t ew_packed_index(int K, int N, int k, int j);
 std::size_t ew_f32_packed_index(const PackedB& B, int k, int j);
 void ew_f32_pack_b_init(PackedB* out, int K, int N);
 void ew_f32_pack_b_rows(PackedB* out, const float* rows, int ld, int k0, int nk);
@@ -161,6 +163,16 @@ inline float ew_half_to_f32(std::uint16_t h, Half t) {
 // out[0..n) = the n values at in, widened (scalar reference and SIMD).
 void ew_h16_widen__scalar(float* out, const std::uint16_t* in, std::size_t n, Half t);
 void ew_h16_widen(float* out, const std::uint16_t* in, std::size_t n, Half t);
+// The same panels holding 16-bit values (an F16/BF16 checkpoint's matmul weights: 2 bytes a
+// weight, ew_f32_packed_floats(K, N) of them, padding 0), built and read as above and widened in
+// registers by the products: ew_h16_gemv_packed is ew_h16_gemv's result (bias, then k = 0, 1, …),
+// ew_h16_matmul_packed ew_f32_matmul_packed's on the widened weight, bit for bit.
+void ew_h16_pack_b_rows(std::uint16_t* P, int K, int N, const std::uint16_t* rows, int ld, int k0, int nk);
+void ew_h16_pack_bt_rows(std::uint16_t* P, int K, int N, const std::uint16_t* rows, int ld, int j0, int nj);
+void ew_h16_unpack_b(const std::uint16_t* P, int K, int N, Half t, std::size_t first, std::size_t n, float* out);
+void ew_h16_gemv_packed(float* y, const float* x, const std::uint16_t* P, int K, int N, Half t, const float* bias);
+void ew_h16_matmul_packed(float* C, int ldc, const float* A, int lda, const std::uint16_t* P, int K, int N, Half t,
+                          const float* bias, int M, Activation act, float* C_act = nullptr);
 // C (M×N, ldc) = act(A (M×K, lda) · widen(B) (K×N, row stride ldb) + bias): ew_f32_matmul's twin.
 void ew_h16_matmul__scalar(float* C, int ldc, const float* A, int lda, const std::uint16_t* B, int ldb, Half t,
                            const float* bias, int M, int K, int N, Activation act);

@@ -268,9 +268,7 @@ void ew_f32_matmul_packed(float* C, int ldc, const float* A, int lda, const Pack
 }
 
 std::size_t ew_f32_packed_floats(int K, int N) { return static_cast<std::size_t>(panels(N)) * K * NR; }
-std::size_t ew_f32_packed_index(const PackedB& B, int k, int j) {
-  return (static_cast<std::size_t>(j / NR) * B.K + k) * NR + j % NR;
-}
+std::size_t ew_packed_index(int K, int, int k, int j) { return (static_cast<std::size_t>(j / NR) * K + k) * NR + j % NR; }
 
 namespace {
 // Panels [p0, p1) of a one-row product with a packed B: each panel's K×NR floats are one
@@ -278,12 +276,12 @@ namespace {
 // y[j] starts at its bias and receives x[k]·B[k][j] for k = 0, 1, … in turn — the instruction
 // sequence gemv_columns gives it, so the result is ew_f32_gemv's on the unpacked B, bit for bit
 // (for N a multiple of EW_VW; its scalar tail columns are vector lanes here).
-void gemv_panels(float* y, const float* x, const PackedB& B, const float* bias, int p0, int p1) {
-  const int K = B.K;
+template <class T, class Load>
+void gemv_panels(float* y, const float* x, const T* P, int K, int N, const float* bias, int p0, int p1, const Load& load) {
   alignas(64) float tmp[NR];
   for (int p = p0; p < p1; ++p) {
-    const int j0 = p * NR, nv = std::min(NR, B.N - j0);
-    const float* b = B.data.data() + static_cast<std::size_t>(p) * K * NR;
+    const int j0 = p * NR, nv = std::min(NR, N - j0);
+    const T* b = P + static_cast<std::size_t>(p) * K * NR;
     for (int j = 0; j < NR; ++j) tmp[j] = bias && j < nv ? bias[j0 + j] : 0.0f;
     vf acc[NV];
     for (int v = 0; v < NV; ++v) acc[v] = vload(tmp + v * EW_VW);
@@ -292,7 +290,7 @@ void gemv_panels(float* y, const float* x, const PackedB& B, const float* bias, 
 #endif
     for (int k = 0; k < K; ++k, b += NR) {
       const vf xk = vsplat(x[k]);
-      for (int v = 0; v < NV; ++v) acc[v] = vfma(xk, vload(b + v * EW_VW), acc[v]);
+      for (int v = 0; v < NV; ++v) acc[v] = vfma(xk, load(b + v * EW_VW), acc[v]);
     }
     if (nv == NR) {
       for (int v = 0; v < NV; ++v) vstore(y + j0 + v * EW_VW, acc[v]);
@@ -302,13 +300,42 @@ void gemv_panels(float* y, const float* x, const PackedB& B, const float* bias, 
     }
   }
 }
+
+template <class T, class Load>
+void gemv_packed(float* y, const float* x, const T* P, int K, int N, const float* bias, const Load& load) {
+  const int np = panels(N);
+  const int nt = 2.0 * K * N < kMinParallelFlops ? 1 : std::min(threads(), np);
+  if (nt <= 1) return gemv_panels(y, x, P, K, N, bias, 0, np, load);
+  parallel_for(nt, [&](int t) { gemv_panels(y, x, P, K, N, bias, np * t / nt, np * (t + 1) / nt, load); });
+}
 }  // namespace
 
 void ew_f32_gemv_packed(float* y, const float* x, const PackedB& B, const float* bias) {
-  const int np = panels(B.N);
-  const int nt = 2.0 * B.K * B.N < kMinParallelFlops ? 1 : std::min(threads(), np);
-  if (nt <= 1) return gemv_panels(y, x, B, bias, 0, np);
-  parallel_for(nt, [&](int t) { gemv_panels(y, x, B, bias, np * t / nt, np * (t + 1) / nt); });
+  gemv_packed(y, x, B.data.data(), B.K, B.N, bias, [](const float* p) { return vload(p); });
+}
+
+void ew_h16_gemv_packed(float* y, const float* x, const std::uint16_t* P, int K, int N, Half t, const float* bias) {
+  if (t == Half::BF16) gemv_packed(y, x, P, K, N, bias, [](const std::uint16_t* p) { return vload_bf16(p); });
+  else gemv_packed(y, x, P, K, N, bias, [](const std::uint16_t* p) { return vload_f16(p); });
+}
+
+void ew_h16_matmul_packed(float* C, int ldc, const float* A, int lda, const std::uint16_t* P, int K, int N, Half t,
+                          const float* bias, int M, Activation act, float* C_act) {
+  // Each K block of a group of panels widened into a per-thread buffer just before its panels run:
+  // the panels' kc×NR blocks are contiguous, so this is one widening pass, no gathering. The tiles
+  // see the blocks ew_f32_matmul_packed would on the widened weight: its result, bit for bit.
+  const bool bf = t == Half::BF16;
+  gemm(C, ldc, A, lda, M, K, N, bias, act, C_act, [&](int g0, int g1, int k0, int kc) {
+    static thread_local std::vector<float> stage;
+    const std::size_t need = static_cast<std::size_t>(kPanelGroup) * KC * NR;
+    if (stage.size() < need) stage.resize(need);
+    for (int p = g0; p < g1; ++p) {
+      const std::uint16_t* src = P + (static_cast<std::size_t>(p) * K + k0) * NR;
+      float* d = stage.data() + static_cast<std::size_t>(p - g0) * kc * NR;
+      for (int i = 0; i < kc * NR; i += EW_VW) vstore(d + i, bf ? vload_bf16(src + i) : vload_f16(src + i));
+    }
+    return PanelBlocks{stage.data(), static_cast<std::size_t>(kc) * NR};
+  });
 }
 
 namespace {
@@ -456,27 +483,27 @@ void ew_h16_gemv(float* y, const float* x, const std::uint16_t* B, int ldb, Half
 }
 
 namespace {
-// Scores of one query row against Tk key rows, 8 keys at a time: each S[j] is the instruction
-// sequence scores_block gives it (vfma over the vectors in order, the horizontal sum, the tail).
+// Scores of one query row against Tk key rows (a decoded token's head over the vocabulary, its
+// attention over the cache): one key at a time, its row read as one stream into four vector
+// accumulators. Measured in wasm SIMD128 on a 49,152 × 576 table (SmolLM2's tied head, 113 MB,
+// from memory): 3.5 ms, 32 GB/s; 8 keys at a time, as scores_block reads them, 7.3–8.4 ms (13–15
+// GB/s: eight streams at once), 4 keys 7.1, 2 keys × 2 accumulators 6.4. Each S[j]: vector c into
+// accumulator c mod 4, then (a0 + a1) + (a2 + a3), the horizontal sum, the tail — a different
+// order from scores_block's, so equal to the two-query path's number within rounding, not bit for
+// bit (test_kernels), and the same whatever the block or thread split.
 template <class Tail>
 void scores_one_query(float* s, const float* q, const float* K, int ldk, int Tk, int dv, const Tail& tail) {
-  constexpr int R = 8;
-  int j = 0;
-  for (; j + R <= Tk; j += R) {
-    const float* k0 = K + static_cast<std::size_t>(j) * ldk;
-    vf a[R];
-    for (int r = 0; r < R; ++r) a[r] = vzero();
-    for (int c = 0; c < dv; c += EW_VW) {
-      const vf x = vload(q + c);
-      for (int r = 0; r < R; ++r) a[r] = vfma(x, vload(k0 + static_cast<std::size_t>(r) * ldk + c), a[r]);
-    }
-    for (int r = 0; r < R; ++r) s[j + r] = vhsum(a[r]) + tail(q, k0 + static_cast<std::size_t>(r) * ldk);
-  }
-  for (; j < Tk; ++j) {
-    const float* k0 = K + static_cast<std::size_t>(j) * ldk;
-    vf a = vzero();
-    for (int c = 0; c < dv; c += EW_VW) a = vfma(vload(q + c), vload(k0 + c), a);
-    s[j] = vhsum(a) + tail(q, k0);
+  constexpr int U = 4;
+  const int du = dv / (U * EW_VW) * (U * EW_VW);
+  for (int j = 0; j < Tk; ++j) {
+    const float* k = K + static_cast<std::size_t>(j) * ldk;
+    vf a[U];
+    for (int u = 0; u < U; ++u) a[u] = vzero();
+    int c = 0;
+    for (; c < du; c += U * EW_VW)
+      for (int u = 0; u < U; ++u) a[u] = vfma(vload(q + c + u * EW_VW), vload(k + c + u * EW_VW), a[u]);
+    for (; c < dv; c += EW_VW) a[0] = vfma(vload(q + c), vload(k + c), a[0]);
+    s[j] = vhsum(vadd(vadd(a[0], a[1]), vadd(a[2], a[3]))) + tail(q, k);
   }
 }
 
@@ -673,9 +700,20 @@ void ew_f32_pack_b(PackedB* out, const float* B, int K, int N) {
   out->data.assign(B, B + static_cast<std::size_t>(K) * N);
 }
 std::size_t ew_f32_packed_floats(int K, int N) { return static_cast<std::size_t>(K) * N; }
-std::size_t ew_f32_packed_index(const PackedB& B, int k, int j) { return static_cast<std::size_t>(k) * B.N + j; }
+std::size_t ew_packed_index(int, int N, int k, int j) { return static_cast<std::size_t>(k) * N + j; }
 void ew_f32_gemv_packed(float* y, const float* x, const PackedB& B, const float* bias) {
   ew_f32_gemv__scalar(y, x, B.data.data(), B.N, bias, B.K, B.N);
+}
+void ew_h16_gemv_packed(float* y, const float* x, const std::uint16_t* P, int K, int N, Half t, const float* bias) {
+  ew_h16_gemv__scalar(y, x, P, N, t, bias, K, N);
+}
+void ew_h16_matmul_packed(float* C, int ldc, const float* A, int lda, const std::uint16_t* P, int K, int N, Half t,
+                          const float* bias, int M, Activation act, float* C_act) {
+  ew_h16_matmul__scalar(C, ldc, A, lda, P, N, t, bias, M, K, N, C_act ? Activation::None : act);
+  if (C_act)
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j)
+        C_act[static_cast<std::size_t>(i) * ldc + j] = ew_activation(C[static_cast<std::size_t>(i) * ldc + j], act);
 }
 void ew_f32_matmul_packed(float* C, int ldc, const float* A, int lda, const PackedB& B, const float* bias,
                           int M, Activation act, float* C_act) {
@@ -721,37 +759,60 @@ void ew_f32_layernorm(float* y, float* mean, float* var, const float* x, const f
 
 #endif
 
-// ---- a PackedB built and read piece by piece (either layout, through ew_f32_packed_index) ----
+// ---- packed weights built and read piece by piece (either layout, through ew_packed_index) ----
+namespace {
+template <class T>
+void pack_rows(T* P, int K, int N, const T* rows, int ld, int k0, int nk) {
+  for (int k = 0; k < nk; ++k) {
+    const T* src = rows + static_cast<std::size_t>(k) * ld;
+    for (int j = 0; j < N; ++j) P[ew_packed_index(K, N, k0 + k, j)] = src[j];
+  }
+}
+template <class T>
+void pack_cols(T* P, int K, int N, const T* rows, int ld, int j0, int nj) {
+  for (int j = 0; j < nj; ++j) {
+    const T* src = rows + static_cast<std::size_t>(j) * ld;
+    for (int k = 0; k < K; ++k) P[ew_packed_index(K, N, k, j0 + j)] = src[k];
+  }
+}
+template <class T, class Widen>
+void unpack(const T* P, int K, int N, std::size_t first, std::size_t n, float* out, const Widen& widen) {
+  if (N <= 0) return;
+  const std::size_t n_cols = static_cast<std::size_t>(N);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t at = first + i;
+    out[i] = widen(P[ew_packed_index(K, N, static_cast<int>(at / n_cols), static_cast<int>(at % n_cols))]);
+  }
+}
+}  // namespace
+
+std::size_t ew_f32_packed_index(const PackedB& B, int k, int j) { return ew_packed_index(B.K, B.N, k, j); }
 void ew_f32_pack_b_init(PackedB* out, int K, int N) {
   out->K = K;
   out->N = N;
   out->data.assign(ew_f32_packed_floats(K, N), 0.0f);
 }
 void ew_f32_pack_b_rows(PackedB* out, const float* rows, int ld, int k0, int nk) {
-  for (int k = 0; k < nk; ++k) {
-    const float* src = rows + static_cast<std::size_t>(k) * ld;
-    float* dst = out->data.data();
-    for (int j = 0; j < out->N; ++j) dst[ew_f32_packed_index(*out, k0 + k, j)] = src[j];
-  }
+  pack_rows(out->data.data(), out->K, out->N, rows, ld, k0, nk);
 }
 void ew_f32_pack_bt_rows(PackedB* out, const float* rows, int ld, int j0, int nj) {
-  float* dst = out->data.data();
-  for (int j = 0; j < nj; ++j) {
-    const float* src = rows + static_cast<std::size_t>(j) * ld;
-    for (int k = 0; k < out->K; ++k) dst[ew_f32_packed_index(*out, k, j0 + j)] = src[k];
-  }
+  pack_cols(out->data.data(), out->K, out->N, rows, ld, j0, nj);
 }
 void ew_f32_unpack_b(const PackedB& B, std::size_t first, std::size_t n, float* out) {
-  if (B.N <= 0) return;
-  const std::size_t N = static_cast<std::size_t>(B.N);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::size_t at = first + i;
-    out[i] = B.data[ew_f32_packed_index(B, static_cast<int>(at / N), static_cast<int>(at % N))];
-  }
+  unpack(B.data.data(), B.K, B.N, first, n, out, [](float v) { return v; });
 }
 void ew_f32_packed_set(PackedB* B, std::size_t i, float v) {
   const std::size_t N = static_cast<std::size_t>(B->N);
   B->data[ew_f32_packed_index(*B, static_cast<int>(i / N), static_cast<int>(i % N))] = v;
+}
+void ew_h16_pack_b_rows(std::uint16_t* P, int K, int N, const std::uint16_t* rows, int ld, int k0, int nk) {
+  pack_rows(P, K, N, rows, ld, k0, nk);
+}
+void ew_h16_pack_bt_rows(std::uint16_t* P, int K, int N, const std::uint16_t* rows, int ld, int j0, int nj) {
+  pack_cols(P, K, N, rows, ld, j0, nj);
+}
+void ew_h16_unpack_b(const std::uint16_t* P, int K, int N, Half t, std::size_t first, std::size_t n, float* out) {
+  unpack(P, K, N, first, n, out, [t](std::uint16_t v) { return ew_half_to_f32(v, t); });
 }
 
 // ---- transposed matmuls (kernels.h): appended here, separate from the matmul above --------

@@ -128,8 +128,8 @@ struct GivenTokens {
 //
 // Its numbers are held one of three ways, and only once:
 //   float32, row-major, in `value` (our own models; a checkpoint's vectors and tables);
-//   16-bit, in `half` (a checkpoint's F16/BF16 matrices and tables, same in×out row-major
-//     layout; `value` empty);
+//   16-bit, in `half` (a checkpoint's F16/BF16 tables row-major; its matmul weights in the
+//     kernels' panel layout, half_packed; `value` empty);
 //   float32 in the kernels' panel layout, in `packed` only (a checkpoint's F32 matmul weights,
 //     packed while the file is decoded; `value` empty: packed_only()). Our own models keep
 //     `value` and a packed copy beside it (Model::pack_weights).
@@ -207,6 +207,7 @@ struct Param {
   Dtype dtype = Dtype::F32;
   HalfBuffer half = {};                      // the 16-bit numbers (dtype F16 or BF16)
   std::vector<std::size_t> half_shape = {};  // their shape
+  bool half_packed = false;                  // `half` holds the kernels' panels (a matmul weight)
 
   ParamKey key() const { return {place, norm, name}; }
 
@@ -219,6 +220,9 @@ struct Param {
   std::size_t rank() const { return shape().size(); }
   std::size_t size() const;
   std::size_t bytes() const { return is_half() ? half.size() * 2 : packed_only() ? packed.data.size() * 4 : value.size() * 4; }
+  // half_shape as the kernels' K and N (a 16-bit matmul weight: in × out)
+  int half_k() const { return static_cast<int>(half_shape[0]); }
+  int half_n() const { return static_cast<int>(half_shape[1]); }
   float at(std::size_t i) const;
   void widen(std::size_t first, std::size_t n, float* out) const;
   const float* f32() const;

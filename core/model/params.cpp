@@ -237,15 +237,22 @@ void ensure_params(Model& model, int vocab_size, int positions) {
 void param_matmul(float* y, int ldy, const float* x, const Param& W, const float* bias, int rows, Activation act,
                   float* y_act) {
   const int in = static_cast<int>(W.dim(0)), out = static_cast<int>(W.dim(1));
-  // A decoded token's product (one row): the weight read once, as it lies (a packed-only weight's
-  // panels each as one stream; a row-major one row after row, no staging).
+  // A decoded token's product (one row) reads the weight once, as it lies: panels (a checkpoint's
+  // packed weight, 16-bit or not) each as one stream, a row-major weight row after row. More rows:
+  // the packed kernels on panels (no staging but a 16-bit block's widening), else the staged ones.
   const bool one_row = rows == 1;
+  const bool half_panels = W.is_half() && W.half_packed;
+  if (half_panels && !one_row) {
+    ew_h16_matmul_packed(y, ldy, x, in, W.half.data(), in, out, W.half_type(), bias, rows, act, y_act);
+    return;
+  }
   if (!W.packed.data.empty() && !(one_row && W.packed_only())) {
     ew_f32_matmul_packed(y, ldy, x, in, W.packed, bias, rows, act, y_act);
     return;
   }
   const Activation fused = y_act || one_row ? Activation::None : act;
-  if (one_row && W.packed_only()) ew_f32_gemv_packed(y, x, W.packed, bias);
+  if (half_panels) ew_h16_gemv_packed(y, x, W.half.data(), in, out, W.half_type(), bias);
+  else if (one_row && W.packed_only()) ew_f32_gemv_packed(y, x, W.packed, bias);
   else if (one_row && W.is_half()) ew_h16_gemv(y, x, W.half.data(), out, W.half_type(), bias, in, out);
   else if (one_row) ew_f32_gemv(y, x, W.value.data(), out, bias, in, out);
   else if (W.is_half()) ew_h16_matmul(y, ldy, x, in, W.half.data(), out, W.half_type(), bias, rows, in, out, fused);
@@ -259,6 +266,7 @@ void param_matmul(float* y, int ldy, const float* x, const Param& W, const float
 }
 
 void param_scores(float* s, int lds, const float* x, int ldx, const Param& E, int rows, int first, int n) {
+  if (E.half_packed || E.packed_only()) throw Error("internal: '" + E.id + "' is a packed matmul weight, not a table");
   const int d = static_cast<int>(E.dim(1));
   const std::size_t at = static_cast<std::size_t>(first) * d;
   if (E.is_half()) ew_h16_scores(s, lds, x, ldx, E.half.data() + at, d, E.half_type(), rows, n, d);
@@ -292,13 +300,18 @@ std::vector<std::size_t> Param::shape() const {
 }
 
 std::size_t Param::size() const {
-  if (is_half()) return half.size();
+  if (is_half()) return half_packed ? half_shape[0] * half_shape[1] : half.size();
   if (packed_only()) return static_cast<std::size_t>(packed.K) * static_cast<std::size_t>(packed.N);
   return value.size();
 }
 
 float Param::at(std::size_t i) const {
-  if (is_half()) return ew_half_to_f32(half.data()[i], half_type());
+  if (is_half() && !half_packed) return ew_half_to_f32(half.data()[i], half_type());
+  if (is_half()) {
+    float v = 0.0f;
+    ew_h16_unpack_b(half.data(), half_k(), half_n(), half_type(), i, 1, &v);
+    return v;
+  }
   if (!packed_only()) return value.data()[i];
   float v = 0.0f;
   ew_f32_unpack_b(packed, i, 1, &v);
@@ -306,7 +319,8 @@ float Param::at(std::size_t i) const {
 }
 
 void Param::widen(std::size_t first, std::size_t n, float* out) const {
-  if (is_half()) ew_h16_widen(out, half.data() + first, n, half_type());
+  if (is_half() && half_packed) ew_h16_unpack_b(half.data(), half_k(), half_n(), half_type(), first, n, out);
+  else if (is_half()) ew_h16_widen(out, half.data() + first, n, half_type());
   else if (packed_only()) ew_f32_unpack_b(packed, first, n, out);
   else std::copy(value.data() + first, value.data() + first + n, out);
 }
@@ -332,6 +346,18 @@ void Param::set(std::size_t i, float v) {
 }
 
 void Param::make_f32() {
+  if (is_half() && half_packed) {  // the panels widened in place of the 16-bit ones: packed only, float32
+    packed.K = half_k();
+    packed.N = half_n();
+    packed.data.resize(half.size());
+    ew_h16_widen(packed.data.data(), half.data(), half.size(), half_type());
+    value = xt::xarray<float>::from_shape({0});
+    dtype = Dtype::F32;
+    half = HalfBuffer();
+    half_shape.clear();
+    half_packed = false;
+    return;
+  }
   if (packed_only()) {  // row-major float32 beside the panels (the packed copy stays current: set())
     xt::xarray<float> rows = xt::xarray<float>::from_shape(shape());
     ew_f32_unpack_b(packed, 0, rows.size(), rows.data());
