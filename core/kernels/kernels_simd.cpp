@@ -491,18 +491,28 @@ namespace {
 // accumulator c mod 4, then (a0 + a1) + (a2 + a3), the horizontal sum, the tail — a different
 // order from scores_block's, so equal to the two-query path's number within rounding, not bit for
 // bit (test_kernels), and the same whatever the block or thread split.
-template <class Tail>
-void scores_one_query(float* s, const float* q, const float* K, int ldk, int Tk, int dv, const Tail& tail) {
+// Σ q[c]·k[c] over c = from … to−1 in order: the scalar tail of a score (dk % EW_VW values), one
+// function for every path so that each compiles it alike (a 16-bit key's tail widened first).
+inline float dot_tail(const float* q, const float* k, int from, int to) {
+  float s = 0.0f;
+  for (int c = from; c < to; ++c) s += q[c] * k[c];
+  return s;
+}
+
+// T is float or uint16_t (a 16-bit table, widened in registers by `load`: the same numbers as on
+// the widened table, bit for bit).
+template <class T, class Load, class Tail>
+void scores_one_query(float* s, const float* q, const T* K, int ldk, int Tk, int dv, const Load& load, const Tail& tail) {
   constexpr int U = 4;
   const int du = dv / (U * EW_VW) * (U * EW_VW);
   for (int j = 0; j < Tk; ++j) {
-    const float* k = K + static_cast<std::size_t>(j) * ldk;
+    const T* k = K + static_cast<std::size_t>(j) * ldk;
     vf a[U];
     for (int u = 0; u < U; ++u) a[u] = vzero();
     int c = 0;
     for (; c < du; c += U * EW_VW)
-      for (int u = 0; u < U; ++u) a[u] = vfma(vload(q + c + u * EW_VW), vload(k + c + u * EW_VW), a[u]);
-    for (; c < dv; c += EW_VW) a[0] = vfma(vload(q + c), vload(k + c), a[0]);
+      for (int u = 0; u < U; ++u) a[u] = vfma(vload(q + c + u * EW_VW), load(k + c + u * EW_VW), a[u]);
+    for (; c < dv; c += EW_VW) a[0] = vfma(vload(q + c), load(k + c), a[0]);
     s[j] = vhsum(vadd(vadd(a[0], a[1]), vadd(a[2], a[3]))) + tail(q, k);
   }
 }
@@ -512,17 +522,13 @@ void scores_block(float* S, int lds, const float* Q, int ldq, const float* K, in
   // Dot products of query rows with key rows, 2 queries × 4 keys at a time (8 vector
   // accumulators), reduced horizontally at the end; the dk % EW_VW tail is scalar.
   const int dv = dk - dk % EW_VW;
-  auto tail = [&](const float* q, const float* k) {
-    float s = 0.0f;
-    for (int c = dv; c < dk; ++c) s += q[c] * k[c];
-    return s;
-  };
+  auto tail = [&](const float* q, const float* k) { return dot_tail(q, k, dv, dk); };
   int i = 0;
   for (; i < Tq; i += 2) {
     const int qi = std::min(2, Tq - i);
     if (qi == 1) {  // one query (a decoded token's head over the vocabulary): no second row's work
       scores_one_query(S + static_cast<std::size_t>(i) * lds, Q + static_cast<std::size_t>(i) * ldq, K, ldk, Tk, dv,
-                       tail);
+                       [](const float* p) { return vload(p); }, tail);
       break;
     }
     const float* q0 = Q + static_cast<std::size_t>(i) * ldq;
@@ -1043,6 +1049,25 @@ void ew_h16_matmul_nt(float* C, int ldc, const float* A, int lda, const std::uin
 
 void ew_h16_scores(float* S, int lds, const float* Q, int ldq, const std::uint16_t* K, int ldk, Half t, int Tq,
                    int Tk, int dk) {
+  if (Tq == 1) {  // a decoded token's head: each key's 16-bit row widened in registers (no widened copy)
+    const int dv = dk - dk % EW_VW;
+    auto tail = [&](const float* q, const std::uint16_t* k) {
+      float w[EW_VW];  // the key's last dk − dv values, widened (fewer than EW_VW)
+      for (int c = dv; c < dk; ++c) w[c - dv] = ew_half_to_f32(k[c], t);
+      return dot_tail(q + dv, w, 0, dk - dv);
+    };
+    auto keys = [&](int j0, int j1) {
+      const std::uint16_t* k0 = K + static_cast<std::size_t>(j0) * ldk;
+      if (t == Half::BF16)
+        scores_one_query(S + j0, Q, k0, ldk, j1 - j0, dv, [](const std::uint16_t* p) { return vload_bf16(p); }, tail);
+      else
+        scores_one_query(S + j0, Q, k0, ldk, j1 - j0, dv, [](const std::uint16_t* p) { return vload_f16(p); }, tail);
+    };
+    const int nt = 2.0 * Tk * dk < static_cast<double>(1 << 21) ? 1 : std::min(threads(), std::max(1, Tk / 64));
+    if (nt <= 1) return keys(0, Tk);
+    parallel_for(nt, [&](int th) { keys(static_cast<int>(static_cast<long long>(Tk) * th / nt), static_cast<int>(static_cast<long long>(Tk) * (th + 1) / nt)); });
+    return;
+  }
   // With more than one thread (pool.h) each takes a contiguous range of the blocks (the float32
   // kernel inside a task runs serially).
   const int block = h16_block_rows(dk);
