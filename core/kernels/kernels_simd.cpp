@@ -1049,6 +1049,7 @@ void ew_h16_matmul_nt(float* C, int ldc, const float* A, int lda, const std::uin
 
 void ew_h16_scores(float* S, int lds, const float* Q, int ldq, const std::uint16_t* K, int ldk, Half t, int Tq,
                    int Tk, int dk) {
+#if EW_SIMD
   if (Tq == 1) {  // a decoded token's head: each key's 16-bit row widened in registers (no widened copy)
     const int dv = dk - dk % EW_VW;
     auto tail = [&](const float* q, const std::uint16_t* k) {
@@ -1068,6 +1069,7 @@ void ew_h16_scores(float* S, int lds, const float* Q, int ldq, const std::uint16
     parallel_for(nt, [&](int th) { keys(static_cast<int>(static_cast<long long>(Tk) * th / nt), static_cast<int>(static_cast<long long>(Tk) * (th + 1) / nt)); });
     return;
   }
+#endif
   // With more than one thread (pool.h) each takes a contiguous range of the blocks (the float32
   // kernel inside a task runs serially).
   const int block = h16_block_rows(dk);
