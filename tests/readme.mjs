@@ -364,6 +364,11 @@ export const RATIOS = [
     pattern: /- `checkpoint_vs_ort_relaxed` \*\*([\d.]+)×\*\*; `checkpoint_vs_wllama_f16_relaxed`/, keys: [['checkpoint_vs_ort_relaxed', 'qwen25_05b']],
   },
   {
+    name: 'benchmarks: Qwen2.5-0.5B-sized F32 against onnxruntime-web, weights in the kernels\' panels (AMD EPYC)',
+    file: 'docs/benchmarks.md', record: 'docs/benchmarks-decoders-qwen-packed-epyc.json', at: [],
+    pattern: /`checkpoint_vs_ort_relaxed`\s+\*\*([\d.]+)×\*\* \(0\.56× with the weights row-major/, keys: [['checkpoint_vs_ort_relaxed', 'qwen25_05b']],
+  },
+  {
     name: 'benchmarks: GPT-2 on the AMD EPYC machine, the section above it',
     file: 'docs/benchmarks.md', record: 'docs/benchmarks-checkpoints-gpt2-kv-epyc.json', at: [],
     pattern: /`checkpoint_vs_ort_relaxed` \*\*([\d.]+)×\*\* here \(0\.71× on the Xeon below\)/, keys: [['checkpoint_vs_ort_relaxed', 'gpt2_small_token']],
