@@ -395,9 +395,13 @@ TEST_CASE("a BF16/F16 checkpoint keeps its matrices 16-bit (2 bytes a weight) an
       half_bytes += p.half.size() * sizeof(std::uint16_t) + p.value.size() * sizeof(float);  // what it holds
       CHECK(p.half.size() * sizeof(std::uint16_t) + p.value.size() * sizeof(float) == p.bytes());
     }
-    for (const ew::Param& p : wide.model.params) {  // held once: row-major, or packed only (a matmul weight)
+    // held once: row-major, packed only (a matmul weight), or adopted where the file held it (the
+    // token table, the file's first tensor)
+    for (const ew::Param& p : wide.model.params) {
+      CAPTURE(p.id);
       CHECK_FALSE(p.is_half());
-      CHECK((p.value.size() == 0) != p.packed.data.empty());
+      CHECK(int{p.value.size() > 0} + int{!p.packed.data.empty()} + int{p.is_adopted()} == 1);
+      CHECK(p.is_adopted() == (p.id == "embedding_table"));
       wide_bytes += p.size() * sizeof(float);
     }
     CHECK(matrix_values > 10 * vector_values);
@@ -515,4 +519,67 @@ TEST_CASE("a checkpoint's generated ids decode to text as its tokenizer writes i
   CHECK(t.decode({257, 5000, 258}) == " mat[id 5000] cat");
   CHECK(t.decode({}).empty());
   CHECK(ew::CheckpointTokenizer().decode({0, 1}).empty());  // no tokenizer files: nothing to decode with
+}
+
+// The `safetensors` library sorts tensors by name, so GPT-2's token table (wte.weight) is the
+// file's *last* tensor: the loader turns the data around in place so that it comes first and is
+// taken over where the file held it (io/checkpoint.cpp, table_first, adopt_first) instead of copied
+// out beside the whole file. Every number must be where it was: the same parameters and the same
+// trace, bit for bit, as the same tensors written with the table first.
+TEST_CASE("a token table stored last is turned to the front and adopted in place: the same parameters and trace as stored first") {
+  auto gpt2 = [](bool table_last, std::size_t vocab) {
+    ew::SafeTensors st;
+    auto& t = st.tensors;
+    auto wavy = [](std::size_t r, std::size_t c) { return std::sin(0.37f * static_cast<float>(r) + 1.3f * static_cast<float>(c)); };
+    if (!table_last) t.push_back(tensor("wte.weight", {vocab, 4}, wavy));
+    t.push_back(tensor("h.0.attn.c_attn.weight", {4, 12}, wavy));
+    t.push_back(tensor("h.0.attn.c_attn.bias", {12}, wavy));
+    t.push_back(tensor("h.0.attn.c_proj.weight", {4, 4}, wavy));
+    t.push_back(tensor("h.0.attn.c_proj.bias", {4}, wavy));
+    t.push_back(tensor("h.0.mlp.c_fc.weight", {4, 16}, wavy));
+    t.push_back(tensor("h.0.mlp.c_fc.bias", {16}, wavy));
+    t.push_back(tensor("h.0.mlp.c_proj.weight", {16, 4}, wavy));
+    t.push_back(tensor("h.0.mlp.c_proj.bias", {4}, wavy));
+    for (const char* ln : {"h.0.ln_1", "h.0.ln_2", "ln_f"}) {
+      t.push_back(tensor(std::string(ln) + ".weight", {4}, one));
+      t.push_back(tensor(std::string(ln) + ".bias", {4}, zero));
+    }
+    t.push_back(tensor("wpe.weight", {3, 4}, wavy));
+    if (table_last) t.push_back(tensor("wte.weight", {vocab, 4}, wavy));
+    return st;
+  };
+  for (const ew::DiskType type : {ew::DiskType::F32, ew::DiskType::BF16})
+    for (const std::size_t vocab : {std::size_t{5}, std::size_t{7}}) {  // 7 rows of BF16: 56 bytes, 4-byte units or not
+      CAPTURE(type == ew::DiskType::F32 ? "F32" : "BF16");
+      CAPTURE(vocab);
+      const std::string config = R"({"model_type": "gpt2", "n_embd": 4, "n_head": 2, "n_layer": 1, "n_positions": 3, "vocab_size": )" +
+                                 std::to_string(vocab) + "}";
+      const ew::Checkpoint first = load_checkpoint(config, bytes_of(gpt2(false, vocab), type));
+      const ew::Checkpoint last = load_checkpoint(config, bytes_of(gpt2(true, vocab), type));
+      const ew::Param& table = last.model.at("embedding_table");
+      CHECK((type == ew::DiskType::F32 ? table.is_adopted() : table.is_half()));
+      CHECK(first.model.at("embedding_table").is_adopted() == table.is_adopted());
+      REQUIRE(first.model.params.size() == last.model.params.size());
+      for (const ew::Param& p : last.model.params) {
+        CAPTURE(p.id);
+        const ew::Param& q = first.model.at(p.id);
+        REQUIRE(p.shape() == q.shape());
+        for (std::size_t i = 0; i < p.size(); ++i) CHECK(p.at(i) == q.at(i));
+      }
+      const std::vector<int> ids{1, 4, 0};
+      auto traced = [&](const ew::Checkpoint& c) {
+        ew::Model m;
+        m = c.model;
+        m.tokens = ew::checkpoint_tokens(c, "", "", &ids);
+        ew::Trace t;
+        ew::run(m, t);
+        return t;
+      };
+      const ew::Trace a = traced(first), b = traced(last);
+      REQUIRE(a.size() == b.size());
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        CAPTURE(a[i].id);
+        CHECK(a[i].data == b[i].data);
+      }
+    }
 }

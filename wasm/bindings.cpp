@@ -144,7 +144,7 @@ class Engine {
   val paramData(int i) const {
     if (i < 0 || i >= paramCount()) return val::null();
     const ew::Param& p = session_.model().params[static_cast<std::size_t>(i)];
-    if (p.has_f32()) return val(emscripten::typed_memory_view(p.value.size(), p.value.data()));
+    if (p.has_f32()) return val(emscripten::typed_memory_view(p.size(), p.f32()));
     // A 16-bit or packed-only parameter (a checkpoint's matrix): a Float32Array of its own, read out a
     // chunk at a time (no whole float32 copy in wasm memory).
     val out = val::global("Float32Array").new_(p.size());

@@ -1,6 +1,7 @@
 // checkpoint.cpp — a Hugging Face checkpoint's files into a Model (checkpoint.h).
 #include "io/checkpoint.h"
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include <fstream>
@@ -162,32 +163,46 @@ struct Shard {
   SafeTensorsIndex index;
 };
 
-// A file's first tensor, when it is a 16-bit matrix stored as our parameter lies (a token table:
-// [rows, cols], no transposition, not a part of a fused tensor), on a little-endian machine.
+// A file's first tensor, when it is a token table stored as our parameter lies ([rows, cols], no
+// transposition, not a part of a fused tensor) in a float dtype, on a little-endian machine.
 bool adoptable(const TensorEntry& e, const Binding& b) {
   const std::uint16_t one = 1;
   std::uint8_t low = 0;
   std::memcpy(&low, &one, 1);
   return low == 1 && e.shape.size() == 2 && b.layout == Layout::Table && b.parts == 1 &&
-         (e.dtype == DiskType::F16 || e.dtype == DiskType::BF16);
+         (e.dtype == DiskType::F16 || e.dtype == DiskType::BF16 || e.dtype == DiskType::F32);
 }
 
 // That tensor taken over where it lies: its bytes moved to the start of the file's buffer, the
 // rest of the buffer given back, and the buffer becomes the parameter's (no second copy: a
-// Qwen2.5-0.5B's token table is 27% of its file, so copying it out would need that much more).
-// The file is gone afterwards.
+// Qwen2.5-0.5B's token table is 27% of its file, GPT-2's 28%, so copying it out would need that
+// much more). The file is gone afterwards.
 Param adopt_first(Shard& sh, const TensorEntry& e, const Binding& b) {
   const std::size_t data_at = static_cast<std::size_t>(sh.index.data - sh.bytes.data());
+  Param p;
+  p.id = b.param;
+  p.value = xt::xarray<float>::from_shape({0});
+  std::uint8_t* base = sh.bytes.data();
+  if (e.dtype == DiskType::F32) {
+    const std::uint8_t* q = sh.index.data + e.begin;
+    for (std::size_t i = 0; i < e.count; ++i, q += 4) {
+      float v;
+      std::memcpy(&v, q, 4);
+      if (!std::isfinite(v)) (void)tensor_value(sh.index, e, i);  // throws, naming the index
+    }
+    p.adopted_shape = {e.shape[0], e.shape[1]};
+    std::memmove(base, base + data_at + e.begin, 4 * e.count);
+    sh.bytes.shrink(4 * e.count);
+    p.adopted = FloatBuffer::adopt(sh.bytes.release(), e.count);
+    sh.index.data = nullptr;
+    return p;
+  }
   const std::uint16_t exp = e.dtype == DiskType::BF16 ? 0x7F80u : 0x7C00u;
   const std::uint8_t* q = sh.index.data + e.begin;
   for (std::size_t i = 0; i < e.count; ++i, q += 2)
     if (((q[0] | q[1] << 8) & exp) == exp) (void)tensor_value(sh.index, e, i);  // throws, naming the index
-  Param p;
-  p.id = b.param;
-  p.value = xt::xarray<float>::from_shape({0});
   p.dtype = e.dtype == DiskType::BF16 ? Dtype::BF16 : Dtype::F16;
   p.half_shape = {e.shape[0], e.shape[1]};
-  std::uint8_t* base = sh.bytes.data();
   std::memmove(base, base + data_at + e.begin, 2 * e.count);
   sh.bytes.shrink(2 * e.count);
   p.half = HalfBuffer::adopt(sh.bytes.release(), e.count);
@@ -195,11 +210,58 @@ Param adopt_first(Shard& sh, const TensorEntry& e, const Binding& b) {
   return p;
 }
 
+// bytes [0, n) of the data turned around in place, in units of `unit` bytes (4 when every
+// boundary allows: a float32 file's data moves a float at a time).
+void reverse_units(std::uint8_t* data, std::size_t n, std::size_t unit) {
+  if (unit == 4) {
+    for (std::size_t i = 0, j = n - 4; n >= 8 && i < j; i += 4, j -= 4) {
+      std::uint32_t a, b;
+      std::memcpy(&a, data + i, 4);
+      std::memcpy(&b, data + j, 4);
+      std::memcpy(data + i, &b, 4);
+      std::memcpy(data + j, &a, 4);
+    }
+    return;
+  }
+  std::reverse(data, data + n);
+}
+
 // Where a binding's tensor is: its shard and entry.
 struct Found {
   std::size_t shard;
   const TensorEntry* e;
 };
+
+// A file whose token table is its *last* tensor (the `safetensors` library sorts tensors by name:
+// GPT-2's wte.weight is last) gets its data turned so that the table comes first, where
+// adopt_first takes it over: the table's bytes and everything before them rotated in place (three
+// reversals, no second buffer), every entry's offset moved with them. Without it the table, decoded
+// first from the end, is copied out beside the whole file (GPT-2 small: 548 + 154 MB).
+void table_first(Shard& sh, std::size_t shard, const std::vector<Found>& found, const std::vector<Binding>& bindings) {
+  const TensorEntry* first = nullptr;
+  const TensorEntry* last = nullptr;
+  std::size_t first_binding = 0, last_binding = 0;
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    if (found[i].shard != shard) continue;
+    if (!first || found[i].e->begin < first->begin) first = found[i].e, first_binding = i;
+    if (!last || found[i].e->begin > last->begin) last = found[i].e, last_binding = i;
+  }
+  if (!last || last == first || !adoptable(*last, bindings[last_binding]) || last->begin == 0) return;
+  if (adoptable(*first, bindings[first_binding]) && first->end - first->begin >= last->end - last->begin) return;
+  for (std::size_t i = 0; i < found.size(); ++i)  // a tensor two bindings share (c_attn's parts) stays where it is
+    if (found[i].shard == shard && found[i].e == last && i != last_binding) return;
+  std::uint8_t* data = sh.bytes.data() + (sh.index.data - sh.bytes.data());
+  const std::size_t before = last->begin, size = last->end - last->begin;
+  const std::size_t unit = (reinterpret_cast<std::uintptr_t>(data) % 4 == 0 && before % 4 == 0 && size % 4 == 0) ? 4 : 1;
+  reverse_units(data, before, unit);
+  reverse_units(data + before, size, unit);
+  reverse_units(data, before + size, unit);
+  for (TensorEntry& e : sh.index.entries) {
+    if (e.begin >= before + size) continue;  // after the table: unmoved
+    if (&e == last) e.begin = 0, e.end = size;
+    else e.begin += size, e.end += size;
+  }
+}
 
 // Each binding's tensor in the files, its shape checked against the config.
 std::vector<Found> resolve(const std::vector<Shard>& shards, const CheckpointConfig& c,
@@ -254,6 +316,7 @@ std::set<std::string> check_tied(const std::vector<Shard>& shards, const Checkpo
 std::set<std::string> bind(Model& m, std::vector<Shard>& shards, const CheckpointConfig& c) {
   const std::vector<Binding> bindings = checkpoint_bindings(c);
   const std::vector<Found> found = resolve(shards, c, bindings);
+  for (std::size_t k = 0; k < shards.size(); ++k) table_first(shards[k], k, found, bindings);
   std::set<std::string> used;
   for (std::size_t i = 0; i < bindings.size(); ++i)
     if (bindings[i].param == "embedding_table") used = check_tied(shards, c, found[i]);

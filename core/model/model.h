@@ -130,6 +130,8 @@ struct GivenTokens {
 //   float32, row-major, in `value` (our own models; a checkpoint's vectors and tables);
 //   16-bit, in `half` (a checkpoint's F16/BF16 tables row-major; its matmul weights in the
 //     kernels' panel layout, half_packed; `value` empty);
+//   float32 row-major in `adopted`, a malloc'd block (an F32 file's token table, taken over where
+//     the file held it; `value` empty);
 //   float32 in the kernels' panel layout, in `packed` only (a checkpoint's F32 matmul weights,
 //     packed while the file is decoded; `value` empty: packed_only()). Our own models keep
 //     `value` and a packed copy beside it (Model::pack_weights).
@@ -150,39 +152,43 @@ struct GivenTokens {
 //                                     (training, whose optimizer updates `value` in place)
 // The matmuls read 16-bit numbers where they lie (params.h: param_matmul, param_scores).
 enum class Dtype { F32, F16, BF16 };
-// A parameter's 16-bit numbers: one malloc'd block, so that a checkpoint's first tensor can be
-// adopted where the file's buffer held it (io/checkpoint.cpp: moved to the buffer's start and the
-// rest given back, no copy). Copies are deep.
-class HalfBuffer {
+// A parameter's numbers in one malloc'd block, so that a checkpoint's token table can be adopted
+// where the file's buffer held it (io/checkpoint.cpp: moved to the buffer's start and the rest
+// given back, no copy): 16-bit numbers (HalfBuffer), or an F32 file's float32 table (FloatBuffer).
+// Copies are deep.
+template <class T>
+class MallocBuffer {
  public:
-  HalfBuffer() = default;
-  explicit HalfBuffer(std::size_t n) : p_(static_cast<std::uint16_t*>(std::malloc(n ? 2 * n : 1))), n_(n) {
+  MallocBuffer() = default;
+  explicit MallocBuffer(std::size_t n) : p_(static_cast<T*>(std::malloc(n ? sizeof(T) * n : 1))), n_(n) {
     if (!p_) throw std::bad_alloc();
   }
   // Takes a malloc'd block of n values (freed with free()).
-  static HalfBuffer adopt(void* block, std::size_t n) {
-    HalfBuffer b;
-    b.p_ = static_cast<std::uint16_t*>(block);
+  static MallocBuffer adopt(void* block, std::size_t n) {
+    MallocBuffer b;
+    b.p_ = static_cast<T*>(block);
     b.n_ = n;
     return b;
   }
-  HalfBuffer(const HalfBuffer& o) : HalfBuffer(o.n_) { if (o.n_) std::memcpy(p_, o.p_, 2 * o.n_); }
-  HalfBuffer(HalfBuffer&& o) noexcept : p_(o.p_), n_(o.n_) { o.p_ = nullptr, o.n_ = 0; }
-  HalfBuffer& operator=(HalfBuffer o) noexcept {
+  MallocBuffer(const MallocBuffer& o) : MallocBuffer(o.n_) { if (o.n_) std::memcpy(p_, o.p_, sizeof(T) * o.n_); }
+  MallocBuffer(MallocBuffer&& o) noexcept : p_(o.p_), n_(o.n_) { o.p_ = nullptr, o.n_ = 0; }
+  MallocBuffer& operator=(MallocBuffer o) noexcept {
     std::swap(p_, o.p_);
     std::swap(n_, o.n_);
     return *this;
   }
-  ~HalfBuffer() { std::free(p_); }
-  std::uint16_t* data() { return p_; }
-  const std::uint16_t* data() const { return p_; }
+  ~MallocBuffer() { std::free(p_); }
+  T* data() { return p_; }
+  const T* data() const { return p_; }
   std::size_t size() const { return n_; }
   bool empty() const { return n_ == 0; }
 
  private:
-  std::uint16_t* p_ = nullptr;
+  T* p_ = nullptr;
   std::size_t n_ = 0;
 };
+using HalfBuffer = MallocBuffer<std::uint16_t>;
+using FloatBuffer = MallocBuffer<float>;
 // A parameter's numbers as float32 for as long as this lives (Param::widened()).
 class Widened {
  public:
@@ -208,18 +214,23 @@ struct Param {
   HalfBuffer half = {};                      // the 16-bit numbers (dtype F16 or BF16)
   std::vector<std::size_t> half_shape = {};  // their shape
   bool half_packed = false;                  // `half` holds the kernels' panels (a matmul weight)
+  FloatBuffer adopted = {};                  // an F32 file's token table where the file held it
+  std::vector<std::size_t> adopted_shape = {};  // (io/checkpoint.cpp; `value` then empty)
 
   ParamKey key() const { return {place, norm, name}; }
 
   bool is_half() const { return dtype != Dtype::F32; }
   bool packed_only() const { return !is_half() && !packed.data.empty() && value.size() == 0; }
+  bool is_adopted() const { return !adopted.empty(); }
   bool has_f32() const { return !is_half() && !packed_only(); }
   Half half_type() const { return dtype == Dtype::BF16 ? Half::BF16 : Half::F16; }
   std::vector<std::size_t> shape() const;
   std::size_t dim(std::size_t i) const { return shape()[i]; }
   std::size_t rank() const { return shape().size(); }
   std::size_t size() const;
-  std::size_t bytes() const { return is_half() ? half.size() * 2 : packed_only() ? packed.data.size() * 4 : value.size() * 4; }
+  std::size_t bytes() const {
+    return is_half() ? half.size() * 2 : packed_only() ? packed.data.size() * 4 : is_adopted() ? adopted.size() * 4 : value.size() * 4;
+  }
   // half_shape as the kernels' K and N (a 16-bit matmul weight: in × out)
   int half_k() const { return static_cast<int>(half_shape[0]); }
   int half_n() const { return static_cast<int>(half_shape[1]); }

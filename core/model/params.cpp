@@ -270,7 +270,7 @@ void param_scores(float* s, int lds, const float* x, int ldx, const Param& E, in
   const int d = static_cast<int>(E.dim(1));
   const std::size_t at = static_cast<std::size_t>(first) * d;
   if (E.is_half()) ew_h16_scores(s, lds, x, ldx, E.half.data() + at, d, E.half_type(), rows, n, d);
-  else ew_f32_scores(s, lds, x, ldx, E.value.data() + at, d, rows, n, d);
+  else ew_f32_scores(s, lds, x, ldx, E.f32() + at, d, rows, n, d);
 }
 
 void reuse_seeded_params(Model& next, Model& prev) {
@@ -296,12 +296,14 @@ AttnGeom attn_geom(const Model& m) {
 std::vector<std::size_t> Param::shape() const {
   if (is_half()) return half_shape;
   if (packed_only()) return {static_cast<std::size_t>(packed.K), static_cast<std::size_t>(packed.N)};
+  if (is_adopted()) return adopted_shape;
   return std::vector<std::size_t>(value.shape().begin(), value.shape().end());
 }
 
 std::size_t Param::size() const {
   if (is_half()) return half_packed ? half_shape[0] * half_shape[1] : half.size();
   if (packed_only()) return static_cast<std::size_t>(packed.K) * static_cast<std::size_t>(packed.N);
+  if (is_adopted()) return adopted.size();
   return value.size();
 }
 
@@ -312,7 +314,7 @@ float Param::at(std::size_t i) const {
     ew_h16_unpack_b(half.data(), half_k(), half_n(), half_type(), i, 1, &v);
     return v;
   }
-  if (!packed_only()) return value.data()[i];
+  if (!packed_only()) return f32()[i];
   float v = 0.0f;
   ew_f32_unpack_b(packed, i, 1, &v);
   return v;
@@ -322,17 +324,17 @@ void Param::widen(std::size_t first, std::size_t n, float* out) const {
   if (is_half() && half_packed) ew_h16_unpack_b(half.data(), half_k(), half_n(), half_type(), first, n, out);
   else if (is_half()) ew_h16_widen(out, half.data() + first, n, half_type());
   else if (packed_only()) ew_f32_unpack_b(packed, first, n, out);
-  else std::copy(value.data() + first, value.data() + first + n, out);
+  else std::copy(f32() + first, f32() + first + n, out);
 }
 
 const float* Param::f32() const {
   if (is_half()) throw Error("parameter '" + id + "' is 16-bit: it has no float32 numbers to read in place");
   if (packed_only()) throw Error("parameter '" + id + "' is kept packed: it has no row-major numbers to read in place");
-  return value.data();
+  return is_adopted() ? adopted.data() : value.data();
 }
 
 Widened Param::widened() const {
-  if (has_f32()) return Widened(value.data(), {});
+  if (has_f32()) return Widened(f32(), {});
   std::vector<float> w(size());
   widen(0, w.size(), w.data());
   return Widened(nullptr, std::move(w));
@@ -342,7 +344,7 @@ void Param::set(std::size_t i, float v) {
   if (is_half()) make_f32();  // the edit is a float32 value, which 16 bits may not hold (widening is exact)
   const bool only = packed_only();
   if (!packed.data.empty()) ew_f32_packed_set(&packed, i, v);
-  if (!only) value.data()[i] = v;
+  if (!only) (is_adopted() ? adopted.data() : value.data())[i] = v;
 }
 
 void Param::make_f32() {
@@ -356,6 +358,14 @@ void Param::make_f32() {
     half = HalfBuffer();
     half_shape.clear();
     half_packed = false;
+    return;
+  }
+  if (is_adopted()) {  // an adopted table into `value` (training's optimizer updates `value`)
+    xt::xarray<float> rows = xt::xarray<float>::from_shape(adopted_shape);
+    std::copy(adopted.data(), adopted.data() + adopted.size(), rows.data());
+    value = std::move(rows);
+    adopted = FloatBuffer();
+    adopted_shape.clear();
     return;
   }
   if (packed_only()) {  // row-major float32 beside the panels (the packed copy stays current: set())

@@ -383,6 +383,8 @@ void assign_ids(Model& m, TextInfo& info, Tokens& t) {
   E->dtype = Dtype::F32;  // seeded rows are float32, whatever the table held before
   E->half = HalfBuffer();
   E->half_shape.clear();
+  E->adopted = FloatBuffer();
+  E->adopted_shape.clear();
   E->value = xt::xarray<float>::from_shape({static_cast<std::size_t>(V), static_cast<std::size_t>(d)});
   for (int id = 0; id < V; ++id)
     seeded_embedding_row(E->value.data() + static_cast<std::size_t>(id) * d, m.config.seed, vocab.tokens()[id], d);
