@@ -1,6 +1,6 @@
 // checkpoint_dir.mjs — a checkpoint directory opened in our Engine the page's way: each file staged
 // into the wasm heap (stageCheckpointFile) and filled in place from disk, 16 MiB at a time, then
-// loadCheckpoint. Shared by decoders.mjs, decode_profile.mjs and generate_profile.mjs.
+// loadCheckpoint. Shared by decoders.mjs and generate_profile.mjs.
 // Returns {e, info, loadMs}: the Engine, loadCheckpoint's reply, the milliseconds it all took.
 import fs from 'node:fs';
 import path from 'node:path';
