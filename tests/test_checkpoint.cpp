@@ -567,15 +567,7 @@ TEST_CASE("a token table stored last is turned to the front and adopted in place
         for (std::size_t i = 0; i < p.size(); ++i) CHECK(p.at(i) == q.at(i));
       }
       const std::vector<int> ids{1, 4, 0};
-      auto traced = [&](const ew::Checkpoint& c) {
-        ew::Model m;
-        m = c.model;
-        m.tokens = ew::checkpoint_tokens(c, "", "", &ids);
-        ew::Trace t;
-        ew::run(m, t);
-        return t;
-      };
-      const ew::Trace a = traced(first), b = traced(last);
+      const ew::Trace a = traced_ids(first, ids), b = traced_ids(last, ids);
       REQUIRE(a.size() == b.size());
       for (std::size_t i = 0; i < a.size(); ++i) {
         CAPTURE(a[i].id);

@@ -71,27 +71,15 @@ void tensor_halves(const SafeTensorsIndex& index, const TensorEntry& e, std::siz
   }
 }
 
-// rows × cols elements of a tensor (row stride `stride`, from column col0) into out in our layout:
-// as they are, or [out, in] → in×out (Layout::Linear), 32 rows at a time so that each write is a
-// run of 32 values. `read(first, n, dst)` reads n elements as T (widened floats, or 16-bit as they are).
+// rows × cols elements of a table or vector (row stride `stride`, from column col0) into out as
+// they are. `read(first, n, dst)` reads n elements as T (widened floats, or 16-bit as they are).
+// (A matmul weight, transposed or not, goes through pack_rows below.)
 template <class T, class Read>
-void place_rows(T* out, std::size_t rows, std::size_t cols, std::size_t stride, std::size_t col0, bool transpose,
-                const Read& read) {
-  if (!transpose) {
-    for (std::size_t r = 0; r < rows; ++r) read(r * stride + col0, cols, out + r * cols);
-    return;
-  }
-  constexpr std::size_t kRows = 32;
-  std::vector<T> block(kRows * cols);
-  for (std::size_t r0 = 0; r0 < rows; r0 += kRows) {
-    const std::size_t n = std::min(kRows, rows - r0);
-    for (std::size_t i = 0; i < n; ++i) read((r0 + i) * stride + col0, cols, &block[i * cols]);
-    for (std::size_t c = 0; c < cols; ++c)
-      for (std::size_t i = 0; i < n; ++i) out[c * rows + r0 + i] = block[i * cols + c];
-  }
+void place_rows(T* out, std::size_t rows, std::size_t cols, std::size_t stride, std::size_t col0, const Read& read) {
+  for (std::size_t r = 0; r < rows; ++r) read(r * stride + col0, cols, out + r * cols);
 }
 
-// place_rows' twin for a matmul weight: straight into the kernels' panels (kernels.h,
+// A matmul weight straight into the kernels' panels (kernels.h,
 // ew_packed_index), 32 of the file's rows at a time — rows of our in×out matrix as they are
 // (Conv1D), or its columns ([out, in], Layout::Linear): `pack(block, first, n)` puts them there.
 // The weight is never held row-major.
@@ -136,7 +124,7 @@ Param decode(const SafeTensorsIndex& index, const TensorEntry& e, const Binding&
       return p;
     }
     p.half = HalfBuffer(rows * cols);
-    place_rows(p.half.data(), rows, cols, stride, col0, transpose, read);
+    place_rows(p.half.data(), rows, cols, stride, col0, read);
     return p;
   }
   if (b.layout == Layout::Linear || b.layout == Layout::Conv1D) {  // an F32 matmul weight: packed as it is decoded
@@ -151,7 +139,7 @@ Param decode(const SafeTensorsIndex& index, const TensorEntry& e, const Binding&
     return p;
   }
   p.value = xt::xarray<float>::from_shape(shape);
-  place_rows(p.value.data(), rows, cols, stride, col0, transpose,
+  place_rows(p.value.data(), rows, cols, stride, col0,
              [&](std::size_t first, std::size_t n, float* dst) { tensor_values(index, e, first, n, dst); });
   return p;
 }
@@ -177,36 +165,38 @@ bool adoptable(const TensorEntry& e, const Binding& b) {
 // rest of the buffer given back, and the buffer becomes the parameter's (no second copy: a
 // Qwen2.5-0.5B's token table is 27% of its file, GPT-2's 28%, so copying it out would need that
 // much more). The file is gone afterwards.
-Param adopt_first(Shard& sh, const TensorEntry& e, const Binding& b) {
+// The tensor's bytes moved to the start of the file's buffer, the rest given back, and the buffer
+// released to the caller (the file is gone afterwards).
+void* take_tensor_bytes(Shard& sh, const TensorEntry& e, std::size_t width) {
   const std::size_t data_at = static_cast<std::size_t>(sh.index.data - sh.bytes.data());
+  std::uint8_t* base = sh.bytes.data();
+  std::memmove(base, base + data_at + e.begin, width * e.count);
+  sh.bytes.shrink(width * e.count);
+  sh.index.data = nullptr;
+  return sh.bytes.release();
+}
+
+Param adopt_first(Shard& sh, const TensorEntry& e, const Binding& b) {
   Param p;
   p.id = b.param;
   p.value = xt::xarray<float>::from_shape({0});
-  std::uint8_t* base = sh.bytes.data();
+  const std::uint8_t* q = sh.index.data + e.begin;
   if (e.dtype == DiskType::F32) {
-    const std::uint8_t* q = sh.index.data + e.begin;
     for (std::size_t i = 0; i < e.count; ++i, q += 4) {
       float v;
       std::memcpy(&v, q, 4);
       if (!std::isfinite(v)) (void)tensor_value(sh.index, e, i);  // throws, naming the index
     }
     p.adopted_shape = {e.shape[0], e.shape[1]};
-    std::memmove(base, base + data_at + e.begin, 4 * e.count);
-    sh.bytes.shrink(4 * e.count);
-    p.adopted = FloatBuffer::adopt(sh.bytes.release(), e.count);
-    sh.index.data = nullptr;
+    p.adopted = FloatBuffer::adopt(take_tensor_bytes(sh, e, 4), e.count);
     return p;
   }
   const std::uint16_t exp = e.dtype == DiskType::BF16 ? 0x7F80u : 0x7C00u;
-  const std::uint8_t* q = sh.index.data + e.begin;
   for (std::size_t i = 0; i < e.count; ++i, q += 2)
     if (((q[0] | q[1] << 8) & exp) == exp) (void)tensor_value(sh.index, e, i);  // throws, naming the index
   p.dtype = e.dtype == DiskType::BF16 ? Dtype::BF16 : Dtype::F16;
   p.half_shape = {e.shape[0], e.shape[1]};
-  std::memmove(base, base + data_at + e.begin, 2 * e.count);
-  sh.bytes.shrink(2 * e.count);
-  p.half = HalfBuffer::adopt(sh.bytes.release(), e.count);
-  sh.index.data = nullptr;
+  p.half = HalfBuffer::adopt(take_tensor_bytes(sh, e, 2), e.count);
   return p;
 }
 

@@ -60,7 +60,6 @@ void ew_f32_matmul_packed(float* C, int ldc, const float* A, int lda, const Pack
 // where B[k][j] lies among them, in this build's layout (16-bit panels alike).
 std::size_t ew_f32_packed_floats(int K, int N);
 std::size_t ew_packed_index(int K, int N, int k, int j);
-std::size_t ew_f32_packed_index(const PackedB& B, int k, int j);
 void ew_f32_pack_b_init(PackedB* out, int K, int N);
 void ew_f32_pack_b_rows(PackedB* out, const float* rows, int ld, int k0, int nk);
 void ew_f32_pack_bt_rows(PackedB* out, const float* rows, int ld, int j0, int nj);

@@ -792,7 +792,6 @@ void unpack(const T* P, int K, int N, std::size_t first, std::size_t n, float* o
 }
 }  // namespace
 
-std::size_t ew_f32_packed_index(const PackedB& B, int k, int j) { return ew_packed_index(B.K, B.N, k, j); }
 void ew_f32_pack_b_init(PackedB* out, int K, int N) {
   out->K = K;
   out->N = N;
@@ -809,7 +808,7 @@ void ew_f32_unpack_b(const PackedB& B, std::size_t first, std::size_t n, float* 
 }
 void ew_f32_packed_set(PackedB* B, std::size_t i, float v) {
   const std::size_t N = static_cast<std::size_t>(B->N);
-  B->data[ew_f32_packed_index(*B, static_cast<int>(i / N), static_cast<int>(i % N))] = v;
+  B->data[ew_packed_index(B->K, B->N, static_cast<int>(i / N), static_cast<int>(i % N))] = v;
 }
 void ew_h16_pack_b_rows(std::uint16_t* P, int K, int N, const std::uint16_t* rows, int ld, int k0, int nk) {
   pack_rows(P, K, N, rows, ld, k0, nk);
