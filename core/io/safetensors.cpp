@@ -34,15 +34,14 @@ float float_of(std::uint32_t u) {
 
 std::string quoted(const std::string& name) { return "tensor \"" + name.substr(0, 80) + "\""; }
 
-using Entry = TensorEntry;
 
-Entry check_entry(const std::string& name, const json& v, std::size_t data_size) {
+TensorEntry check_entry(const std::string& name, const json& v, std::size_t data_size) {
   const std::string who = quoted(name);
   if (!v.is_object()) throw Error("safetensors: " + who + " is not an object in the header");
   for (const char* k : {"dtype", "shape", "data_offsets"})
     if (!v.contains(k)) throw Error("safetensors: " + who + " has no \"" + k + "\"");
   if (v.size() != 3) throw Error("safetensors: " + who + " has keys other than dtype, shape and data_offsets");
-  Entry e{name, DiskType::F32, "", 0, 1, 0, 0, {}};
+  TensorEntry e{name, DiskType::F32, "", 0, 1, 0, 0, {}};
   const json& dt = v["dtype"];
   static const std::pair<const char*, std::size_t> kOther[] = {{"F64", 8}, {"I64", 8}, {"U64", 8}, {"I32", 4}, {"U32", 4},
                                                                {"I16", 2}, {"U16", 2}, {"I8", 1}, {"U8", 1}, {"BOOL", 1}};
@@ -167,7 +166,7 @@ SafeTensors read_safetensors(const std::uint8_t* p, std::size_t size) {
   const SafeTensorsIndex index = index_safetensors(p, size);
   SafeTensors st;
   st.metadata = index.metadata;
-  for (const Entry& e : index.entries) {
+  for (const TensorEntry& e : index.entries) {
     std::vector<float> data(e.count);
     for (std::size_t i = 0; i < e.count; ++i) data[i] = tensor_value(index, e, i);
     st.tensors.push_back({e.name, e.shape, std::move(data)});
@@ -198,7 +197,7 @@ SafeTensorsIndex index_safetensors(const std::uint8_t* p, std::size_t size) {
   if (!h.is_object()) throw Error("safetensors: the header is not a JSON object");
   const std::size_t data_size = size - 8 - static_cast<std::size_t>(n);
   SafeTensorsIndex st;
-  std::vector<Entry>& entries = st.entries;
+  std::vector<TensorEntry>& entries = st.entries;
   for (auto it = h.begin(); it != h.end(); ++it) {
     if (it.key() == "__metadata__") {
       if (!it.value().is_object()) throw Error("safetensors: __metadata__ is not an object");
@@ -210,9 +209,9 @@ SafeTensorsIndex index_safetensors(const std::uint8_t* p, std::size_t size) {
     }
     entries.push_back(check_entry(it.key(), it.value(), data_size));
   }
-  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.begin < b.begin || (a.begin == b.begin && a.end < b.end); });
+  std::sort(entries.begin(), entries.end(), [](const TensorEntry& a, const TensorEntry& b) { return a.begin < b.begin || (a.begin == b.begin && a.end < b.end); });
   std::size_t at = 0;
-  for (const Entry& e : entries) {
+  for (const TensorEntry& e : entries) {
     if (e.begin < at) throw Error("safetensors: " + quoted(e.name) + " overlaps the tensor before it");
     if (e.begin > at) throw Error("safetensors: bytes " + std::to_string(at) + "–" + std::to_string(e.begin) + " before " + quoted(e.name) + " belong to no tensor");
     at = e.end;
