@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { allFormulas } from './formulas.mjs';
 import process from 'node:process';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -112,24 +113,7 @@ export class EngineClient extends Base {
   return r.outputFiles[0].text;
 }
 
-// ---- the KaTeX fonts the formulas use ---------------------------------------------------------------
-async function allFormulas() {
-  const M = await require(nodeModule)({ wasmBinary: readFileSync(nodeModule.replace(/\.js$/, '.wasm')), print: () => {}, printErr: () => {} });
-  const engine = new M.Engine();
-  const models = JSON.parse(M.presetsJson()).map((p) => p.model);
-  const base = { text: 'in the bleak midwinter', text2: 'snow on snow' };
-  models.push({ ...base, config: {} });
-  models.push({ ...base, config: { norm: 'pre', activation: 'gelu', positional: 'learned', causal: true, num_labels: 2, decoder_layers: 1, scale: false } });
-  models.push({ ...base, config: { tokenizer: 'bpe', positional: 'none', num_layers: 2 } });
-  const formulas = new Set();
-  for (const m of models) {
-    const meta = JSON.parse(engine.run(JSON.stringify(m), '{}'));
-    if (meta.ok) for (const s of meta.steps) formulas.add(s.formula);
-  }
-  engine.delete();
-  return [...formulas];
-}
-
+// ---- the KaTeX fonts the formulas use (scripts/formulas.mjs: every formula the presets show) -----------
 // KaTeX's CSS rules that set a font family: [{classes, family, weight, style}].
 function fontRules(css) {
   const rules = [];
@@ -152,7 +136,7 @@ function fontRules(css) {
 async function usedFaces(css) {
   const rules = fontRules(css);
   const used = new Set(['KaTeX_Main|400|normal']);
-  for (const f of await allFormulas()) {
+  for (const f of await allFormulas(nodeModule)) {
     const html = katex.renderToString(f, { displayMode: true, throwOnError: false, output: 'html', strict: 'ignore' });
     const elements = [...html.matchAll(/class="([^"]*)"/g)].map((m) => new Set(m[1].split(/\s+/)));
     const matches = (compound) => compound.every((c) => c === 'katex') || elements.some((e) => compound.every((c) => c === 'katex' || e.has(c)));

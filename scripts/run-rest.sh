@@ -8,7 +8,7 @@ export NODE_PATH=/usr/share/nodejs
 cmake --preset wasm -DEW_QUICK_LINK=OFF >/dev/null
 # What the site serves (the other modules, the single file and the Node module it is built with),
 # not the wasm doctest binaries a reader never runs (the test command builds those).
-want=(site single_file ew_wasm_web ew_wasm_web_relaxed ew_wasm_web_scalar ew_wasm_web_relaxed_mt)
+want=(site single_file formulas ew_wasm_web ew_wasm_web_relaxed ew_wasm_web_scalar ew_wasm_web_relaxed_mt)
 have=$(cmake --build --preset wasm --target help | sed -n 's/^\.\.\. //p')
 targets=()
 for t in "${want[@]}"; do grep -qx "$t" <<<"$have" && targets+=("$t"); done

@@ -159,7 +159,7 @@ browser_lane_a() {
   bounded node tests/browser/elements.mjs --cli build/native-release/encoder-walkthrough
   section "browser: step titles, notes and the notation key on every step (English, German)"
   bounded node tests/browser/notes.mjs
-  section "browser: a first visit's requests and gzip bytes (default page ≤ 30, and today's bytes + 5 %; the gap to issue 29's 600 / 400 KiB printed), and the must-fail mode: served uncompressed exceeds the limits (~25 s)"
+  section "browser: a first visit's requests and gzip bytes (issue 29: ≤ 30 requests; the default page ≤ 600 KiB, a figure ≤ 400 KiB with no KaTeX, its formula typeset at build time), and the must-fail mode: served uncompressed exceeds the limits (~25 s)"
   bounded node tests/browser/bytes.mjs
   bounded node tests/browser/bytes.mjs --expect-over
   section "browser: labels, presets opening on their step, skipped characters, BPE's corpus, errors from the catalog (en, de)"

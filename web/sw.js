@@ -1,7 +1,8 @@
 // sw.js — the service worker that makes the page reload with no network: on install it
 // caches the page's shell, the files of offline-manifest.json (written by scripts/bundle-site.mjs:
-// the page, its bundled modules, KaTeX), and then what the page says its visit loaded (a
-// {type: 'cache', urls} message: the engine's build, the shipped model, KaTeX's fonts). Both come
+// the page and its bundled modules), and then what the page says its visit loaded (a
+// {type: 'cache', urls} message: the engine's build, the shipped model, KaTeX and its fonts — or a
+// figure's typeset formulas, formulas.json). Both come
 // from the HTTP cache where the page already fetched them (cache: 'force-cache'), so the first
 // visit downloads nothing twice (issue 29). Afterwards it answers network-first (so an online
 // reader always gets the current files, and the cache follows them) and falls back to the

@@ -14,6 +14,8 @@ import { Trace } from '../model/trace.js';
 import { buildModel, toURL, publicState, presetIsTrained } from '../model/settings.js';
 import { viewContext } from '../view/context.js';
 import { prepareStepView, drawStepView } from '../view/step-view.js';
+import { loadFormulaTable, typesetFormula } from '../view/formulas.js';
+import { stepFormula } from '../model/titles.js';
 import { readEmbedParams, resolveStep, defaultFigureStep, FIGURE_WINDOW } from './embed-params.js';
 import { exportStep } from './export.js';
 import { exportMenu } from './export-menu.js';
@@ -184,7 +186,9 @@ export class FigureElementView {
     this.root.classList.toggle('inputs', this.params.inputs);
     const ctx = this.context(step);
     await prepareStepView(ctx, { wholeTrace: true }); // 'run' sent every step (want: 'all')
-    const katex = await loadKatex(this.base);
+    // The formula as the build typeset it (view/formulas.js), else KaTeX's script, loaded now.
+    await loadFormulaTable(new URL('formulas.json', this.base).href);
+    const katex = typesetFormula(stepFormula(step, trace)) === undefined ? await loadKatex(this.base) : null;
     if (token !== this.token) return; // a newer run is on its way
     this.speak();
     drawStepView(ctx, { title: this.title, formula: this.formula, body: this.body }, { katex: { katex, output: 'mathml' } });

@@ -1,25 +1,64 @@
-// katex-loader.js — KaTeX (vendor/katex/: its script, stylesheet and fonts, ~330 KB) loaded after
-// the page's first paint instead of before it (issue 29): until it arrives, a formula shows as its
-// LaTeX source (view/step-view.js katexInto), and the step on screen is drawn again once it has.
+// katex-loader.js — the page's formulas. The full page: KaTeX (vendor/katex/: its script,
+// stylesheet and fonts, ~330 KB) loaded after the first paint instead of before it (issue 29):
+// until it arrives, a formula shows as its LaTeX source (view/step-view.js katexInto), and the
+// step on screen is drawn again once it has. A figure (view=figure, what a blog embeds): the
+// formulas the build typeset (formulas.json, view/formulas.js) as MathML, with no KaTeX at all;
+// KaTeX's script alone (MathML needs no stylesheet or fonts) only for a formula not there.
+import { loadFormulaTable, typesetFormula } from '../view/formulas.js';
+
 let loading = null;
 
 // Resolves to window.katex (null if the script cannot load: formulas then stay LaTeX text).
-export function loadKatex() {
+// css: false — the script only (a figure's MathML).
+export function loadKatex({ css = true } = {}) {
   if (window.katex) return Promise.resolve(window.katex);
   if (!loading) {
     loading = new Promise((resolve) => {
-      const css = document.createElement('link');
-      css.rel = 'stylesheet';
-      css.href = 'vendor/katex/katex.min.css';
+      const files = [];
+      if (css) {
+        const link = document.createElement('link');
+        link.rel = 'stylesheet';
+        link.href = 'vendor/katex/katex.min.css';
+        files.push(link);
+      }
       const js = document.createElement('script');
       js.src = 'vendor/katex/katex.min.js';
+      files.push(js);
       // The stylesheet first: a formula typeset before its CSS applies would flash unstyled.
-      let left = 2;
+      let left = files.length;
       const done = () => { if (--left === 0) resolve(window.katex || null); };
-      css.onload = css.onerror = done;
-      js.onload = js.onerror = done;
-      document.head.append(css, js);
+      for (const f of files) f.onload = f.onerror = done;
+      document.head.append(...files);
     });
   }
   return loading;
+}
+
+// ---- a figure's formulas ----------------------------------------------------------------------
+let pending = null;
+let katexFailed = false;
+
+export const figureTable = () => loadFormulaTable('formulas.json');
+
+// katexInto's options in a figure: MathML, and for a formula neither the table (perhaps still on
+// its way when the first step is drawn) nor KaTeX has, the table awaited, then KaTeX's script if
+// still needed, then `redraw()` — once at a time; never again once KaTeX could not load.
+export function figureFormulaOptions(redraw) {
+  const onMissing = (tex) => {
+    if (pending || katexFailed) return;
+    pending = figureTable()
+      .then(() => (typesetFormula(tex) !== undefined ? true : loadKatex({ css: false }).then((k) => !(katexFailed = !k))))
+      .then((drawn) => {
+        pending = null;
+        return drawn ? redraw() : undefined;
+      });
+  };
+  return { output: 'mathml', onMissing };
+}
+
+// Resolves once the figure's formula is typeset (or cannot be): the table, and a KaTeX load and
+// redraw it started.
+export async function figureFormulasSettled() {
+  await figureTable();
+  while (pending) await pending;
 }

@@ -9,7 +9,7 @@ import { app } from './app.js';
 import { $ } from '../lib/dom.js';
 import { EngineClient } from '../engine/engine.js';
 import { BUILD_FILES } from '../engine/builds.js';
-import { loadKatex } from './katex-loader.js';
+import { loadKatex, figureTable, figureFormulasSettled } from './katex-loader.js';
 import { useSchema, defaults, fromURL, publicState, toURL } from '../model/settings.js';
 import { localizePresets } from '../model/settings.js';
 import { showError, showNotice, appendNotice } from './messages.js';
@@ -86,6 +86,7 @@ async function start() {
   await languageReady;
   document.title = t('shell.docTitle');
   const viewNotes = setupView(location.search, () => app.trace && showStep(app.index, { keepCell: true }));
+  if (app.view.view === 'figure') figureTable(); // fetched beside the engine's start, not after it
   $('step-meta').after(exportMenu((format) => exportFromPage(app.shownState.step, format)));
   startAutoHeight(() => (app.shownState ? app.shownState.step : ''));
   const q = new URLSearchParams(location.search);
@@ -199,7 +200,9 @@ function exportFromPage(id, format) {
 
 // KaTeX after the first paint (katex-loader.js): the step on screen is drawn again with it, and
 // `ready` (api.js) waits for it, so a formula is typeset whenever the page says it is ready.
+// A figure waits for its own: the build's typeset formulas, KaTeX's script only for one not there.
 async function withKatex() {
+  if (app.view.view === 'figure') return figureFormulasSettled();
   if (await loadKatex() && app.trace) await showStep(app.index, { keepCell: true, focus: false });
 }
 

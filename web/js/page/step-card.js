@@ -17,6 +17,7 @@ import { writeURL } from './url.js';
 import { showProvenance, weightsInfo, weightsSource } from './provenance.js';
 import { isDark } from './theme.js';
 import { specialTokens } from './chat.js';
+import { figureFormulaOptions } from './katex-loader.js';
 
 // The view context of `step` on the page: its theme, its window (a figure shows all that fits),
 // the cell the reader explained, and navigation through showStep.
@@ -43,6 +44,7 @@ function pageContext(step) {
 }
 
 let renderToken = 0;
+const redrawStep = () => app.trace && showStep(app.index, { keepCell: true, focus: false });
 // opts: {keepCell (keep the cell explained when it is of this step), focus (move focus to the title)}.
 export async function showStep(index, opts = {}) {
   const trace = app.trace;
@@ -66,7 +68,9 @@ export async function showStep(index, opts = {}) {
   $('prev').disabled = index === 0;
   $('next').disabled = index === n - 1;
   showMeta(step);
-  drawStepView(ctx, { title: $('step-title'), formula: $('formula'), note: $('note'), notation: notationBox(), body: $('view') }, { fetchError });
+  // A figure's formula as MathML, typeset by the build or KaTeX's script alone (katex-loader.js).
+  const katex = app.view && app.view.view === 'figure' ? figureFormulaOptions(redrawStep) : undefined;
+  drawStepView(ctx, { title: $('step-title'), formula: $('formula'), note: $('note'), notation: notationBox(), body: $('view') }, { fetchError, katex });
   showProvenance(step);
   foldNote();
   app.renderMs = performance.now() - t0;

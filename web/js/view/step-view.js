@@ -11,6 +11,7 @@ import { stepTitle, stepFormula } from '../model/titles.js';
 import { renderStep, prepareStep } from './render/index.js';
 import { noteInto } from './notes/index.js';
 import { renderNotation } from './notation.js';
+import { typesetFormula } from './formulas.js';
 
 // Fetches what drawing ctx.step reads (the Worker keeps the trace): the step, its inputs and
 // what its renderer needs. A view that already holds every step of its trace (wholeTrace: an
@@ -23,7 +24,7 @@ export function prepareStepView(ctx, { wholeTrace = false } = {}) {
 }
 
 // Draws ctx.step into the host's parts: {title, formula, body, note?, notation? (a <details>)}.
-// opts: {katex: {katex, output} (katexInto), fetchError (the prepare's failure, said in the
+// opts: {katex: {katex, output, onMissing} (katexInto), fetchError (the prepare's failure, said in the
 // body)}. A renderer that throws is said in the body too; the rest of the step stays. Drawn in
 // ctx.lang when the context names a language (an element's own), else the page's.
 export function drawStepView(ctx, parts, opts = {}) {
@@ -48,24 +49,30 @@ function draw(ctx, parts, opts) {
 }
 
 // A formula with KaTeX (the page's window.katex, or the one an element loaded; `output`:
-// 'htmlAndMathml' where KaTeX's CSS is loaded, 'mathml' in a shadow root without it); its
-// LaTeX as monospace text when KaTeX is missing or refuses it. The same formula already typeset
-// in `node` (a recompute of the step on screen) is left as it is: KaTeX was ~4 ms of a d512
-// sentence edit for the same markup (tests/browser/profile.mjs).
-const typeset = new WeakMap(); // node → {tex, katex, output, child}: what KaTeX last put there
-export function katexInto(node, tex, { katex = typeof window !== 'undefined' ? window.katex : null, output = 'htmlAndMathml' } = {}) {
+// 'htmlAndMathml' where KaTeX's CSS is loaded, 'mathml' in a figure or a shadow root without it);
+// for 'mathml', the build's own typesetting of it first (formulas.js: KaTeX's same markup, made at
+// build time). Its LaTeX as monospace text when neither has it — and then `onMissing(tex)`, the
+// host's cue to load KaTeX and draw again. The same formula already typeset in `node` (a
+// recompute of the step on screen) is left as it is: KaTeX was ~4 ms of a d512 sentence edit for
+// the same markup (tests/browser/profile.mjs).
+const typeset = new WeakMap(); // node → {tex, by, output, child}: what KaTeX (or the table) last put there
+export function katexInto(node, tex, { katex = typeof window !== 'undefined' ? window.katex : null, output = 'htmlAndMathml', onMissing = null } = {}) {
+  const built = output === 'mathml' ? typesetFormula(tex) : undefined;
+  const by = built !== undefined ? 'build' : katex;
   const last = typeset.get(node);
-  if (last && last.tex === tex && last.katex === katex && last.output === output && last.child === node.firstChild
+  if (last && last.tex === tex && last.by === by && last.output === output && last.child === node.firstChild
     && node.childNodes.length === 1 && !node.classList.contains('mono')) return;
   typeset.delete(node);
   try {
-    if (!katex) throw new Error('KaTeX not loaded');
     node.classList.remove('mono');
-    katex.render(tex, node, { displayMode: true, throwOnError: true, output, strict: 'ignore' });
-    if (node.childNodes.length === 1) typeset.set(node, { tex, katex, output, child: node.firstChild });
+    if (built !== undefined) node.innerHTML = built; // KaTeX's markup from the build's own formulas.json
+    else if (!katex) throw new Error('KaTeX not loaded');
+    else katex.render(tex, node, { displayMode: true, throwOnError: true, output, strict: 'ignore' });
+    if (node.childNodes.length === 1) typeset.set(node, { tex, by, output, child: node.firstChild });
   } catch {
     node.classList.add('mono');
     node.textContent = tex;
+    if (!katex && onMissing) onMissing(tex);
   }
 }
 
