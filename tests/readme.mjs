@@ -350,6 +350,12 @@ export const RATIOS = [
     keys: [['checkpoint_vs_wllama_f16_relaxed', 'smollm2_135m'], ['checkpoint_vs_wllama_f16_2t_relaxed', 'smollm2_135m']],
   },
   {
+    name: 'benchmarks: SmolLM2-135M-sized F16 widened in four operations, against wllama and onnxruntime-web (AMD EPYC)',
+    file: 'docs/benchmarks.md', record: 'docs/benchmarks-decoders-smollm-f16-finite-epyc.json', at: [],
+    pattern: /F16 `checkpoint_vs_wllama_f16_relaxed` \*\*([\d.]+)×\*\* \(1\.75× before\), ([\d.]+)× against wllama's two\s+threads \(0\.97× before\); against ort, which runs it as float32, `checkpoint_vs_ort_relaxed`\s+\*\*([\d.]+)×\*\*/,
+    keys: [['checkpoint_vs_wllama_f16_relaxed', 'smollm2_135m'], ['checkpoint_vs_wllama_f16_2t_relaxed', 'smollm2_135m'], ['checkpoint_vs_ort_relaxed', 'smollm2_135m']],
+  },
+  {
     name: 'benchmarks: SmolLM2-135M-sized F32 and BF16 against onnxruntime-web, weights in the kernels\' panels (AMD EPYC)',
     file: 'docs/benchmarks.md', record: 'docs/benchmarks-decoders-smollm-f32-packed-epyc.json', at: [],
     pattern: /Against ort \(which runs every file as float32\): F32 \*\*([\d.]+)×\*\*/, keys: [['checkpoint_vs_ort_relaxed', 'smollm2_135m']],

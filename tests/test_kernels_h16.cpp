@@ -233,3 +233,47 @@ TEST_CASE("16-bit panels: built by rows or columns alike, read back exactly; the
       CHECK(h16_same_bits(a16, a32));
     }
 }
+
+// The products read F16 weights with a widening that skips ±inf and NaN (simd.h vload_f16_finite:
+// the loader refuses them, io/checkpoint.cpp). Each of the 63,488 finite bit patterns is here one
+// product's only nonzero term, times 1: the kernel must give back its exact value. A widening
+// that dropped the sign, a subnormal or the exponent's top bit would fail.
+TEST_CASE("F16 weights in the products: every finite bit pattern read exactly (one-row product, its panels, a 16-bit table's scores, the matmul)") {
+  std::vector<std::uint16_t> fin;
+  for (std::uint32_t i = 0; i < 65536; ++i)
+    if ((i & 0x7C00u) != 0x7C00u) fin.push_back(static_cast<std::uint16_t>(i));
+  REQUIRE(fin.size() == 63488);
+  const int N = static_cast<int>(fin.size());
+  const std::vector<float> want = h16_widened(fin, ew::Half::F16);
+  // -0 + 0 = +0 in a sum: compared as values, so ±0 are equal (every other value to its bits).
+  auto exact = [&](const std::vector<float>& got) {
+    for (int j = 0; j < N; ++j)
+      if (!(got[static_cast<std::size_t>(j)] == want[static_cast<std::size_t>(j)])) return false;
+    return true;
+  };
+  const int K = 3;  // x = (0, 1, 0): row 1 holds the patterns, rows 0 and 2 zeros
+  const float x[K] = {0.0f, 1.0f, 0.0f};
+  std::vector<std::uint16_t> B(static_cast<std::size_t>(K) * N, 0);
+  std::copy(fin.begin(), fin.end(), B.begin() + N);
+  std::vector<float> y(N);
+  ew::ew_h16_gemv(y.data(), x, B.data(), N, ew::Half::F16, nullptr, K, N);
+  CHECK(exact(y));
+  std::vector<std::uint16_t> P(ew::ew_f32_packed_floats(K, N), 0);
+  ew::ew_h16_pack_b_rows(P.data(), K, N, B.data(), N, 0, K);
+  std::fill(y.begin(), y.end(), -1.0f);
+  ew::ew_h16_gemv_packed(y.data(), x, P.data(), K, N, ew::Half::F16, nullptr);
+  CHECK(exact(y));
+  std::vector<float> m(static_cast<std::size_t>(2) * N), act(m.size());
+  const float x2[2 * K] = {0.0f, 1.0f, 0.0f, 0.0f, 1.0f, 0.0f};
+  ew::ew_h16_matmul_packed(m.data(), N, x2, K, P.data(), K, N, ew::Half::F16, nullptr, 2, ew::Activation::None, nullptr);
+  CHECK(exact(std::vector<float>(m.begin() + N, m.end())));
+  // A table's scores, one query (a decoded token's head): key j = (0, pattern j, 0, …, 0), q = e₁.
+  const int dk = 9;  // a vector width or two and a tail
+  std::vector<std::uint16_t> T(static_cast<std::size_t>(N) * dk, 0);
+  for (int j = 0; j < N; ++j) T[static_cast<std::size_t>(j) * dk + 1] = fin[static_cast<std::size_t>(j)];
+  std::vector<float> q(dk, 0.0f);
+  q[1] = 1.0f;
+  std::fill(y.begin(), y.end(), -1.0f);
+  ew::ew_h16_scores(y.data(), N, q.data(), dk, T.data(), dk, ew::Half::F16, 1, N, dk);
+  CHECK(exact(y));
+}

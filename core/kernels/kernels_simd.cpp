@@ -316,7 +316,7 @@ void ew_f32_gemv_packed(float* y, const float* x, const PackedB& B, const float*
 
 void ew_h16_gemv_packed(float* y, const float* x, const std::uint16_t* P, int K, int N, Half t, const float* bias) {
   if (t == Half::BF16) gemv_packed(y, x, P, K, N, bias, [](const std::uint16_t* p) { return vload_bf16(p); });
-  else gemv_packed(y, x, P, K, N, bias, [](const std::uint16_t* p) { return vload_f16(p); });
+  else gemv_packed(y, x, P, K, N, bias, [](const std::uint16_t* p) { return vload_f16_finite(p); });
 }
 
 void ew_h16_matmul_packed(float* C, int ldc, const float* A, int lda, const std::uint16_t* P, int K, int N, Half t,
@@ -332,7 +332,7 @@ void ew_h16_matmul_packed(float* C, int ldc, const float* A, int lda, const std:
     for (int p = g0; p < g1; ++p) {
       const std::uint16_t* src = P + (static_cast<std::size_t>(p) * K + k0) * NR;
       float* d = stage.data() + static_cast<std::size_t>(p - g0) * kc * NR;
-      for (int i = 0; i < kc * NR; i += EW_VW) vstore(d + i, bf ? vload_bf16(src + i) : vload_f16(src + i));
+      for (int i = 0; i < kc * NR; i += EW_VW) vstore(d + i, bf ? vload_bf16(src + i) : vload_f16_finite(src + i));
     }
     return PanelBlocks{stage.data(), static_cast<std::size_t>(kc) * NR};
   });
@@ -396,7 +396,7 @@ void stage_panels_h16(float* dst, const std::uint16_t* B, int ldb, Half t, int N
       float* d = dst + (static_cast<std::size_t>(p - g0) * kc + k) * NR;
       if (nv == NR) {
         for (int v = 0; v < NV; ++v)
-          vstore(d + v * EW_VW, bf ? vload_bf16(src + j0 + v * EW_VW) : vload_f16(src + j0 + v * EW_VW));
+          vstore(d + v * EW_VW, bf ? vload_bf16(src + j0 + v * EW_VW) : vload_f16_finite(src + j0 + v * EW_VW));
       } else {
         for (int j = 0; j < nv; ++j) d[j] = ew_half_to_f32(src[j0 + j], t);
         std::memset(d + nv, 0, sizeof(float) * (NR - nv));
@@ -478,7 +478,7 @@ void ew_h16_gemv(float* y, const float* x, const std::uint16_t* B, int ldb, Half
     gemv(y, x, K, N, bias, B, ldb, [](const std::uint16_t* p) { return vload_bf16(p); },
          [](std::uint16_t v) { return ew_half_to_f32(v, Half::BF16); });
   else
-    gemv(y, x, K, N, bias, B, ldb, [](const std::uint16_t* p) { return vload_f16(p); },
+    gemv(y, x, K, N, bias, B, ldb, [](const std::uint16_t* p) { return vload_f16_finite(p); },
          [](std::uint16_t v) { return ew_half_to_f32(v, Half::F16); });
 }
 
@@ -1061,7 +1061,7 @@ void ew_h16_scores(float* S, int lds, const float* Q, int ldq, const std::uint16
       if (t == Half::BF16)
         scores_one_query(S + j0, Q, k0, ldk, j1 - j0, dv, [](const std::uint16_t* p) { return vload_bf16(p); }, tail);
       else
-        scores_one_query(S + j0, Q, k0, ldk, j1 - j0, dv, [](const std::uint16_t* p) { return vload_f16(p); }, tail);
+        scores_one_query(S + j0, Q, k0, ldk, j1 - j0, dv, [](const std::uint16_t* p) { return vload_f16_finite(p); }, tail);
     };
     const int nt = 2.0 * Tk * dk < static_cast<double>(1 << 21) ? 1 : std::min(threads(), std::max(1, Tk / 64));
     if (nt <= 1) return keys(0, Tk);
