@@ -9,7 +9,7 @@
 //   - the page's stylesheets concatenated into css/page.css (one request instead of seven);
 //   - offline-manifest.json: the files the service worker (web/sw.js) caches on install — the
 //     page's shell only (what the default page loads before its engine; the build it runs, the
-//     shipped model, KaTeX or a figure's formulas.json are named by the page afterwards), with a version made of
+//     shipped model, KaTeX or a figure's formulas-mathml.js are named by the page afterwards), with a version made of
 //     the hashes of every file of the site;
 //   - the wasm builds' glue minified (whitespace and syntax: the -O1 links leave it as written);
 //   - a gzip copy (FILE.gz, level 9) beside every compressible file, for scripts/serve.mjs (and
@@ -100,7 +100,7 @@ function shellFiles(outputs, css) {
   };
   visit(PAGE);
   visit(WORKER);
-  // Not KaTeX: a figure never loads it (its formulas come typeset: formulas.json), so the service
+  // Not KaTeX: a figure never loads it (its formulas come typeset: formulas-mathml.js), so the service
   // worker would download it for nothing; the full page names it among the files its visit loaded.
   return ['index.html', ...css, ...[...seen].sort()];
 }

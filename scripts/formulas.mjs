@@ -3,10 +3,12 @@
 // embed without KaTeX's script, stylesheet and fonts, 119 KiB gzip'd of its 545).
 //   - allFormulas(nodeModule): the LaTeX of every step of every preset and of a few configurations
 //     that reach the steps no preset has (the engine's own formulas, run by its Node module);
-//   - run as a script, writes DIST/formulas.json: {katex: version, output: 'mathml', formulas:
-//     {latex: markup}} — each formula as KaTeX's MathML-only markup, exactly what katex.render with
-//     {displayMode: true, output: 'mathml'} puts in a node (view/step-view.js katexInto reads it;
-//     a formula not in it is typeset by KaTeX, loaded then), and its .gz twin.
+//   - run as a script, writes DIST/formulas-mathml.js, an ES module whose default export is {katex:
+//     version, output: 'mathml', formulas: {latex: markup}} — each formula as KaTeX's MathML-only
+//     markup, exactly what katex.render with {displayMode: true, output: 'mathml'} puts in a node
+//     (view/formulas.js imports it; a formula not in it is typeset by KaTeX, loaded then) — and
+//     its .gz twin. A module, not JSON: an <encoder-walkthrough> imports it into a blog's page,
+//     whose CSP allows the walkthrough's scripts (it loads component.js) but perhaps no connect-src.
 // scripts/build-single.mjs uses allFormulas to keep only the KaTeX fonts these formulas need.
 //
 //   node scripts/formulas.mjs --dist dist --node-module build/wasm/node/encoder_walkthrough_node.js
@@ -59,8 +61,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const dist = arg('--dist'), nodeModule = arg('--node-module');
   if (!existsSync(nodeModule)) throw new Error(`formulas.mjs: ${nodeModule} is missing (build the wasm preset first)`);
   const table = typesetAll(await allFormulas(nodeModule));
-  const json = JSON.stringify(table);
-  const file = path.join(dist, 'formulas.json');
+  const json = `export default ${JSON.stringify(table)};\n`;
+  const file = path.join(dist, 'formulas-mathml.js');
   writeFileSync(file, json);
   const gz = gzipSync(json, { level: 9 });
   writeFileSync(file + '.gz', gz);

@@ -2,7 +2,7 @@
 // caches the page's shell, the files of offline-manifest.json (written by scripts/bundle-site.mjs:
 // the page and its bundled modules), and then what the page says its visit loaded (a
 // {type: 'cache', urls} message: the engine's build, the shipped model, KaTeX and its fonts — or a
-// figure's typeset formulas, formulas.json). Both come
+// figure's typeset formulas, formulas-mathml.js). Both come
 // from the HTTP cache where the page already fetched them (cache: 'force-cache'), so the first
 // visit downloads nothing twice (issue 29). Afterwards it answers network-first (so an online
 // reader always gets the current files, and the cache follows them) and falls back to the

@@ -8,10 +8,10 @@
 //   issue 29's targets: default page (a bare link) ≤ 30 requests and ≤ 600 KiB; figure ≤ 400 KiB.
 //   Held by default at issue 29's targets, which both meet (2026-11-29: the core's recording and
 //   session code compiled at -Os, the first-paint half of the module 278 → 231 KiB gzip'd; a
-//   figure's formulas typeset at build time, formulas.json, so a figure loads no KaTeX: default
+//   figure's formulas typeset at build time, formulas-mathml.js, so a figure loads no KaTeX: default
 //   590 → 543 KiB, figure 545 → 383). Neither visit may fetch the deferred half; a sweep
 //   afterwards must load it, once. A figure must typeset its formula as MathML without fetching
-//   any KaTeX file; without formulas.json it must load KaTeX's script alone. Each visit prints
+//   any KaTeX file; without formulas-mathml.js it must load KaTeX's script alone. Each visit prints
 //   how far it is from issue 29's target.
 // --expect-over: the same visits served uncompressed (startServer's gzip: false) must exceed the
 // byte limits — the suite's must-fail mode, in the test command, showing that the check can fail.
@@ -67,11 +67,11 @@ async function visit(browser, query, gzip, figure = /view=figure/.test(query)) {
     const katex = await page.$$eval('#formula .katex', (x) => x.length);
     assert(katex > 0, 'the formula is not typeset (KaTeX did not load)');
     if (figure) {
-      // Typeset by the build (formulas.json, scripts/formulas.mjs), as MathML: no KaTeX at all.
+      // Typeset by the build (formulas-mathml.js, scripts/formulas.mjs), as MathML: no KaTeX at all.
       const mathml = await page.$$eval('#formula .katex math', (x) => x.length);
       assert(mathml > 0, "the figure's formula is not MathML");
       const kx = served.filter((f) => /^vendor\/katex\//.test(f.file)).map((f) => f.file);
-      assert(kx.length === 0, `the figure loaded KaTeX (${kx.join(', ')}): its formula is in formulas.json`);
+      assert(kx.length === 0, `the figure loaded KaTeX (${kx.join(', ')}): its formula is in formulas-mathml.js`);
     }
     return served;
   } finally {
@@ -117,7 +117,7 @@ for (const v of VISITS) {
 // The deferred half, on first need: a sweep (the what-if lab's; not in a first paint) loads it
 // once, and its table comes back whole.
 if (!expectOver) {
-  await check('the split module: a sweep after the first paint loads the deferred half once, and the sweep completes', async () => {
+  await check('the split module: typed sentences run without the deferred half; a sweep then loads it once, and the sweep completes', async () => {
     const served = [];
     const { server, url } = await startServer(dist, 0, '127.0.0.1', { gzip: true, onServed: (file) => served.push(file) });
     const ctx = await browser.newContext({ serviceWorkers: 'block' });
@@ -128,6 +128,12 @@ if (!expectOver) {
       await page.goto(url);
       await page.evaluate(() => window.encoderWalkthrough.ready);
       assert(!served.some((f) => DEFERRED.test(f)), 'the deferred half was fetched before anything needed it');
+      // Sentences a reader types are a first paint's code too (wasm/tools/split.mjs READER_TEXTS;
+      // these are others): none may load the deferred half.
+      for (const text of ['frost on frost on frost', 'Snow had FALLEN, snow on snow: 7 days!', 'bleak']) {
+        await page.evaluate((t) => window.encoderWalkthrough.setState({ text: t }), text);
+        assert(!served.some((f) => DEFERRED.test(f)), `typing "${text}" loaded the deferred half (a function split.mjs's profile did not run)`);
+      }
       const table = await page.evaluate(() => window.encoderWalkthrough.sweep({ kind: 'ablate' }));
       const rows = table && Array.isArray(table.ablations) ? table.ablations.length : 0;
       assert(rows > 0, `the sweep returned ${JSON.stringify(table).slice(0, 200)}`);
@@ -145,13 +151,13 @@ if (!expectOver) {
 // A figure whose formula the build's table lacks (here: no table at all, as a file:// page or an
 // old build would be): KaTeX's script alone typesets it as MathML — no stylesheet, no fonts.
 if (!expectOver) {
-  await check('a figure without formulas.json: KaTeX\'s script alone typesets its formula as MathML', async () => {
+  await check('a figure without formulas-mathml.js: KaTeX\'s script alone typesets its formula as MathML', async () => {
     const served = [];
     const { server, url } = await startServer(dist, 0, '127.0.0.1', { gzip: true, onServed: (file) => served.push(file) });
     const ctx = await browser.newContext({ serviceWorkers: 'block' });
     try {
       const page = await ctx.newPage();
-      await page.route('**/formulas.json', (r) => r.fulfill({ status: 404, body: '' }));
+      await page.route('**/formulas-mathml.js', (r) => r.fulfill({ status: 404, body: '' }));
       const errors = [];
       page.on('pageerror', (e) => errors.push(e.message));
       await page.goto(url + VISITS[1].query);

@@ -7,7 +7,9 @@
 //      first paint asks of the engine (web/js/engine/worker.js): the presets, the schema and the
 //      training tasks, then
 //      every preset's forward pass as the page requests it (a trained preset also generates and
-//      predicts: web/js/page/run-options.js), every step's and parameter's data;
+//      predicts: web/js/page/run-options.js), every step's and parameter's data, then the same
+//      with texts a reader types (READER_TEXTS: without them a typed sentence called functions
+//      the compiler had left out of line, and loaded the deferred half);
 //   3. wasm-split --profile writes the primary module over WASM (those functions) and
 //      DEFERRED (every other function: checkpoints, tokenizer files, training, the backward
 //      pass, sweeps, exports). A call to a deferred function in the primary goes through a
@@ -54,15 +56,26 @@ async function profile(instrumented) {
     if (!M.builtinModelLoaded(name)) M.loadBuiltinModel(name, new Uint8Array(readFileSync(path.join(models, f))));
   }
   const engine = new M.Engine();
-  for (const p of JSON.parse(M.presetsJson())) {
-    const trained = typeof p.model.weights === 'string';
+  const run = (model, trained) => {
     // A generating run streams its rounds as the Worker asks (worker.js: onRound before, null after).
     if (trained) engine.onRound((json) => JSON.parse(json));
-    const reply = JSON.parse(engine.run(JSON.stringify(p.model), JSON.stringify(trained ? { generate: true, prediction: true, fills: true } : {})));
+    const reply = JSON.parse(engine.run(JSON.stringify(model), JSON.stringify(trained ? { generate: true, prediction: true, fills: true } : {})));
     if (trained) engine.onRound(null);
+    return reply;
+  };
+  for (const p of JSON.parse(M.presetsJson())) {
+    const trained = typeof p.model.weights === 'string';
+    const reply = run(p.model, trained);
     if (!reply.ok) throw new Error(`split.mjs: preset ${p.name} did not run: ${reply.error}`);
     for (let i = 0; i < engine.stepCount(); i++) engine.stepData(i);
     for (let i = 0; i < engine.paramCount(); i++) engine.paramData(i);
+    // What a reader types next (or a link's text= brings): repeated words, capitals, punctuation,
+    // digits, accents, one word, none (an error the page shows), a long sentence. Each may run or
+    // be refused by the preset (a trained model's vocabulary, a seed's fixed weights); both ways
+    // are a first visit's code, not the deferred half's (run.mjs' offline check types one such).
+    for (const text of READER_TEXTS) {
+      if (run({ ...p.model, text }, trained).ok) for (let i = 0; i < engine.stepCount(); i++) engine.stepData(i);
+    }
   }
   engine.delete();
   const exports = M.asm || M.wasmExports;
@@ -73,6 +86,8 @@ async function profile(instrumented) {
 }
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+const READER_TEXTS = ['snow on snow on snow', 'The Frost, was HARD! 42 times; naïve über-cold.', 'midwinter', '',
+  Array(12).fill('in the bleak midwinter frosty wind made moan').join(' ')];
 
 // The split module in Node, as the page's Worker runs it (web/js/engine/split-module.js): the
 // deferred module instantiated over the primary's exports must leave every moved table's bytes

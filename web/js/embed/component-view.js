@@ -187,7 +187,7 @@ export class FigureElementView {
     const ctx = this.context(step);
     await prepareStepView(ctx, { wholeTrace: true }); // 'run' sent every step (want: 'all')
     // The formula as the build typeset it (view/formulas.js), else KaTeX's script, loaded now.
-    await loadFormulaTable(new URL('formulas.json', this.base).href);
+    await loadFormulaTable(new URL('formulas-mathml.js', this.base).href);
     const katex = typesetFormula(stepFormula(step, trace)) === undefined ? await loadKatex(this.base) : null;
     if (token !== this.token) return; // a newer run is on its way
     this.speak();

@@ -2,7 +2,7 @@
 // stylesheet and fonts, ~330 KB) loaded after the first paint instead of before it (issue 29):
 // until it arrives, a formula shows as its LaTeX source (view/step-view.js katexInto), and the
 // step on screen is drawn again once it has. A figure (view=figure, what a blog embeds): the
-// formulas the build typeset (formulas.json, view/formulas.js) as MathML, with no KaTeX at all;
+// formulas the build typeset (formulas-mathml.js, view/formulas.js) as MathML, with no KaTeX at all;
 // KaTeX's script alone (MathML needs no stylesheet or fonts) only for a formula not there.
 import { loadFormulaTable, typesetFormula } from '../view/formulas.js';
 
@@ -38,7 +38,9 @@ export function loadKatex({ css = true } = {}) {
 let pending = null;
 let katexFailed = false;
 
-export const figureTable = () => loadFormulaTable('formulas.json');
+// The build's table (formulas-mathml.js), once; not where KaTeX is already there (the single file
+// inlines it, and a file:// page could not fetch the table anyway).
+export const figureTable = () => (window.katex ? Promise.resolve(null) : loadFormulaTable(new URL('formulas-mathml.js', document.baseURI).href));
 
 // katexInto's options in a figure: MathML, and for a formula neither the table (perhaps still on
 // its way when the first step is drawn) nor KaTeX has, the table awaited, then KaTeX's script if

@@ -65,7 +65,7 @@ export function katexInto(node, tex, { katex = typeof window !== 'undefined' ? w
   typeset.delete(node);
   try {
     node.classList.remove('mono');
-    if (built !== undefined) node.innerHTML = built; // KaTeX's markup from the build's own formulas.json
+    if (built !== undefined) node.innerHTML = built; // KaTeX's markup from the build's own formulas-mathml.js
     else if (!katex) throw new Error('KaTeX not loaded');
     else katex.render(tex, node, { displayMode: true, throwOnError: true, output, strict: 'ignore' });
     if (node.childNodes.length === 1) typeset.set(node, { tex, by, output, child: node.firstChild });
