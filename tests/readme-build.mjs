@@ -75,12 +75,12 @@ await check('every npm package the wasm build needs is one the main set-up insta
   console.log(`     the wasm build imports ${needs.join(', ')}; the main set-up installs ${[...topLevel].sort().join(', ')}`);
 });
 
-await check('the single-file build runs with only the main set-up\'s packages (a copy of web/, the script and dist/)', async () => {
+await check('the single-file build runs with only the main set-up\'s packages (a copy of web/, its scripts and dist/)', async () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'ew-readme-build-'));
   try {
     for (const k of mainSetUp) cpSync(path.join(root, k), path.join(tmp, k), { recursive: true, dereference: true, filter: (src) => !src.slice(path.join(root, k).length).includes('/node_modules/') });
     cpSync(path.join(root, 'web'), path.join(tmp, 'web'), { recursive: true });
-    cpSync(path.join(root, 'scripts/build-single.mjs'), path.join(tmp, 'scripts/build-single.mjs'));
+    for (const f of ['build-single.mjs', 'formulas.mjs']) cpSync(path.join(root, 'scripts', f), path.join(tmp, 'scripts', f));
     const d = path.join(tmp, 'dist');
     cpSync(dist, d, { recursive: true, filter: (src) => path.basename(src) !== 'encoder-walkthrough.html' });
     const env = { ...process.env };
