@@ -114,64 +114,55 @@ for (const v of VISITS) {
     assert(!served.some((f) => DEFERRED.test(f.file)), 'the first visit fetched the deferred half of the module: a first paint calls a function wasm/tools/split.mjs did not profile');
   });
 }
-// The deferred half, on first need: a sweep (the what-if lab's; not in a first paint) loads it
-// once, and its table comes back whole.
-if (!expectOver) {
-  await check('the split module: typed sentences run without the deferred half; a sweep then loads it once, and the sweep completes', async () => {
-    const served = [];
-    const { server, url } = await startServer(dist, 0, '127.0.0.1', { gzip: true, onServed: (file) => served.push(file) });
-    const ctx = await browser.newContext({ serviceWorkers: 'block' });
-    try {
-      const page = await ctx.newPage();
-      const errors = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(url);
-      await page.evaluate(() => window.encoderWalkthrough.ready);
-      assert(!served.some((f) => DEFERRED.test(f)), 'the deferred half was fetched before anything needed it');
-      // Sentences a reader types are a first paint's code too (wasm/tools/split.mjs READER_TEXTS;
-      // these are others): none may load the deferred half.
-      for (const text of ['frost on frost on frost', 'Snow had FALLEN, snow on snow: 7 days!', 'bleak']) {
-        await page.evaluate((t) => window.encoderWalkthrough.setState({ text: t }), text);
-        assert(!served.some((f) => DEFERRED.test(f)), `typing "${text}" loaded the deferred half (a function split.mjs's profile did not run)`);
-      }
-      const table = await page.evaluate(() => window.encoderWalkthrough.sweep({ kind: 'ablate' }));
-      const rows = table && Array.isArray(table.ablations) ? table.ablations.length : 0;
-      assert(rows > 0, `the sweep returned ${JSON.stringify(table).slice(0, 200)}`);
-      await page.evaluate(() => window.encoderWalkthrough.sweep({ kind: 'ablate' }));
-      const fetched = served.filter((f) => DEFERRED.test(f)).length;
-      assert(fetched === 1, `the deferred half was fetched ${fetched} times for two sweeps (want once)`);
-      assert(errors.length === 0, `page errors: ${errors.join('; ')}`);
-      console.log(`     a sweep of ${rows} ablations after loading the deferred half`);
-    } finally {
-      await ctx.close();
-      server.close();
-    }
-  });
+// A page of the gzip'd site in a fresh context (no service worker), ready: body(page, served) runs
+// on it — served: the files the server sent, so far — and it must end without a page error.
+// before(page) runs ahead of the navigation (a route).
+async function onPage(query, body, before = async () => {}) {
+  const served = [];
+  const { server, url } = await startServer(dist, 0, '127.0.0.1', { gzip: true, onServed: (file) => served.push(file) });
+  const ctx = await browser.newContext({ serviceWorkers: 'block' });
+  try {
+    const page = await ctx.newPage();
+    await before(page);
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(url + query);
+    await page.evaluate(() => window.encoderWalkthrough.ready);
+    await body(page, served);
+    assert(errors.length === 0, `page errors: ${errors.join('; ')}`);
+  } finally {
+    await ctx.close();
+    server.close();
+  }
 }
-// A figure whose formula the build's table lacks (here: no table at all, as a file:// page or an
-// old build would be): KaTeX's script alone typesets it as MathML — no stylesheet, no fonts.
+
 if (!expectOver) {
-  await check('a figure without formulas-mathml.js: KaTeX\'s script alone typesets its formula as MathML', async () => {
-    const served = [];
-    const { server, url } = await startServer(dist, 0, '127.0.0.1', { gzip: true, onServed: (file) => served.push(file) });
-    const ctx = await browser.newContext({ serviceWorkers: 'block' });
-    try {
-      const page = await ctx.newPage();
-      await page.route('**/formulas-mathml.js', (r) => r.fulfill({ status: 404, body: '' }));
-      const errors = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(url + VISITS[1].query);
-      await page.evaluate(() => window.encoderWalkthrough.ready);
-      const mathml = await page.$$eval('#formula .katex math', (x) => x.length);
-      assert(mathml > 0, 'the formula is not typeset');
-      const kx = served.filter((f) => /^vendor\/katex\//.test(f));
-      assert(kx.length === 1 && /katex\.min\.js$/.test(kx[0]), `KaTeX files fetched: ${kx.join(', ') || 'none'} (want its script only)`);
-      assert(errors.length === 0, `page errors: ${errors.join('; ')}`);
-    } finally {
-      await ctx.close();
-      server.close();
+  // The deferred half, on first need: a sweep (the what-if lab's; not in a first paint) loads it
+  // once, and its table comes back whole.
+  await check('the split module: typed sentences run without the deferred half; a sweep then loads it once, and the sweep completes', () => onPage('', async (page, served) => {
+    assert(!served.some((f) => DEFERRED.test(f)), 'the deferred half was fetched before anything needed it');
+    // Sentences a reader types are a first paint's code too (wasm/tools/split.mjs READER_TEXTS;
+    // these are others): none may load the deferred half.
+    for (const text of ['frost on frost on frost', 'Snow had FALLEN, snow on snow: 7 days!', 'bleak']) {
+      await page.evaluate((t) => window.encoderWalkthrough.setState({ text: t }), text);
+      assert(!served.some((f) => DEFERRED.test(f)), `typing "${text}" loaded the deferred half (a function split.mjs's profile did not run)`);
     }
-  });
+    const table = await page.evaluate(() => window.encoderWalkthrough.sweep({ kind: 'ablate' }));
+    const rows = table && Array.isArray(table.ablations) ? table.ablations.length : 0;
+    assert(rows > 0, `the sweep returned ${JSON.stringify(table).slice(0, 200)}`);
+    await page.evaluate(() => window.encoderWalkthrough.sweep({ kind: 'ablate' }));
+    const fetched = served.filter((f) => DEFERRED.test(f)).length;
+    assert(fetched === 1, `the deferred half was fetched ${fetched} times for two sweeps (want once)`);
+    console.log(`     a sweep of ${rows} ablations after loading the deferred half`);
+  }));
+  // A figure whose formula the build's table lacks (here: no table at all, as an old build would
+  // be): KaTeX's script alone typesets it as MathML — no stylesheet, no fonts.
+  await check('a figure without formulas-mathml.js: KaTeX\'s script alone typesets its formula as MathML', () => onPage(VISITS[1].query, async (page, served) => {
+    const mathml = await page.$$eval('#formula .katex math', (x) => x.length);
+    assert(mathml > 0, 'the formula is not typeset');
+    const kx = served.filter((f) => /^vendor\/katex\//.test(f));
+    assert(kx.length === 1 && /katex\.min\.js$/.test(kx[0]), `KaTeX files fetched: ${kx.join(', ') || 'none'} (want its script only)`);
+  }, (page) => page.route('**/formulas-mathml.js', (r) => r.fulfill({ status: 404, body: '' }))));
 }
 await browser.close();
 const { passed, failed } = results();
