@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <algorithm>
@@ -213,6 +214,18 @@ TEST_CASE("scores of one query equal its row computed beside a second query with
     const float scale = static_cast<float>(std::sqrt(static_cast<double>(dk)));  // |q|, |k| < 1: sums grow like √dk
     REQUIRE(close_all(alone, first, 1e-6f * scale, 1e-6f, "one query vs two"));
     REQUIRE(close_all(alone, ref, 1e-5f * scale, 1e-5f, "one query vs reference"));
+    // each key is read beside the key half its range away (two streams): its score is the same
+    // number whichever key that is, or none — any sub-range, any partner, the key alone
+    for (const std::pair<int, int>& range : {std::pair{0, 1}, {1, 2}, {500, 501}, {1002, 1003}, {0, 2}, {1, 1003}, {3, 10}, {400, 777}}) {
+      const int j0 = range.first, j1 = range.second;
+      CAPTURE(j0);
+      CAPTURE(j1);
+      std::vector<float> part(static_cast<std::size_t>(j1 - j0));
+      ew::ew_f32_scores(part.data(), j1 - j0, Q.data(), dk, K.data() + static_cast<std::size_t>(j0) * dk, dk, 1, j1 - j0, dk);
+      REQUIRE(std::equal(part.begin(), part.end(), alone.begin() + j0));
+    }
+    // planted: another summation order (the two-query path's) is seen by that exact comparison
+    if (dk >= 64) REQUIRE_FALSE(std::equal(first.begin(), first.end(), alone.begin()));
   }
 }
 

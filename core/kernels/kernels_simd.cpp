@@ -271,33 +271,54 @@ std::size_t ew_f32_packed_floats(int K, int N) { return static_cast<std::size_t>
 std::size_t ew_packed_index(int K, int, int k, int j) { return (static_cast<std::size_t>(j / NR) * K + k) * NR + j % NR; }
 
 namespace {
-// Panels [p0, p1) of a one-row product with a packed B: each panel's K×NR floats are one
-// contiguous stream, read once into NV register accumulators (no store of y between rows). Each
-// y[j] starts at its bias and receives x[k]·B[k][j] for k = 0, 1, … in turn — the instruction
-// sequence gemv_columns gives it, so the result is ew_f32_gemv's on the unpacked B, bit for bit
-// (for N a multiple of EW_VW; its scalar tail columns are vector lanes here).
-template <class T, class Load>
-void gemv_panels(float* y, const float* x, const T* P, int K, int N, const float* bias, int p0, int p1, const Load& load) {
+// S panels of a one-row product with a packed B, read together: panel ps[s]'s K×NR floats are
+// one contiguous stream, read once into NV register accumulators (no store of y between rows).
+// Each y[j] starts at its bias and receives x[k]·B[k][j] for k = 0, 1, … in turn — the
+// instruction sequence gemv_columns gives it, so the result is ew_f32_gemv's on the unpacked B,
+// bit for bit (for N a multiple of EW_VW; its scalar tail columns are vector lanes here), whatever
+// panels are read together.
+template <int S, class T, class Load>
+void gemv_streams(float* y, const float* x, const T* P, int K, int N, const float* bias, const int* ps, const Load& load) {
   alignas(64) float tmp[NR];
-  for (int p = p0; p < p1; ++p) {
-    const int j0 = p * NR, nv = std::min(NR, N - j0);
-    const T* b = P + static_cast<std::size_t>(p) * K * NR;
+  vf acc[S][NV];
+  const T* b[S];
+  for (int s = 0; s < S; ++s) {
+    const int j0 = ps[s] * NR, nv = std::min(NR, N - j0);
     for (int j = 0; j < NR; ++j) tmp[j] = bias && j < nv ? bias[j0 + j] : 0.0f;
-    vf acc[NV];
-    for (int v = 0; v < NV; ++v) acc[v] = vload(tmp + v * EW_VW);
+    for (int v = 0; v < NV; ++v) acc[s][v] = vload(tmp + v * EW_VW);
+    b[s] = P + static_cast<std::size_t>(ps[s]) * K * NR;
+  }
 #if defined(__wasm__)
 #pragma clang loop unroll(disable)
 #endif
-    for (int k = 0; k < K; ++k, b += NR) {
-      const vf xk = vsplat(x[k]);
-      for (int v = 0; v < NV; ++v) acc[v] = vfma(xk, load(b + v * EW_VW), acc[v]);
+  for (int k = 0; k < K; ++k) {
+    const vf xk = vsplat(x[k]);
+    for (int s = 0; s < S; ++s) {
+      for (int v = 0; v < NV; ++v) acc[s][v] = vfma(xk, load(b[s] + v * EW_VW), acc[s][v]);
+      b[s] += NR;
     }
+  }
+  for (int s = 0; s < S; ++s) {
+    const int j0 = ps[s] * NR, nv = std::min(NR, N - j0);
     if (nv == NR) {
-      for (int v = 0; v < NV; ++v) vstore(y + j0 + v * EW_VW, acc[v]);
+      for (int v = 0; v < NV; ++v) vstore(y + j0 + v * EW_VW, acc[s][v]);
     } else {
-      for (int v = 0; v < NV; ++v) vstore(tmp + v * EW_VW, acc[v]);
+      for (int v = 0; v < NV; ++v) vstore(tmp + v * EW_VW, acc[s][v]);
       std::memcpy(y + j0, tmp, sizeof(float) * nv);
     }
+  }
+}
+
+// Panels [p0, p1): panel p read together with panel p + h, half the range away. Two streams far
+// apart are what this machine's prefetchers keep ahead of best: GPT-2's matrices in wasm at
+// ~33 GB/s against one stream's ~28 (bash bench/layout/run.sh streams); the numbers are unchanged.
+template <class T, class Load>
+void gemv_panels(float* y, const float* x, const T* P, int K, int N, const float* bias, int p0, int p1, const Load& load) {
+  const int h = (p1 - p0 + 1) / 2;
+  for (int p = p0; p < p0 + h; ++p) {
+    const int ps[2] = {p, p + h};
+    if (ps[1] < p1) gemv_streams<2>(y, x, P, K, N, bias, ps, load);
+    else gemv_streams<1>(y, x, P, K, N, bias, ps, load);
   }
 }
 
@@ -484,10 +505,12 @@ void ew_h16_gemv(float* y, const float* x, const std::uint16_t* B, int ldb, Half
 
 namespace {
 // Scores of one query row against Tk key rows (a decoded token's head over the vocabulary, its
-// attention over the cache): one key at a time, its row read as one stream into four vector
-// accumulators. Measured in wasm SIMD128 on a 49,152 × 576 table (SmolLM2's tied head, 113 MB,
-// from memory): 3.5 ms, 32 GB/s; 8 keys at a time, as scores_block reads them, 7.3–8.4 ms (13–15
-// GB/s: eight streams at once), 4 keys 7.1, 2 keys × 2 accumulators 6.4. Each S[j]: vector c into
+// attention over the cache): each key's row read as one stream into four vector accumulators,
+// two keys half the table apart at a time. Measured in wasm SIMD128 on a 49,152 × 576 table
+// (SmolLM2's tied head, 113 MB, from memory): one key at a time 3.5 ms, 32 GB/s; 8 neighbouring
+// keys at a time, as scores_block reads them, 7.3–8.4 ms (13–15 GB/s), 4 neighbours 7.1, 2
+// neighbours × 2 accumulators 6.4 — neighbours' short rows are not streams a prefetcher follows;
+// two far-apart keys are (scores_one_query). Each S[j]: vector c into
 // accumulator c mod 4, then (a0 + a1) + (a2 + a3), the horizontal sum, the tail — a different
 // order from scores_block's, so equal to the two-query path's number within rounding, not bit for
 // bit (test_kernels), and the same whatever the block or thread split.
@@ -503,18 +526,48 @@ inline float dot_tail(const float* q, const float* k, int from, int to) {
 // the widened table, bit for bit).
 template <class T, class Load, class Tail>
 void scores_one_query(float* s, const float* q, const T* K, int ldk, int Tk, int dv, const Load& load, const Tail& tail) {
+  // Key j read together with key j + h, half the keys away: two streams far apart (GPT-2's head,
+  // 154 MB, in wasm at 34–39 GB/s against one stream's 29–35; bench/layout/streams.cpp). Each key keeps
+  // its own accumulators and order, so S[j] is the same number whichever key it is read beside.
   constexpr int U = 4;
-  const int du = dv / (U * EW_VW) * (U * EW_VW);
-  for (int j = 0; j < Tk; ++j) {
-    const T* k = K + static_cast<std::size_t>(j) * ldk;
-    vf a[U];
-    for (int u = 0; u < U; ++u) a[u] = vzero();
+  const int du = dv / (U * EW_VW) * (U * EW_VW), h = (Tk + 1) / 2;
+  for (int j = 0; j < h; ++j) {
+    const bool two = j + h < Tk;
+    const T* k0 = K + static_cast<std::size_t>(j) * ldk;
+    const T* k1 = two ? k0 + static_cast<std::size_t>(h) * ldk : k0;
+    vf a[U], b[U];
+    for (int u = 0; u < U; ++u) a[u] = b[u] = vzero();
     int c = 0;
     for (; c < du; c += U * EW_VW)
-      for (int u = 0; u < U; ++u) a[u] = vfma(vload(q + c + u * EW_VW), load(k + c + u * EW_VW), a[u]);
-    for (; c < dv; c += EW_VW) a[0] = vfma(vload(q + c), load(k + c), a[0]);
-    s[j] = vhsum(vadd(vadd(a[0], a[1]), vadd(a[2], a[3]))) + tail(q, k);
+      for (int u = 0; u < U; ++u) {
+        const vf qv = vload(q + c + u * EW_VW);
+        a[u] = vfma(qv, load(k0 + c + u * EW_VW), a[u]);
+        b[u] = vfma(qv, load(k1 + c + u * EW_VW), b[u]);
+      }
+    for (; c < dv; c += EW_VW) {
+      const vf qv = vload(q + c);
+      a[0] = vfma(qv, load(k0 + c), a[0]);
+      b[0] = vfma(qv, load(k1 + c), b[0]);
+    }
+    s[j] = vhsum(vadd(vadd(a[0], a[1]), vadd(a[2], a[3]))) + tail(q, k0);
+    if (two) s[j + h] = vhsum(vadd(vadd(b[0], b[1]), vadd(b[2], b[3]))) + tail(q, k1);
   }
+}
+
+// One query against Tk keys (a decoded token's head over the vocabulary, its attention over the
+// cache): there is nothing for key blocks to reuse, so each thread's range of keys goes to
+// scores_one_query whole — its two streams half the range apart, not half a block.
+template <class T, class Load, class Tail>
+void one_query_scores(float* S, const float* q, const T* K, int ldk, int Tk, int dk, const Load& load, const Tail& tail) {
+  const int dv = dk - dk % EW_VW;
+  auto keys = [&](int j0, int j1) {
+    scores_one_query(S + j0, q, K + static_cast<std::size_t>(j0) * ldk, ldk, j1 - j0, dv, load, tail);
+  };
+  const int nt = 2.0 * Tk * dk < kMinParallelFlops ? 1 : std::min(threads(), std::max(1, Tk / 64));
+  if (nt <= 1) return keys(0, Tk);
+  parallel_for(nt, [&](int t) {
+    keys(static_cast<int>(static_cast<long long>(Tk) * t / nt), static_cast<int>(static_cast<long long>(Tk) * (t + 1) / nt));
+  });
 }
 
 void scores_block(float* S, int lds, const float* Q, int ldq, const float* K, int ldk, int Tq, int Tk,
@@ -580,7 +633,13 @@ void ew_f32_scores(float* S, int lds, const float* Q, int ldq, const float* K, i
   // of 30,522 keys (a tied LM head) is read from memory once instead of once per 2 queries
   // (6x faster at 128 x 768 x 30,522). Each S[i][j] is the same instruction sequence as
   // without blocks (the block is a multiple of 4 keys), so results are bit-identical. With more
-  // than one thread (pool.h), each thread takes a contiguous range of the blocks.
+  // than one thread (pool.h), each thread takes a contiguous range of the blocks. One query has
+  // no second to share a block with: its keys go to one_query_scores.
+  if (Tq == 1) {
+    const int dv = dk - dk % EW_VW;
+    return one_query_scores(S, Q, K, ldk, Tk, dk, [](const float* p) { return vload(p); },
+                            [&](const float* q, const float* k) { return dot_tail(q, k, dv, dk); });
+  }
   const int block = std::max(4, (8192 / std::max(dk, 1)) / 4 * 4);
   const int nb = (Tk + block - 1) / block;
   auto blocks = [&](int b0, int b1) {
@@ -1056,17 +1115,9 @@ void ew_h16_scores(float* S, int lds, const float* Q, int ldq, const std::uint16
       for (int c = dv; c < dk; ++c) w[c - dv] = ew_half_to_f32(k[c], t);
       return dot_tail(q + dv, w, 0, dk - dv);
     };
-    auto keys = [&](int j0, int j1) {
-      const std::uint16_t* k0 = K + static_cast<std::size_t>(j0) * ldk;
-      if (t == Half::BF16)
-        scores_one_query(S + j0, Q, k0, ldk, j1 - j0, dv, [](const std::uint16_t* p) { return vload_bf16(p); }, tail);
-      else
-        scores_one_query(S + j0, Q, k0, ldk, j1 - j0, dv, [](const std::uint16_t* p) { return vload_f16_finite(p); }, tail);
-    };
-    const int nt = 2.0 * Tk * dk < static_cast<double>(1 << 21) ? 1 : std::min(threads(), std::max(1, Tk / 64));
-    if (nt <= 1) return keys(0, Tk);
-    parallel_for(nt, [&](int th) { keys(static_cast<int>(static_cast<long long>(Tk) * th / nt), static_cast<int>(static_cast<long long>(Tk) * (th + 1) / nt)); });
-    return;
+    if (t == Half::BF16)
+      return one_query_scores(S, Q, K, ldk, Tk, dk, [](const std::uint16_t* p) { return vload_bf16(p); }, tail);
+    return one_query_scores(S, Q, K, ldk, Tk, dk, [](const std::uint16_t* p) { return vload_f16_finite(p); }, tail);
   }
 #endif
   // With more than one thread (pool.h) each takes a contiguous range of the blocks (the float32
