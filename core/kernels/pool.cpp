@@ -21,7 +21,11 @@ struct Pool {
   std::condition_variable wake, done;
   std::vector<std::thread> workers;  // started so far; workers[i] is thread index i + 1
   const std::function<void(int)>* task = nullptr;
-  int ntasks = 0, nthreads = 1, pending = 0;
+  // nthreads: set_threads' count; job_threads: the count of the job `generation` names, the one
+  // its workers were counted by. A worker that wakes late, after set_threads has raised the count,
+  // must judge by the job's: by nthreads it would join a job that did not wait for it (its task
+  // already cleared) and decrement the next job's count.
+  int ntasks = 0, nthreads = 1, job_threads = 1, pending = 0;
   unsigned long generation = 0;
   std::mutex busy;  // held by the caller of a parallel job (and by set_threads)
 };
@@ -46,9 +50,9 @@ void worker_loop(int index, unsigned long seen) {
   for (;;) {
     p.wake.wait(lock, [&] { return p.generation != seen; });
     seen = p.generation;
-    if (index >= p.nthreads) continue;  // not part of this job
+    if (index >= p.job_threads) continue;  // not part of this job
     const std::function<void(int)>* task = p.task;
-    const int ntasks = p.ntasks, nthreads = p.nthreads;
+    const int ntasks = p.ntasks, nthreads = p.job_threads;
     lock.unlock();
     run_share(*task, ntasks, index, nthreads);
     lock.lock();
@@ -95,6 +99,7 @@ void parallel_for(int n, const std::function<void(int)>& task) {
     std::lock_guard<std::mutex> lock(p.m);
     p.task = &task;
     p.ntasks = n;
+    p.job_threads = nthreads;
     p.pending = nthreads - 1;
     ++p.generation;
   }
