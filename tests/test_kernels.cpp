@@ -7,6 +7,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <utility>
@@ -70,7 +72,7 @@ TEST_CASE("matmul: packed and unpacked SIMD equal the scalar reference at awkwar
   for (int M : {1, 2, 3, 4, 5, 7, 9, 17}) {
     for (int K : {1, 3, 4, 5, 8, 17, 64, 65, 255, 256, 257, 600}) {
       for (int N : {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 33, 63, 64, 65}) {
-        for (ew::Activation act : {ew::Activation::None, ew::Activation::ReLU, ew::Activation::GELU}) {
+        for (ew::Activation act : {ew::Activation::None, ew::Activation::ReLU, ew::Activation::GELU, ew::Activation::GELUTanh}) {
           CAPTURE(M);
           CAPTURE(K);
           CAPTURE(N);
@@ -284,6 +286,86 @@ TEST_CASE("softmax row: scale, -inf mask, fully masked rows, extreme logits") {
     CHECK(sumr == 0.0f);
     for (float v : wr) REQUIRE(v == 0.0f);
   }
+}
+
+// Every 251st float32 bit pattern (17 million: every exponent, both signs, ±0, ±inf, NaNs) and
+// the edges of ew_tanhf's and its expm1's branches, in an order that puts each in every lane.
+std::vector<float> float_sweep() {
+  std::vector<float> v;
+  for (std::uint64_t b = 0; b < (std::uint64_t{1} << 32); b += 251) {
+    const auto bits = static_cast<std::uint32_t>(b);
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    v.push_back(f);
+  }
+  for (std::uint32_t edge : {0x41200000u, 0x3f0c9f54u, 0x3e82c578u, 0x00800000u, 0x3eb17218u, 0x3f851592u, 0x33000000u,
+                             0x3f000000u, 0x7f800000u, 0x7fc00000u, 0x007fffffu, 0u})
+    for (std::uint32_t d = 0; d < 9; ++d)
+      for (std::uint32_t sign : {0u, 0x80000000u}) {
+        const std::uint32_t bits = ((edge + d - 4) & 0x7fffffffu) | sign;
+        float f;
+        std::memcpy(&f, &bits, sizeof f);
+        v.push_back(f);
+      }
+  return v;
+}
+
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b)); }
+
+// GELU with tanh (GPT-2's, Gemma's) and tanh itself run in SIMD lanes (simd.h, vtanh): each lane
+// the scalar ew_tanhf's operations in its order, so the same numbers — checked bit for bit over
+// the sweep, for every activation, at lengths that leave a scalar tail.
+TEST_CASE("activations: SIMD lanes equal ew_activation bit for bit; ew_tanhf is musl's tanhf and within 2 ulp of tanh") {
+  const std::vector<float> x = float_sweep();
+  std::vector<float> got(x.size()), ref(x.size());
+  for (ew::Activation act : {ew::Activation::GELUTanh, ew::Activation::Tanh, ew::Activation::GELU, ew::Activation::ReLU,
+                             ew::Activation::SiLU, ew::Activation::None}) {
+    CAPTURE(static_cast<int>(act));
+    for (int n : {static_cast<int>(x.size()), static_cast<int>(x.size()) - 3, 5, 1}) {
+      ew::ew_f32_activate(got.data(), x.data(), n, act);
+      ew::ew_f32_activate__scalar(ref.data(), x.data(), n, act);
+      std::size_t bad = 0, first = 0;
+      for (int i = 0; i < n; ++i)
+        if (!same_bits(got[i], ref[i]) && bad++ == 0) first = static_cast<std::size_t>(i);
+      CAPTURE(n);
+      CAPTURE(x[first]);
+      REQUIRE(bad == 0);
+    }
+  }
+  // in place
+  std::vector<float> y = x;
+  ew::ew_f32_activate(y.data(), y.data(), static_cast<int>(y.size()), ew::Activation::GELUTanh);
+  ew::ew_f32_activate__scalar(ref.data(), x.data(), static_cast<int>(x.size()), ew::Activation::GELUTanh);
+  REQUIRE(std::equal(y.begin(), y.end(), ref.begin(), same_bits));
+  // planted: GELU's cube grouped another way, x·x·x·0.044715 — a rounding apart somewhere, and seen
+  std::size_t moved = 0;
+  for (float v : x)
+    if (std::isfinite(v) && std::fabs(v) < 10.0f) {
+      const float other = 0.5f * v * (1.0f + ew::ew_tanhf(0.79788456080286536f * (v + v * v * v * 0.044715f)));
+      moved += !same_bits(other, ew::ew_activation(v, ew::Activation::GELUTanh));
+    }
+  REQUIRE(moved > 0);
+  // ew_tanhf against tanh in double: within 2 ulp of the float nearest to it; exact at ±0, ±inf
+  std::size_t far = 0;
+  for (float v : x) {
+    const float t = ew::ew_tanhf(v);
+    if (std::isnan(v)) {
+      far += !std::isnan(t);
+      continue;
+    }
+    const float want = static_cast<float>(std::tanh(static_cast<double>(v)));
+    const float ulp = std::nextafter(std::fabs(want), 2.0f) - std::fabs(want);
+    far += !(std::fabs(t - want) <= 2.0f * ulp);
+  }
+  REQUIRE(far == 0);
+  REQUIRE(same_bits(ew::ew_tanhf(-0.0f), -0.0f));
+  REQUIRE(ew::ew_tanhf(-std::numeric_limits<float>::infinity()) == -1.0f);
+#if defined(__EMSCRIPTEN__)
+  // outside truth: Emscripten's libc is musl, so std::tanh(float) is musl's tanhf itself
+  std::size_t differ = 0;
+  for (float v : x) differ += !same_bits(ew::ew_tanhf(v), std::tanh(v));
+  REQUIRE(differ == 0);
+#endif
 }
 
 TEST_CASE("exp of the SIMD softmax matches std::exp over its whole range") {

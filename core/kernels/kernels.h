@@ -42,8 +42,16 @@ void ew_f32_pack_b(PackedB* out, const float* B /*K×N*/, int K, int N);
 // C (M×N, row stride ldc) = act(A (M×K, row stride lda) · B (K×N) + bias (N, may be null))
 void ew_f32_matmul__scalar(float* C, int ldc, const float* A, int lda, const float* B, int ldb,
                            const float* bias, int M, int K, int N, Activation act);
-// The activations, elementwise (scalar; GELU uses std::erf, GELUTanh and Tanh std::tanh).
+// The activations, elementwise (scalar; GELU uses std::erf, GELUTanh and Tanh ew_tanhf).
 float ew_activation(float x, Activation act);
+// tanh by the algorithm of musl's (FreeBSD's) tanhf, written out so that every build — native
+// with glibc, wasm with musl, the SIMD lanes of ew_f32_activate — computes the same number: in
+// wasm it is std::tanh(float) bit for bit (test_kernels), elsewhere within 2 ulp of tanh.
+float ew_tanhf(float x);
+// y[i] = ew_activation(x[i], act) for i < n, bit for bit (y may be x); GELUTanh and Tanh in SIMD
+// lanes (simd.h, vtanh), the others element by element.
+void ew_f32_activate(float* y, const float* x, int n, Activation act);
+void ew_f32_activate__scalar(float* y, const float* x, int n, Activation act);
 // With C_act non-null the activation is fused the other way round: C receives the
 // pre-activation A·B + bias and C_act (same ldc) act(C), both from one pass (the trace
 // records both; the FFN's first linear layer uses this).

@@ -3,23 +3,117 @@
 // (kernels_simd.cpp) are tested against these; a build with EW_SCALAR=ON uses them
 // for everything (the "our scalar build" of the benchmarks).
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include "kernels/kernels.h"
+#include "kernels/simd.h"  // EW_UNFUSED
 
 namespace ew {
 
-float ew_activation(float x, Activation act) {
+namespace {
+float from_bits(std::uint32_t i) {
+  float f;
+  std::memcpy(&f, &i, sizeof f);
+  return f;
+}
+std::uint32_t to_bits(float f) {
+  std::uint32_t i;
+  std::memcpy(&i, &f, sizeof i);
+  return i;
+}
+
+// e^x − 1 by the algorithm of FreeBSD's and musl's expm1f (Sun's s_expm1f.c): x = k·ln2 + r,
+// |r| ≤ ln2/2, a rational approximation of e^r − 1 with a correction c for the rounding of r,
+// then 2^k. Written from its published description for ew_tanhf; the same float operations in
+// the same order.
+EW_UNFUSED float expm1_f(float x) {
+  EW_UNFUSED_BODY
+  constexpr float kLn2Hi = 6.9313812256e-01f, kLn2Lo = 9.0580006145e-06f, kInvLn2 = 1.4426950216e+00f;
+  constexpr float kQ1 = -3.3333212137e-2f, kQ2 = 1.5807170421e-3f;
+  const std::uint32_t hx = to_bits(x) & 0x7fffffffu;
+  const bool neg = to_bits(x) >> 31;
+  if (hx >= 0x4195b844u) {  // |x| ≥ 27·ln2: e^x − 1 is −1, or overflows, or x is NaN
+    if (hx > 0x7f800000u) return x;
+    if (neg) return -1.0f;
+    if (x > 8.8721679688e+01f) return x * 0x1p127f;
+  }
+  int k = 0;
+  float c = 0.0f;
+  if (hx > 0x3eb17218u) {  // |x| > ln2/2: reduce
+    float hi, lo;
+    if (hx < 0x3f851592u) {  // and < 1.5·ln2: k = ±1
+      hi = neg ? x + kLn2Hi : x - kLn2Hi;
+      lo = neg ? -kLn2Lo : kLn2Lo;
+      k = neg ? -1 : 1;
+    } else {
+      k = static_cast<int>(kInvLn2 * x + (neg ? -0.5f : 0.5f));
+      const float t = static_cast<float>(k);
+      hi = x - t * kLn2Hi;  // t·ln2_hi is exact here
+      lo = t * kLn2Lo;
+    }
+    x = hi - lo;
+    c = (hi - x) - lo;
+  } else if (hx < 0x33000000u) {  // |x| < 2^-25
+    return x;
+  }
+  const float hfx = 0.5f * x, hxs = x * hfx;
+  const float r1 = 1.0f + hxs * (kQ1 + hxs * kQ2);
+  const float t = 3.0f - r1 * hfx;
+  float e = hxs * ((r1 - t) / (6.0f - x * t));
+  if (k == 0) return x - (x * e - hxs);
+  e = x * (e - c) - c;
+  e -= hxs;
+  if (k == -1) return 0.5f * (x - e) - 0.5f;
+  if (k == 1) return x < -0.25f ? -2.0f * (e - (x + 0.5f)) : 1.0f + 2.0f * (x - e);
+  const float twopk = from_bits(static_cast<std::uint32_t>(0x7f + k) << 23);
+  if (k < 0 || k > 56) {
+    float y = x - e + 1.0f;
+    y = k == 128 ? y * 2.0f * 0x1p127f : y * twopk;
+    return y - 1.0f;
+  }
+  const float u = from_bits(static_cast<std::uint32_t>(0x7f - k) << 23);  // 2^-k
+  return k < 23 ? (x - e + (1.0f - u)) * twopk : (x - e - u + 1.0f) * twopk;
+}
+}  // namespace
+
+EW_UNFUSED float ew_tanhf(float x) {
+  EW_UNFUSED_BODY
+  const std::uint32_t w = to_bits(x) & 0x7fffffffu;
+  const bool neg = to_bits(x) >> 31;
+  const float a = from_bits(w);
+  float t;
+  if (w > 0x41200000u) t = 1.0f + 0.0f / a;  // |x| > 10 (1), or NaN
+  else if (w > 0x3f0c9f54u) t = 1.0f - 2.0f / (expm1_f(2.0f * a) + 2.0f);  // |x| > log(3)/2
+  else if (w > 0x3e82c578u) {  // |x| > log(5/3)/2
+    t = expm1_f(2.0f * a);
+    t = t / (t + 2.0f);
+  } else if (w >= 0x00800000u) {  // |x| ≥ 2^-126
+    t = expm1_f(-2.0f * a);
+    t = -t / (t + 2.0f);
+  } else {
+    t = a;  // subnormal or zero
+  }
+  return neg ? -t : t;
+}
+
+EW_UNFUSED float ew_activation(float x, Activation act) {
+  EW_UNFUSED_BODY
   switch (act) {
     case Activation::ReLU: return x > 0.0f ? x : 0.0f;
     case Activation::GELU: return 0.5f * x * (1.0f + std::erf(x * 0.70710678118654752f));
     case Activation::GELUTanh:  // √(2/π) = 0.7978845608…
-      return 0.5f * x * (1.0f + std::tanh(0.79788456080286536f * (x + 0.044715f * x * x * x)));
-    case Activation::Tanh: return std::tanh(x);
+      return 0.5f * x * (1.0f + ew_tanhf(0.79788456080286536f * (x + 0.044715f * x * x * x)));
+    case Activation::Tanh: return ew_tanhf(x);
     case Activation::SiLU: return x / (1.0f + std::exp(-x));
     case Activation::None: break;
   }
   return x;
+}
+
+void ew_f32_activate__scalar(float* y, const float* x, int n, Activation act) {
+  for (int i = 0; i < n; ++i) y[i] = ew_activation(x[i], act);
 }
 
 void ew_f32_matmul__scalar(float* C, int ldc, const float* A, int lda, const float* B, int ldb,

@@ -154,8 +154,8 @@ inline void tile(int kc, const float* __restrict ap, const float* __restrict bp,
     if (act == Activation::ReLU)
       for (int v = 0; v < NV; ++v) acc[r][v] = vmax(acc[r][v], vzero());
     store_row(out, acc[r]);
-    if (act != Activation::None && act != Activation::ReLU)  // GELU, GELUTanh, Tanh: scalar
-      for (int j = 0; j < nv; ++j) out[j] = ew_activation(out[j], act);
+    if (act != Activation::None && act != Activation::ReLU)  // GELU, GELUTanh, Tanh, SiLU
+      ew_f32_activate(out, out, nv, act);
   }
 }
 
@@ -755,7 +755,27 @@ void ew_f32_layernorm(float* y, float* mean, float* var, const float* x, const f
   }
 }
 
+EW_UNFUSED void ew_f32_activate(float* y, const float* x, int n, Activation act) {
+  EW_UNFUSED_BODY
+  // GELUTanh and Tanh in lanes (vtanh), each lane the scalar ew_activation's operations in its
+  // order: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x·x·x))), left to right as C groups it.
+  int i = 0;
+  if (act == Activation::GELUTanh) {
+    const vf c = vsplat(0.044715f), s = vsplat(0.79788456080286536f), half = vsplat(0.5f), one = vsplat(1.0f);
+    for (; i + EW_VW <= n; i += EW_VW) {
+      const vf v = vload(x + i);
+      const vf inner = vmul(s, vadd(v, vmul(vmul(vmul(c, v), v), v)));
+      vstore(y + i, vmul(vmul(half, v), vadd(one, vtanh(inner))));
+    }
+  } else if (act == Activation::Tanh) {
+    for (; i + EW_VW <= n; i += EW_VW) vstore(y + i, vtanh(vload(x + i)));
+  }
+  for (; i < n; ++i) y[i] = ew_activation(x[i], act);
+}
+
 #else  // no SIMD in this build: the references are the kernels
+
+void ew_f32_activate(float* y, const float* x, int n, Activation act) { ew_f32_activate__scalar(y, x, n, act); }
 
 const char* kernel_isa() { return "scalar"; }
 

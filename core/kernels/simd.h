@@ -11,6 +11,21 @@
 #pragma once
 #include <cstdint>
 
+// EW_UNFUSED marks a function in which the compiler fuses no a·b + c of its own accord (by
+// default GCC does wherever the target has FMA, clang within one expression): ew_tanhf and its
+// SIMD lanes (vtanh) must round every product and sum alike to agree bit for bit. With clang, a
+// function so marked starts its body with EW_UNFUSED_BODY.
+#if defined(__clang__)
+#define EW_UNFUSED
+#define EW_UNFUSED_BODY _Pragma("clang fp contract(off)")
+#elif defined(__GNUC__)
+#define EW_UNFUSED __attribute__((optimize("fp-contract=off")))
+#define EW_UNFUSED_BODY
+#else
+#define EW_UNFUSED
+#define EW_UNFUSED_BODY
+#endif
+
 #if defined(EW_SCALAR)
 #define EW_SIMD 0
 #elif defined(__wasm_simd128__) && defined(__wasm_relaxed_simd__)
@@ -61,6 +76,17 @@ inline vi vcvt_i(vf a) { return wasm_i32x4_trunc_sat_f32x4(a); }  // a already i
 inline vi vshl23(vi a) { return wasm_i32x4_shl(a, 23); }
 inline vi viadd(vi a, int b) { return wasm_i32x4_add(a, wasm_i32x4_splat(b)); }
 inline vf vas_f(vi a) { return a; }
+// For vtanh: division, bitwise logic on float lanes, masks (all ones where true) and selects.
+inline vf vdiv(vf a, vf b) { return wasm_f32x4_div(a, b); }
+inline vf vand(vf a, vf b) { return wasm_v128_and(a, b); }
+inline vf vxor(vf a, vf b) { return wasm_v128_xor(a, b); }
+inline vf vbits_gt(vf a, unsigned c) { return wasm_i32x4_gt(a, wasm_i32x4_splat(static_cast<int>(c))); }  // as int32
+inline vf vlt(vf a, vf b) { return wasm_f32x4_lt(a, b); }
+inline vf veq(vf a, vf b) { return wasm_f32x4_eq(a, b); }
+inline vf vsel(vf m, vf a, vf b) { return wasm_v128_bitselect(a, b, m); }  // m ? a : b
+inline vi vtrunc_i(vf a) { return wasm_i32x4_trunc_sat_f32x4(a); }        // C's float → int
+inline vf vcvt_f(vi a) { return wasm_f32x4_convert_i32x4(a); }
+inline vf vmask(unsigned bits) { return wasm_i32x4_splat(static_cast<int>(bits)); }
 // EW_VW 16-bit values widened to float32, exactly (kernels.h, ew_half_to_f32). F16: the 15 bits
 // below the sign shifted into float32's place and scaled by 2¹¹² (exact for normals and
 // subnormals alike), ±inf/NaN (≥ 2¹⁶ after scaling) given float32's all-ones exponent.
@@ -113,6 +139,18 @@ inline vi vcvt_i(vf a) { return _mm256_cvtps_epi32(a); }
 inline vi vshl23(vi a) { return _mm256_slli_epi32(a, 23); }
 inline vi viadd(vi a, int b) { return _mm256_add_epi32(a, _mm256_set1_epi32(b)); }
 inline vf vas_f(vi a) { return _mm256_castsi256_ps(a); }
+inline vf vdiv(vf a, vf b) { return _mm256_div_ps(a, b); }
+inline vf vand(vf a, vf b) { return _mm256_and_ps(a, b); }
+inline vf vxor(vf a, vf b) { return _mm256_xor_ps(a, b); }
+inline vf vbits_gt(vf a, unsigned c) {
+  return _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_castps_si256(a), _mm256_set1_epi32(static_cast<int>(c))));
+}
+inline vf vlt(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
+inline vf veq(vf a, vf b) { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
+inline vf vsel(vf m, vf a, vf b) { return _mm256_blendv_ps(b, a, m); }
+inline vi vtrunc_i(vf a) { return _mm256_cvttps_epi32(a); }
+inline vf vcvt_f(vi a) { return _mm256_cvtepi32_ps(a); }
+inline vf vmask(unsigned bits) { return _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(bits))); }
 inline vf vload_bf16(const std::uint16_t* p) {
   return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))), 16));
 }
@@ -169,6 +207,18 @@ inline vf vround(vf a) { return _mm_cvtepi32_ps(_mm_cvtps_epi32(a)); }
 inline vi vshl23(vi a) { return _mm_slli_epi32(a, 23); }
 inline vi viadd(vi a, int b) { return _mm_add_epi32(a, _mm_set1_epi32(b)); }
 inline vf vas_f(vi a) { return _mm_castsi128_ps(a); }
+inline vf vdiv(vf a, vf b) { return _mm_div_ps(a, b); }
+inline vf vand(vf a, vf b) { return _mm_and_ps(a, b); }
+inline vf vxor(vf a, vf b) { return _mm_xor_ps(a, b); }
+inline vf vbits_gt(vf a, unsigned c) {
+  return _mm_castsi128_ps(_mm_cmpgt_epi32(_mm_castps_si128(a), _mm_set1_epi32(static_cast<int>(c))));
+}
+inline vf vlt(vf a, vf b) { return _mm_cmplt_ps(a, b); }
+inline vf veq(vf a, vf b) { return _mm_cmpeq_ps(a, b); }
+inline vf vsel(vf m, vf a, vf b) { return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b)); }
+inline vi vtrunc_i(vf a) { return _mm_cvttps_epi32(a); }
+inline vf vcvt_f(vi a) { return _mm_cvtepi32_ps(a); }
+inline vf vmask(unsigned bits) { return _mm_castsi128_ps(_mm_set1_epi32(static_cast<int>(bits))); }
 inline __m128i vload_u16x4(const std::uint16_t* p) {  // zero-extended to 32 bits
   return _mm_unpacklo_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)), _mm_setzero_si128());
 }
@@ -217,6 +267,55 @@ inline vf vexp(vf x) {
   const vf y = vadd(vfma(vmul(p, r), r, r), vsplat(1.0f));
   const vf scale = vas_f(vshl23(viadd(vcvt_i(n), 127)));
   return vlt_zero_select(x, kLo, vmul(y, scale));
+}
+
+// e^z − 1 for the arguments vtanh gives it (z in [−0.52, 20]: 2|x| or −2|x|), lane by lane as
+// kernels_scalar.cpp's expm1_f computes it: every branch of that function that such a z can take
+// computed in full, each lane's own selected; the same float operations in the same order (no
+// vfma: a fused product would round differently). Other lanes get numbers vtanh discards.
+EW_UNFUSED inline vf vexpm1_for_tanh(vf z) {
+  EW_UNFUSED_BODY
+  const vf kLn2Hi = vsplat(6.9313812256e-01f), kLn2Lo = vsplat(9.0580006145e-06f);
+  const vf one = vsplat(1.0f), half = vsplat(0.5f);
+  const vf hz = vand(z, vmask(0x7fffffffu)), neg = vlt(z, vzero());
+  // (a float compare of non-negative floats orders them as their bits: vmask(b) is the float of bits b)
+  const vf reduce = vbits_gt(hz, 0x3eb17218u), mid = vlt(hz, vmask(0x3f851592u));
+  // k: ±1 between ln2/2 and 1.5·ln2, (int)(z/ln2 ± 0.5) above, 0 below; t·ln2_hi with t = ±1
+  // is ±ln2_hi exactly, so one formula serves expm1_f's two reductions
+  const vf kbig = vcvt_f(vtrunc_i(vadd(vmul(vsplat(1.4426950216e+00f), z), vsel(neg, vsplat(-0.5f), half))));
+  const vf k = vsel(reduce, vsel(mid, vsel(neg, vsplat(-1.0f), one), kbig), vzero());
+  const vf hi = vsub(z, vmul(k, kLn2Hi)), lo = vmul(k, kLn2Lo);
+  const vf xr = vsel(reduce, vsub(hi, lo), z);
+  const vf c = vsub(vsub(hi, xr), lo);
+  const vf hfx = vmul(half, xr), hxs = vmul(xr, hfx);
+  const vf r1 = vadd(one, vmul(hxs, vadd(vsplat(-3.3333212137e-2f), vmul(hxs, vsplat(1.5807170421e-3f)))));
+  const vf t = vsub(vsplat(3.0f), vmul(r1, hfx));
+  const vf e = vmul(hxs, vdiv(vsub(r1, t), vsub(vsplat(6.0f), vmul(xr, t))));
+  const vf k0 = vsub(xr, vsub(vmul(xr, e), hxs));
+  const vf ek = vsub(vsub(vmul(xr, vsub(e, c)), c), hxs);
+  const vf km1 = vsub(vmul(half, vsub(xr, ek)), half);
+  const vf k1 = vsel(vlt(xr, vsplat(-0.25f)), vmul(vsplat(-2.0f), vsub(ek, vadd(xr, half))),
+                     vadd(one, vmul(vsplat(2.0f), vsub(xr, ek))));
+  const vf twopk = vas_f(vshl23(viadd(vtrunc_i(k), 127))), u = vdiv(one, twopk);  // 2^k, 2^-k (exact)
+  const vf kn = vmul(vsel(vlt(k, vsplat(23.0f)), vadd(vsub(xr, ek), vsub(one, u)), vadd(vsub(vsub(xr, ek), u), one)), twopk);
+  const vf r = vsel(veq(k, vzero()), k0, vsel(veq(k, vsplat(-1.0f)), km1, vsel(veq(k, one), k1, kn)));
+  return vsel(vlt(hz, vmask(0x33000000u)), z, r);  // |z| < 2^-25: z
+}
+
+// tanh(x) lane by lane as ew_tanhf computes it (musl's tanhf), bit for bit: by |x|, 1 + 0/|x|
+// above 10 (1, or NaN), 1 − 2/(e^{2|x|} + 1) above log(3)/2, its other forms below, |x| itself
+// for subnormals; the sign put back last.
+EW_UNFUSED inline vf vtanh(vf x) {
+  EW_UNFUSED_BODY
+  const vf sign = vand(x, vmask(0x80000000u)), a = vand(x, vmask(0x7fffffffu)), two = vsplat(2.0f);
+  const vf big = vbits_gt(a, 0x3e82c578u);  // |x| > log(5/3)/2
+  const vf e = vexpm1_for_tanh(vsel(big, vmul(two, a), vmul(vsplat(-2.0f), a)));
+  const vf ep2 = vadd(e, two);
+  const vf t = vsel(vbits_gt(a, 0x41200000u), vadd(vsplat(1.0f), vdiv(vzero(), a)),
+               vsel(vbits_gt(a, 0x3f0c9f54u), vsub(vsplat(1.0f), vdiv(two, ep2)),
+               vsel(big, vdiv(e, ep2),
+               vsel(vbits_gt(a, 0x007fffffu), vdiv(vxor(e, vmask(0x80000000u)), ep2), a))));
+  return vxor(t, sign);
 }
 
 }  // namespace ew::simd

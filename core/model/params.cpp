@@ -261,8 +261,7 @@ void param_matmul(float* y, int ldy, const float* x, const Param& W, const float
   // the activation of each stored pre-activation (into y_act, else in place), as the packed kernel's store
   float* z = y_act ? y_act : y;
   for (int i = 0; i < rows; ++i)
-    for (int j = 0; j < out; ++j)
-      z[static_cast<std::size_t>(i) * ldy + j] = ew_activation(y[static_cast<std::size_t>(i) * ldy + j], act);
+    ew_f32_activate(z + static_cast<std::size_t>(i) * ldy, y + static_cast<std::size_t>(i) * ldy, out, act);
 }
 
 void param_scores(float* s, int lds, const float* x, int ldx, const Param& E, int rows, int first, int n) {
