@@ -334,6 +334,10 @@ function summarize(cs, R) {
       if (!p) continue;
       (R.ratios[`checkpoint_vs_${peer}${sfx}`] ||= {})[cs.key] = round(median(p.times.map((t, i) => t / o.times[i])));
       R.peer_formulation_used[`${peer} ${cs.key}`] = p.impl;
+      // a decoded token alone (issue 31's per-token target): both through a key/value cache, the
+      // median of the rounds' pairs of mean decode times
+      if (p.split && o.split)
+        (R.ratios[`checkpoint_decode_vs_${peer}${sfx}`] ||= {})[cs.key] = round(median(p.split.map((x, i) => x.decodeMs / o.split[i].decodeMs)));
     }
   }
 }
