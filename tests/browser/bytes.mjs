@@ -163,6 +163,26 @@ if (!expectOver) {
     const kx = served.filter((f) => /^vendor\/katex\//.test(f));
     assert(kx.length === 1 && /katex\.min\.js$/.test(kx[0]), `KaTeX files fetched: ${kx.join(', ') || 'none'} (want its script only)`);
   }, (page) => page.route('**/formulas-mathml.js', (r) => r.fulfill({ status: 404, body: '' }))));
+  // The full page draws its first step before KaTeX comes (after the first paint): meanwhile its
+  // formula is the build's MathML, not LaTeX source. KaTeX blocked stands for "not yet"; with the
+  // table blocked too, the LaTeX as text is what is left (the same query must then see it).
+  const formulaState = (page) => page.$eval('#formula', (f) => ({ mono: f.classList.contains('mono'), math: !!f.querySelector('.katex > math'),
+    html: !!f.querySelector('.katex-html'), text: f.textContent.slice(0, 60) }));
+  const noKatex = (page) => page.route('**/vendor/katex/**', (r) => r.fulfill({ status: 404, body: '' }));
+  await check('the full page before KaTeX: its formula is the build\'s MathML, not LaTeX; without the table too, the LaTeX as text; with KaTeX, KaTeX\'s HTML', async () => {
+    await onPage('', async (page) => {
+      const f = await formulaState(page);
+      assert(f.math && !f.mono && !f.html, `KaTeX blocked: the formula is ${JSON.stringify(f)} (want the table's MathML)`);
+    }, noKatex);
+    await onPage('', async (page) => {
+      const f = await formulaState(page);
+      assert(f.mono && !f.math, `KaTeX and the table blocked: the formula is ${JSON.stringify(f)} (want its LaTeX as text)`);
+    }, async (page) => { await noKatex(page); await page.route('**/formulas-mathml.js', (r) => r.fulfill({ status: 404, body: '' })); });
+    await onPage('', async (page) => {
+      const f = await formulaState(page);
+      assert(f.html && !f.mono, `with KaTeX: the formula is ${JSON.stringify(f)} (want KaTeX's HTML)`);
+    });
+  });
 }
 await browser.close();
 const { passed, failed } = results();

@@ -39,8 +39,9 @@ let pending = null;
 let katexFailed = false;
 
 // The build's table (formulas-mathml.js), once; not where KaTeX is already there (the single file
-// inlines it, and a file:// page could not fetch the table anyway).
-export const figureTable = () => (window.katex ? Promise.resolve(null) : loadFormulaTable(new URL('formulas-mathml.js', document.baseURI).href));
+// inlines it, and a file:// page could not fetch the table anyway). A figure's formulas come from
+// it; the full page shows them from it until KaTeX, loaded after the first paint, draws them again.
+export const formulaTable = () => (window.katex ? Promise.resolve(null) : loadFormulaTable(new URL('formulas-mathml.js', document.baseURI).href));
 
 // katexInto's options in a figure: MathML, and for a formula neither the table (perhaps still on
 // its way when the first step is drawn) nor KaTeX has, the table awaited, then KaTeX's script if
@@ -48,7 +49,7 @@ export const figureTable = () => (window.katex ? Promise.resolve(null) : loadFor
 export function figureFormulaOptions(redraw) {
   const onMissing = (tex) => {
     if (pending || katexFailed) return;
-    pending = figureTable()
+    pending = formulaTable()
       .then(() => (typesetFormula(tex) !== undefined ? true : loadKatex({ css: false }).then((k) => !(katexFailed = !k))))
       .then((drawn) => {
         pending = null;
@@ -61,6 +62,6 @@ export function figureFormulaOptions(redraw) {
 // Resolves once the figure's formula is typeset (or cannot be): the table, and a KaTeX load and
 // redraw it started.
 export async function figureFormulasSettled() {
-  await figureTable();
+  await formulaTable();
   while (pending) await pending;
 }

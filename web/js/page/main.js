@@ -9,7 +9,7 @@ import { app } from './app.js';
 import { $ } from '../lib/dom.js';
 import { EngineClient } from '../engine/engine.js';
 import { BUILD_FILES } from '../engine/builds.js';
-import { loadKatex, figureTable, figureFormulasSettled } from './katex-loader.js';
+import { loadKatex, formulaTable, figureFormulasSettled } from './katex-loader.js';
 import { useSchema, defaults, fromURL, publicState, toURL } from '../model/settings.js';
 import { localizePresets } from '../model/settings.js';
 import { showError, showNotice, appendNotice } from './messages.js';
@@ -86,7 +86,7 @@ async function start() {
   await languageReady;
   document.title = t('shell.docTitle');
   const viewNotes = setupView(location.search, () => app.trace && showStep(app.index, { keepCell: true }));
-  if (app.view.view === 'figure') figureTable(); // fetched beside the engine's start, not after it
+  formulaTable(); // fetched beside the engine's start, not after it: the first paint's formulas
   $('step-meta').after(exportMenu((format) => exportFromPage(app.shownState.step, format)));
   startAutoHeight(() => (app.shownState ? app.shownState.step : ''));
   const q = new URLSearchParams(location.search);

@@ -51,13 +51,14 @@ function draw(ctx, parts, opts) {
 // A formula with KaTeX (the page's window.katex, or the one an element loaded; `output`:
 // 'htmlAndMathml' where KaTeX's CSS is loaded, 'mathml' in a figure or a shadow root without it);
 // for 'mathml', the build's own typesetting of it first (formulas.js: KaTeX's same markup, made at
-// build time). Its LaTeX as monospace text when neither has it — and then `onMissing(tex)`, the
+// build time), and that too while KaTeX is not there yet (the full page's first paint: its MathML
+// until KaTeX's HTML). Its LaTeX as monospace text when neither has it — and then `onMissing(tex)`, the
 // host's cue to load KaTeX and draw again. The same formula already typeset in `node` (a
 // recompute of the step on screen) is left as it is: KaTeX was ~4 ms of a d512 sentence edit for
 // the same markup (tests/browser/profile.mjs).
 const typeset = new WeakMap(); // node → {tex, by, output, child}: what KaTeX (or the table) last put there
 export function katexInto(node, tex, { katex = typeof window !== 'undefined' ? window.katex : null, output = 'htmlAndMathml', onMissing = null } = {}) {
-  const built = output === 'mathml' ? typesetFormula(tex) : undefined;
+  const built = output === 'mathml' || !katex ? typesetFormula(tex) : undefined;
   const by = built !== undefined ? 'build' : katex;
   const last = typeset.get(node);
   if (last && last.tex === tex && last.by === by && last.output === output && last.child === node.firstChild
