@@ -157,8 +157,7 @@ Tensor rec_linear_act(Rec r, const std::string& role, const std::string& act_rol
   if (touched(r, pre_id)) {  // an edit of the pre-activation: the activation reads the edited values
     param_matmul(pre, last(dims), x.data, w, bv, rows(dims), Activation::None);
     intervene(r.trace, pre_id);
-    const std::size_t n = count(dims);
-    for (std::size_t i = 0; i < n; ++i) y[i] = ew_activation(pre[i], act);
+    ew_f32_activate(y, pre, static_cast<int>(count(dims)), act);
   } else {
     // One pass: bias and activation fused into the matmul's store; both results recorded.
     param_matmul(pre, last(dims), x.data, w, bv, rows(dims), act, y);
